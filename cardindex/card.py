@@ -1,0 +1,525 @@
+"""A card: one Markdown file with YAML frontmatter. Parse, validate, rewrite losslessly.
+
+Parsing never raises for bad input: what is wrong with a card becomes a `Problem` on it,
+so one broken card never hides the others. Rewriting patches only the lines of the
+fields that change; everything else (order, comments, quoting, the body) stays byte for
+byte.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+TYPES = ("user", "feedback", "project", "reference")
+STATUSES = ("active", "conflict", "stale", "superseded", "archived")
+LIVE_STATUSES = ("active", "conflict")
+MAX_BYTES = 1_000_000
+
+_DATE_FIELDS = ("created", "verified", "expires")
+_TEXT_FIELDS = ("name", "key", "scope", "source")
+_ID_LIST_FIELDS = ("supersedes", "superseded_by", "merged_from", "tags", "lint-ignore")
+
+
+class Problem(NamedTuple):
+    """Something wrong with a card. An `error` makes the card unusable."""
+
+    line: int | None
+    message: str
+    severity: str = "error"
+    fix: str | None = None
+
+
+class Parsed(NamedTuple):
+    """What parsing a card's text yields; cached by content hash."""
+
+    meta: dict[str, Any]
+    body_offset: int
+    problems: tuple[Problem, ...]
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card as read from disk. Immutable: operations return new text, not new state."""
+
+    path: str  # vault-relative POSIX path, with ".md"
+    text: str
+    meta: Mapping[str, Any] = field(repr=False)
+    body_offset: int = field(repr=False)
+    problems: tuple[Problem, ...] = ()
+
+    @classmethod
+    def from_text(cls, path: str, text: str) -> Card:
+        return cls(path, text, *parse(text))
+
+    @property
+    def id(self) -> str:
+        return self.path[:-3] if self.path.endswith(".md") else self.path
+
+    @property
+    def usable(self) -> bool:
+        return not any(p.severity == "error" for p in self.problems)
+
+    @property
+    def body(self) -> str:
+        return self.text[self.body_offset :]
+
+    @property
+    def description(self) -> str:
+        value = self.meta.get("description")
+        return " ".join(value.split()) if isinstance(value, str) else ""
+
+    @property
+    def type(self) -> str | None:
+        return card_type(self.meta)
+
+    @property
+    def name(self) -> str | None:
+        value = self.meta.get("name")
+        return value if isinstance(value, str) and value.strip() else None
+
+    @property
+    def title(self) -> str:
+        return self.name or self.id.rsplit("/", 1)[-1]
+
+    @property
+    def key(self) -> str | None:
+        value = self.meta.get("key")
+        return value if isinstance(value, str) and value else None
+
+    @property
+    def scope(self) -> str:
+        value = self.meta.get("scope")
+        return value if isinstance(value, str) and value else "global"
+
+    @property
+    def status(self) -> str:
+        value = self.meta.get("status")
+        return value if value in STATUSES else "active"
+
+    @property
+    def locked(self) -> bool:
+        return self.meta.get("lock") is True
+
+    @property
+    def created(self) -> dt.date | None:
+        return as_date(self.meta.get("created"))
+
+    @property
+    def verified(self) -> dt.date | None:
+        return as_date(self.meta.get("verified"))
+
+    @property
+    def expires(self) -> dt.date | None:
+        return as_date(self.meta.get("expires"))
+
+    @property
+    def evidence(self) -> dt.date | None:
+        """When the fact was last known true: `verified`, else `created`."""
+        return self.verified or self.created
+
+    def expired(self, today: dt.date) -> bool:
+        return self.expires is not None and self.expires < today
+
+    def live(self, today: dt.date) -> bool:
+        """Whether the card belongs in INDEX.md: usable, active or conflict, not expired."""
+        return self.usable and self.status in LIVE_STATUSES and not self.expired(today)
+
+    def with_fields(self, updates: Mapping[str, Any]) -> str:
+        """Return this card's text with `updates` applied (None removes a field)."""
+        return set_fields(self.text, updates, path=self.path)
+
+
+def card_type(meta: Mapping[str, Any]) -> str | None:
+    value = meta.get("type")
+    if value is None and isinstance(meta.get("metadata"), dict):
+        value = meta["metadata"].get("type")
+    return value if isinstance(value, str) else None
+
+
+def as_date(value: object) -> dt.date | None:
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value.strip()[:10])
+        except ValueError:
+            return None
+    return None
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def decode(data: bytes) -> tuple[str | None, Problem | None]:
+    """Turn a card file's bytes into text, or say why it cannot be read."""
+    if not data.strip():
+        return None, Problem(None, "empty file")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None, Problem(None, "not UTF-8: the file is UTF-16 (byte order mark); save it as UTF-8")
+    if b"\0" in data:
+        return None, Problem(None, "binary file, not a Markdown card")
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return None, Problem(line, f"not UTF-8: byte 0x{data[exc.start]:02x} cannot be decoded; save the file as UTF-8")
+
+
+def parse(text: str) -> Parsed:
+    """Split a card into frontmatter fields and body, and validate the fields (SPEC §2)."""
+    lines = text.splitlines(keepends=True)
+    span = frontmatter_span(lines)
+    if span is None:
+        if lines and _is_fence(lines[0]):
+            return Parsed({}, 0, (Problem(1, "frontmatter is never closed: add a '---' line after the fields"),))
+        return Parsed({}, 0, (Problem(1, "no frontmatter: a card starts with a '---' line, its fields, and '---'"),))
+    close = span
+    fm_lines = lines[1:close]
+    body_offset = sum(len(line) for line in lines[: close + 1])
+    meta, problems = _load_fields(fm_lines)
+    if meta is None:
+        return Parsed({}, body_offset, tuple(problems))
+    problems.extend(validate(meta, fm_lines))
+    return Parsed(meta, body_offset, tuple(problems))
+
+
+def frontmatter_span(lines: list[str]) -> int | None:
+    """Index of the closing fence line, or None when there is no closed frontmatter."""
+    if not lines or not _is_fence(lines[0]):
+        return None
+    for i in range(1, len(lines)):
+        if _is_fence(lines[i]) or lines[i].rstrip() == "...":
+            return i
+    return None
+
+
+def _is_fence(line: str) -> bool:
+    return line.lstrip("\ufeff").rstrip() == "---"
+
+
+def field_line(fm_lines: list[str], key: str) -> int | None:
+    """File line (1-based) of a top-level field, counting the opening fence as line 1."""
+    pattern = re.compile(rf"{re.escape(key)}\s*:")
+    for i, line in enumerate(fm_lines):
+        if pattern.match(line):
+            return i + 2
+    return None
+
+
+def _load_fields(fm_lines: list[str]) -> tuple[dict[str, Any] | None, list[Problem]]:
+    fast = _fast_fields(fm_lines)
+    if fast is not None:
+        return fast, []
+    text = "".join(fm_lines)
+    problems: list[Problem] = []
+    try:
+        meta = _yaml_load(text)
+    except _YamlProblem as first:
+        lenient = _quote_colon_values(fm_lines)
+        if not lenient:
+            return None, [Problem(first.line, first.message)]
+        fixed_lines, warnings = lenient
+        try:
+            meta = _yaml_load("".join(fixed_lines))
+        except _YamlProblem:
+            return None, [Problem(first.line, first.message)]
+        problems.extend(warnings)
+    if meta is None:
+        return None, [Problem(1, "frontmatter is empty: add at least 'description' and 'type'")]
+    if not isinstance(meta, dict):
+        kind = "a list" if isinstance(meta, list) else f"a single {type(meta).__name__} value"
+        return None, [Problem(2, f"frontmatter must be a mapping of fields, got {kind}")]
+    for key in meta:
+        if not isinstance(key, str):
+            line = field_line(fm_lines, str(key).lower() if isinstance(key, bool) else str(key))
+            return None, [Problem(line, f"field name {key!r} is not text; quote it")]
+    return meta, problems
+
+
+class _YamlProblem(Exception):
+    def __init__(self, line: int | None, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+def _yaml_load(text: str) -> Any:
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        if "&" in text or "*" in text:
+            for event in yaml.parse(text, Loader=loader):
+                if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                    raise _YamlProblem(event.start_mark.line + 2, "YAML anchors and aliases are not allowed in a card")
+        return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 2 if mark is not None else None
+        raise _YamlProblem(line, f"invalid YAML in frontmatter: {exc.problem or exc.context}") from None
+    except yaml.YAMLError as exc:
+        raise _YamlProblem(None, f"invalid YAML in frontmatter: {exc}") from None
+
+
+_COLON_LINE = re.compile(r"([A-Za-z_][\w-]*):[ \t]+(\S.*?)\s*$")
+
+
+def _quote_colon_values(fm_lines: list[str]) -> tuple[list[str], list[Problem]] | None:
+    """Read `key: text with: colons` as `key: "text with: colons"`, as Claude Code does."""
+    fixed = list(fm_lines)
+    warnings = []
+    for i, line in enumerate(fm_lines):
+        m = _COLON_LINE.fullmatch(line.rstrip("\r\n"))
+        if not m:
+            continue
+        key, value = m.groups()
+        if value[0] in "'\"[{|>&*!#" or not (": " in value or value.endswith(":")):
+            continue
+        ending = line[len(line.rstrip("\r\n")) :]
+        fixed[i] = f"{key}: {quote(value)}{ending}"
+        warnings.append(
+            Problem(i + 2, f"unquoted ': ' in '{key}' is invalid YAML; read as text", "warning", "quote the value")
+        )
+    return (fixed, warnings) if warnings else None
+
+
+# The fast path: most cards are flat `key: value` lines. Read those without YAML, and
+# hand anything unusual to the YAML loader, so the result is always what YAML would give.
+_FAST_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*?))? *")
+_DATE = re.compile(r"\d{4}-\d\d-\d\d")
+_WORDS: dict[str, Any] = {
+    **dict.fromkeys(("yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"), True),
+    **dict.fromkeys(("no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"), False),
+    **dict.fromkeys(("null", "Null", "NULL", "~"), None),
+}
+_RESOLVED_START = "-+.0123456789<=~"
+_INDICATOR_START = "{&*!|>%@`#,?:-"
+_NO = object()
+
+
+def _fast_fields(fm_lines: list[str]) -> dict[str, Any] | None:
+    out: dict[str, Any] = {}
+    for raw in fm_lines:
+        line = raw.rstrip("\r\n")
+        if not line.strip() or line[0] == "#":
+            continue
+        m = _FAST_LINE.fullmatch(line)
+        if m is None:
+            return None
+        key, value = m.groups()
+        if not value or key in _WORDS or key in out:
+            return None
+        result = _fast_value(value)
+        if result is _NO:
+            return None
+        out[key] = result
+    return out
+
+
+def _fast_value(value: str) -> Any:
+    first = value[0]
+    if first == '"':
+        inner = value[1:-1]
+        if len(value) < 2 or value[-1] != '"' or "\\" in inner or '"' in inner:
+            return _NO
+        return inner
+    if first == "'":
+        inner = value[1:-1]
+        if len(value) < 2 or value[-1] != "'" or "'" in inner:
+            return _NO
+        return inner
+    if first == "[":
+        if value[-1] != "]":
+            return _NO
+        inner = value[1:-1].strip()
+        if not inner:
+            return []
+        items = [item.strip() for item in inner.split(",")]
+        for item in items:
+            if not item or any(c in item for c in "[]{}'\"") or _fast_value(item) is not item:
+                return _NO
+        return items
+    return _plain(value)
+
+
+def _plain(value: str) -> Any:
+    if value[0] in _INDICATOR_START or "\t" in value or " #" in value or ": " in value or value[-1] == ":":
+        return _NO
+    if value[0] in _RESOLVED_START:
+        if _DATE.fullmatch(value):
+            try:
+                return dt.date.fromisoformat(value)
+            except ValueError:
+                return _NO
+        return _NO
+    if value in _WORDS:
+        return _WORDS[value]
+    return value
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def validate(meta: Mapping[str, Any], fm_lines: list[str]) -> list[Problem]:
+    """Check the fields of SPEC §2. Every problem names the line of its field."""
+    problems: list[Problem] = []
+
+    def bad(key: str, message: str) -> None:
+        problems.append(Problem(field_line(fm_lines, key) or 1, message))
+
+    description = meta.get("description")
+    if "description" not in meta:
+        problems.append(Problem(1, "missing required field 'description': one line saying what the fact is for"))
+    elif not isinstance(description, str):
+        bad("description", f"'description' must be one line of text, got {_kind(description)}")
+    elif not description.strip():
+        bad("description", "'description' is empty")
+    elif "\n" in description.strip():
+        bad("description", "'description' must be one line")
+
+    kind = card_type(meta)
+    raw_type = meta.get("type")
+    if raw_type is None and isinstance(meta.get("metadata"), dict):
+        raw_type = meta["metadata"].get("type")
+    if raw_type is None:
+        problems.append(Problem(1, f"missing required field 'type': one of {', '.join(TYPES)}"))
+    elif kind not in TYPES:
+        where = "type" if "type" in meta else "metadata"
+        bad(where, f"unknown type {raw_type!r}: expected one of {', '.join(TYPES)}")
+
+    status = meta.get("status")
+    if status is not None and status not in STATUSES:
+        bad("status", f"unknown status {status!r}: expected one of {', '.join(STATUSES)}")
+    for key in _DATE_FIELDS:
+        value = meta.get(key)
+        if value is not None and as_date(value) is None:
+            bad(key, f"'{key}' must be an ISO date (YYYY-MM-DD), got {value!r}")
+    for key in _TEXT_FIELDS:
+        value = meta.get(key)
+        if value is not None and not isinstance(value, str):
+            bad(key, f"'{key}' must be text, got {_kind(value)}")
+    for key in _ID_LIST_FIELDS:
+        value = meta.get(key)
+        if value is not None and not _str_or_str_list(value):
+            bad(key, f"'{key}' must be text or a list of text, got {_kind(value)}")
+    if "lock" in meta and not isinstance(meta["lock"], bool):
+        bad("lock", f"'lock' must be true or false, got {meta['lock']!r}")
+    confidence = meta.get("confidence")
+    if confidence is not None and (isinstance(confidence, bool) or not isinstance(confidence, (int, float, str))):
+        bad("confidence", f"'confidence' must be a number or a word, got {_kind(confidence)}")
+    return problems
+
+
+def _str_or_str_list(value: object) -> bool:
+    return isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    if value is None:
+        return "nothing"
+    return f"{type(value).__name__} {value!r}"
+
+
+def id_list(value: object) -> list[str]:
+    """Read a field that holds one id or a list of ids."""
+    if isinstance(value, str):
+        return [value] if value else []
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, str)]
+    return []
+
+
+# --------------------------------------------------------------------------- writing
+
+# Characters YAML does not allow raw in a file, which must be escaped when quoting.
+_NON_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def quote(text: str) -> str:
+    """A YAML double-quoted scalar for `text` (JSON's escapes are YAML's too)."""
+    quoted = json.dumps(text, ensure_ascii=False)
+    return _NON_PRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
+
+
+def yaml_value(value: Any, *, flow: bool = False) -> str:
+    """Serialize one field value the way a person would write it, and YAML reads it back."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(yaml_value(v, flow=True) for v in value) + "]"
+    if isinstance(value, str):
+        plain_ok = value == value.strip() and value and _plain(value) is value
+        if plain_ok and flow and any(c in value for c in ",[]{}"):
+            plain_ok = False
+        return value if plain_ok else quote(value)
+    raise TypeError(f"cannot write {type(value).__name__} to a card")
+
+
+def set_fields(text: str, updates: Mapping[str, Any], *, path: str | None = None) -> str:
+    """Rewrite only the frontmatter lines of `updates`; keep every other byte.
+
+    A value of None removes the field. New fields go last, before the closing fence.
+    The result ends with a newline.
+    """
+    from .errors import CardError
+
+    lines = text.splitlines(keepends=True)
+    close = frontmatter_span(lines)
+    if close is None:
+        raise CardError("cannot update a card without closed frontmatter", path=path, line=1)
+    newline = "\r\n" if lines[0].endswith("\r\n") else "\n"
+    for key, value in updates.items():
+        start, end = _field_extent(lines, close, key)
+        new = [] if value is None else [f"{key}: {yaml_value(value)}{newline}"]
+        if start is None:
+            lines[close:close] = new
+            close += len(new)
+        else:
+            lines[start:end] = new
+            close += len(new) - (end - start)
+    out = "".join(lines)
+    if not out.endswith("\n"):
+        out += newline
+    return out
+
+
+def _field_extent(lines: list[str], close: int, key: str) -> tuple[int | None, int]:
+    pattern = re.compile(rf"{re.escape(key)}[ \t]*:(?:[ \t]|$)")
+    for i in range(1, close):
+        if pattern.match(lines[i].rstrip("\r\n")):
+            end = i + 1
+            last = end
+            while end < close:
+                line = lines[end].rstrip("\r\n")
+                if not line.strip():
+                    end += 1
+                    continue
+                if line[0] in " \t" or line == "-" or line.startswith("- "):
+                    end += 1
+                    last = end
+                    continue
+                break
+            return i, last
+    return None, close
+
+
+def links(body: str) -> list[str]:
+    """Targets of the `[[links]]` in a card body, in order."""
+    return [m.strip() for m in re.findall(r"\[\[([^\]\n|#]+)(?:[|#][^\]\n]*)?\]\]", body)]

@@ -1,0 +1,232 @@
+"""The `cards` command line: click options and dispatch, no logic.
+
+Command modules are imported inside each command, so `cards --help` stays light.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from . import __version__
+from .errors import CardIndexError
+
+TYPES = ("user", "feedback", "project", "reference")
+FORMAT = click.option(
+    "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
+    help="Output format.",
+)
+
+
+class CardsGroup(click.Group):
+    """Turn the core's errors into one line on stderr and an exit code."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except CardIndexError as exc:
+            click.echo(f"error: {exc}", err=True)
+            ctx.exit(exc.exit_code)
+
+
+class Options:
+    def __init__(self, vault: str | None, use_cache: bool) -> None:
+        self.vault = vault
+        self.use_cache = use_cache
+
+    def open(self) -> Any:
+        from .vault import Vault, find_root
+
+        return Vault(find_root(self.vault), use_cache=self.use_cache)
+
+
+@click.group(cls=CardsGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--vault", metavar="PATH", help="The vault folder (default: $CARDS_VAULT, else the current folder).")
+@click.option("--no-cache", is_flag=True, help="Parse every card again instead of using .cardindex/cache.")
+@click.version_option(__version__, "--version", prog_name="cards")
+@click.pass_context
+def cli(ctx: click.Context, vault: str | None, no_cache: bool) -> None:
+    """A card index for agent memory: one durable fact per file, one small INDEX.md.
+
+    \b
+    Examples:
+      cards init                       make the current folder a vault
+      cards add "Deploy on Thursdays only" --key deploy-day
+      cards index --check              exit 1 when INDEX.md is out of date
+      cards --vault memory list --format json
+    """
+    ctx.obj = Options(vault, not no_cache)
+
+
+@cli.command()
+@click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path))
+@click.option("--index-file", metavar="NAME", help="Index file name, e.g. MEMORY.md for a Claude Code memory dir.")
+@click.pass_obj
+def init(obj: Options, directory: Path | None, index_file: str | None) -> None:
+    """Make a folder a vault: .cardindex.yaml, .cardindex/ and INDEX.md.
+
+    Safe to run again: existing settings and cards are kept.
+
+    \b
+    Examples:
+      cards init
+      cards init memory/
+      cards init ~/.claude/projects/myproj/memory --index-file MEMORY.md
+    """
+    from .commands import init as command
+
+    root = directory or Path(obj.vault or os.environ.get("CARDS_VAULT") or ".")
+    _exit(command.run(root=root, index_file=index_file))
+
+
+@cli.command()
+@click.argument("text", required=False)
+@click.option("-d", "--description", help="One line: what the fact is for (default: the text's first line).")
+@click.option("-t", "--type", "card_type", type=click.Choice(TYPES), default="project", show_default=True,
+              help="Kind of fact.")
+@click.option("-k", "--key", help="The slot this fact fills; an older live card with the key is superseded.")
+@click.option("-s", "--scope", help="global (default), path:src/api, repo:NAME, or free text.")
+@click.option("-n", "--name", help="Short title; also names the file.")
+@click.option("--lock", is_flag=True, help="Stated by the user: consolidation never changes it.")
+@click.option("--source", help="Where the fact came from (a URL, a log line, 'user said').")
+@click.option("--expires", type=click.DateTime(["%Y-%m-%d"]), help="Date after which the fact no longer holds.")
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("-f", "--force", is_flag=True, help="Write even when the write gate refuses the card.")
+@FORMAT
+@click.pass_obj
+def add(obj: Options, text: str | None, expires: dt.datetime | None, **options: Any) -> None:
+    """Add a card from TEXT, from stdin with '-', or from $EDITOR with no TEXT.
+
+    Prints the new card's path. A live card with the same single-valued --key is
+    superseded and archived (journalled); a locked one makes the new card a conflict.
+
+    \b
+    Examples:
+      cards add "Deploy to production on Thursdays only." --key deploy-day \\
+          -d "Which weekday production deploys happen"
+      echo "Prefers tabs" | cards add - --type user --name "Indentation"
+      cards add            # opens $EDITOR
+    """
+    from .commands import add as command
+
+    if text == "-":
+        text = sys.stdin.read()
+    elif text is None:
+        text = _from_editor()
+    vault = obj.open()
+    _exit(command.run(vault=vault, text=text, expires=expires.date() if expires else None, **options))
+
+
+EDITOR_TEMPLATE = """
+# Write the fact above. Lines starting with '#' are ignored; an empty text aborts.
+# The first line becomes the description unless you pass --description.
+"""
+
+
+def _from_editor() -> str:
+    from .errors import UsageError
+
+    if not (os.environ.get("VISUAL") or os.environ.get("EDITOR")):
+        raise UsageError("no TEXT given and $EDITOR is not set; pass TEXT, or '-' to read stdin")
+    edited = click.edit(EDITOR_TEMPLATE, extension=".md", require_save=False)
+    lines = [line for line in (edited or "").splitlines() if not line.startswith("#")]
+    return "\n".join(lines)
+
+
+@cli.command()
+@click.option("--check", is_flag=True, help="Change nothing; exit 1 when the index is out of date.")
+@click.pass_obj
+def index(obj: Options, check: bool) -> None:
+    """Regenerate INDEX.md from the cards (or MEMORY.md, per index_file).
+
+    Broken cards are reported and left out; the rest are still indexed.
+
+    \b
+    Examples:
+      cards index
+      cards index --check      # in CI or a pre-commit hook
+    """
+    from .commands import index as command
+
+    _exit(command.run(vault=obj.open(), check=check))
+
+
+@cli.command("list")
+@click.option("-t", "--type", "card_type", type=click.Choice(TYPES), help="Only cards of this type.")
+@click.option("--status", type=click.Choice(["active", "conflict", "stale", "superseded", "archived", "expired", "invalid"]),
+              help="Only cards with this status.")
+@click.option("-a", "--all", "show_all", is_flag=True, help="Include retired, expired, invalid and archived cards.")
+@FORMAT
+@click.pass_obj
+def list_cards(obj: Options, **options: Any) -> None:
+    """List the live cards: id, type and description.
+
+    \b
+    Examples:
+      cards list
+      cards list --type feedback
+      cards list --all --format json
+    """
+    from .commands import browse
+
+    _exit(browse.run_list(vault=obj.open(), **options))
+
+
+@cli.command()
+@click.argument("card")
+@FORMAT
+@click.pass_obj
+def show(obj: Options, card: str, output_format: str) -> None:
+    """Print one card by id (billing/owner) or path (billing/owner.md).
+
+    \b
+    Examples:
+      cards show deploy-day
+      cards show billing/owner --format json
+    """
+    from .commands import browse
+
+    _exit(browse.run_show(vault=obj.open(), ref=card, output_format=output_format))
+
+
+@cli.command()
+@click.option("-n", "--limit", type=click.IntRange(min=1), help="Only the newest N jobs.")
+@FORMAT
+@click.pass_obj
+def journal(obj: Options, limit: int | None, output_format: str) -> None:
+    """List the jobs that changed cards, newest first, with each action and its reason.
+
+    \b
+    Examples:
+      cards journal -n 5
+      cards journal --format json
+    """
+    from .commands import journal as command
+
+    _exit(command.run(vault=obj.open(), limit=limit, output_format=output_format))
+
+
+def _exit(code: int) -> None:
+    click.get_current_context().exit(code)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run `cards`; return the exit code."""
+    try:
+        cli.main(args=argv, prog_name="cards", standalone_mode=True)
+    except SystemExit as exc:
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        return 130
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    return 0

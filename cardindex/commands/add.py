@@ -1,0 +1,182 @@
+"""`cards add`: write one new card, supersede what it replaces, update the index."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import sys
+from typing import Any
+
+from .. import gate, index, templates
+from ..atomic import create_new, move_new
+from ..card import Card
+from ..errors import Refused, UsageError
+from ..journal import Action, FileChange, Journal, sha256
+from ..vault import Vault, today
+
+MAX_SLUG = 60
+MAX_DERIVED_DESCRIPTION = 100
+
+
+def slugify(text: str) -> str:
+    """A file name stem from a title: lowercase words joined by '-', never a path."""
+    slug = re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-")
+    return slug[:MAX_SLUG].rstrip("-")
+
+
+def derive_description(text: str) -> str:
+    """The first line of the text, without Markdown markers, cut at a word boundary."""
+    first = next(line for line in text.splitlines() if line.strip())
+    first = re.sub(r"^\s*(?:#+|[-*+]|\d+[.)])\s+", "", first).strip()
+    if len(first) <= MAX_DERIVED_DESCRIPTION:
+        return first
+    cut = first[:MAX_DERIVED_DESCRIPTION].rsplit(" ", 1)[0].rstrip(" ,;:")
+    return cut + "…"
+
+
+def _one_line(value: str | None, option: str) -> str | None:
+    if value is None:
+        return None
+    value = value.strip()
+    if not value:
+        raise UsageError(f"{option} is empty")
+    if "\n" in value or "\r" in value:
+        raise UsageError(f"{option} must be one line")
+    return value
+
+
+def run(
+    *,
+    vault: Vault,
+    text: str,
+    description: str | None = None,
+    card_type: str = "project",
+    key: str | None = None,
+    scope: str | None = None,
+    name: str | None = None,
+    lock: bool = False,
+    source: str | None = None,
+    expires: dt.date | None = None,
+    tags: tuple[str, ...] = (),
+    force: bool = False,
+    output_format: str = "text",
+) -> int:
+    """Add a card from `text`; print its path. Returns the exit code."""
+    body = text.strip("\n").rstrip()
+    if not body.strip():
+        raise UsageError("empty card text; nothing written")
+    description = _one_line(description, "--description") or derive_description(body)
+    key = _one_line(key, "--key")
+    scope = _one_line(scope, "--scope")
+    name = _one_line(name, "--name")
+    source = _one_line(source, "--source")
+    for tag in tags:
+        _one_line(tag, "--tag")
+    slug = slugify(name or "") or slugify(description) or "card"
+    now = today()
+
+    with vault.lock():
+        index.ensure_replaceable(vault, index.read_index(vault))
+        holders = _key_holders(vault, key, now)
+        locked = [c for c in holders if c.locked]
+        fields: list[tuple[str, Any]] = [
+            ("name", name),
+            ("description", description),
+            ("type", card_type),
+            ("key", key),
+            ("scope", scope),
+            ("created", now),
+            ("verified", now),
+            ("expires", expires),
+            ("source", source),
+            ("lock", True if lock else None),
+            ("tags", list(tags) or None),
+            ("status", "conflict" if locked else None),
+            ("supersedes", None if locked or not holders else _one_or_many([c.id for c in holders])),
+        ]
+        card_text = _render(vault, fields, body)
+        findings = gate.review(Card.from_text(f"{slug}.md", card_text), vault)
+        if findings and not force:
+            for problem in findings:
+                print(f"{slug}.md:{problem.line or 1}: {problem.message}", file=sys.stderr)
+            raise Refused("card refused by the write gate; nothing written (use --force to add it anyway)")
+        rel = _free_name(vault, slug)
+        while not create_new(vault.path_of(rel), card_text):
+            rel = _free_name(vault, slug)  # a name taken by someone outside the lock
+        new = Card.from_text(rel, card_text)
+
+        journal = Journal(vault.state_dir)
+        actions = [Action("add", new.id, "cards add", (FileChange(rel, None, sha256(card_text.encode())),))]
+        moves = []
+        if locked:
+            actions.append(
+                Action("conflict", new.id, f"key {key!r} is held by locked card(s) {', '.join(c.id for c in locked)}")
+            )
+        for old in holders if not locked else []:
+            old_text = old.with_fields({"status": "superseded", "superseded_by": new.id})
+            target = _free_name(vault, old.id, folder=vault.archive_dir)
+            before = journal.keep(old.text.encode())
+            change = (FileChange(old.path, before, None), FileChange(target, None, sha256(old_text.encode())))
+            actions.append(Action("supersede", old.id, f"newer value for key {key!r} from {new.id}", change))
+            moves.append((old, target, old_text))
+
+        job = journal.record("add", actions)
+        for old, target, old_text in moves:
+            if not move_new(vault.path_of(old.path), vault.path_of(target), old_text):
+                raise Refused(f"{target} appeared while archiving {old.path}; job {job} is incomplete")
+        vault.invalidate()
+        result = index.write(vault, now)
+
+    shown = str(vault.path_of(rel))
+    if output_format == "json":
+        print(json.dumps({
+            "path": shown,
+            "id": new.id,
+            "status": "conflict" if locked else "active",
+            "superseded": [c.id for c in holders] if not locked else [],
+            "conflicts_with": [c.id for c in locked],
+            "job": job,
+        }))
+    else:
+        print(shown)
+    for old, target, _ in moves:
+        print(f"superseded {old.id} (same key {key!r}); archived as {target}", file=sys.stderr)
+    if locked:
+        print(
+            f"conflict: key {key!r} belongs to locked card {locked[0].id}; the new card is marked conflict",
+            file=sys.stderr,
+        )
+    if result.broken:
+        print(f"warning: {len(result.broken)} unreadable card(s) left out of {result.path}; run `cards index`",
+              file=sys.stderr)
+    return 0
+
+
+def _key_holders(vault: Vault, key: str | None, now: dt.date) -> list[Card]:
+    """Live cards holding the same single-valued key."""
+    if not key or key in vault.config.multi_valued_keys:
+        return []
+    return [c for c in vault.cards if c.key == key and c.live(now)]
+
+
+def _one_or_many(ids: list[str]) -> str | list[str]:
+    return ids[0] if len(ids) == 1 else ids
+
+
+def _render(vault: Vault, fields: list[tuple[str, Any]], body: str) -> str:
+    override = vault.root / vault.config.templates if vault.config.templates else None
+    text = templates.render("card.md.j2", override, fields=[(k, v) for k, v in fields if v is not None], body=body)
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _free_name(vault: Vault, stem: str, *, folder: str = "") -> str:
+    """`stem.md`, or `stem-2.md`, `stem-3.md`… whichever does not exist yet."""
+    prefix = f"{folder}/" if folder else ""
+    n = 1
+    while True:
+        rel = f"{prefix}{stem}.md" if n == 1 else f"{prefix}{stem}-{n}.md"
+        if not vault.path_of(rel).exists():
+            return rel
+        n += 1
+

@@ -1,0 +1,94 @@
+"""`cards list` and `cards show`: read the vault."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+from typing import Any
+
+from ..card import Card
+from ..vault import Vault, today
+
+
+def summary(card: Card, now: dt.date) -> dict[str, Any]:
+    """The JSON form of a card in listings."""
+    status = card.status if card.usable else "invalid"
+    if card.usable and card.status in ("active", "conflict") and card.expired(now):
+        status = "expired"
+    return {
+        "id": card.id,
+        "path": card.path,
+        "name": card.name,
+        "description": card.description,
+        "type": card.type,
+        "key": card.key,
+        "scope": card.scope,
+        "status": status,
+        "lock": card.locked,
+        "created": _iso(card.created),
+        "verified": _iso(card.verified),
+        "expires": _iso(card.expires),
+        "tags": card.meta.get("tags") if isinstance(card.meta.get("tags"), list) else [],
+        "problems": [p.message for p in card.problems if p.severity == "error"],
+    }
+
+
+def _iso(value: dt.date | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return value
+
+
+def run_list(
+    *,
+    vault: Vault,
+    card_type: str | None = None,
+    status: str | None = None,
+    show_all: bool = False,
+    output_format: str = "text",
+) -> int:
+    """List cards: live ones by default; `--all` adds retired, expired, invalid and archived."""
+    now = today()
+    cards = list(vault.cards) + (vault.archived() if show_all or status in ("archived", "superseded") else [])
+    rows = [summary(c, now) for c in cards]
+    if not show_all and status is None:
+        rows = [r for r in rows if r["status"] in ("active", "conflict")]
+    if status is not None:
+        rows = [r for r in rows if r["status"] == status]
+    if card_type is not None:
+        rows = [r for r in rows if r["type"] == card_type]
+    if output_format == "json":
+        print(json.dumps(rows, indent=1, ensure_ascii=False))
+        return 0
+    width = min(max((len(r["id"]) for r in rows), default=0), 40)
+    for r in rows:
+        flag = "" if r["status"] == "active" else f"[{r['status']}] "
+        text = r["description"] or (r["problems"][0] if r["problems"] else "")
+        print(f"{r['id']:<{width}}  {r['type'] or '-':<9}  {flag}{text}")
+    return 0
+
+
+def run_show(*, vault: Vault, ref: str, output_format: str = "text") -> int:
+    """Print one card as it is on disk (or as JSON with its fields and body)."""
+    card = vault.find(ref)
+    if output_format == "json":
+        data = summary(card, today())
+        data["fields"] = jsonable(dict(card.meta))
+        data["body"] = card.body
+        print(json.dumps(data, indent=1, ensure_ascii=False))
+    else:
+        sys.stdout.write(card.text if card.text.endswith("\n") or not card.text else card.text + "\n")
+    for problem in card.problems:
+        print(f"{card.path}:{problem.line or 1}: {problem.severity}: {problem.message}", file=sys.stderr)
+    return 0 if card.usable else 1

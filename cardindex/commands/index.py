@@ -1,0 +1,33 @@
+"""`cards index`: regenerate INDEX.md, or check that it is current."""
+
+from __future__ import annotations
+
+import sys
+
+from .. import index
+from ..card import Card
+from ..vault import Vault, today
+
+
+def report_broken(cards: list[Card]) -> None:
+    """One line per unusable card: `path:line: message`."""
+    for card in cards:
+        for problem in card.problems:
+            if problem.severity == "error":
+                print(f"{card.path}:{problem.line or 1}: {problem.message}", file=sys.stderr)
+
+
+def run(*, vault: Vault, check: bool = False) -> int:
+    result = index.write(vault, today(), check=check)
+    report_broken(result.broken)
+    more = f", {result.omitted} left out by the budget" if result.omitted else ""
+    if check:
+        print(f"{result.path} is up to date ({result.shown} cards{more})", file=sys.stderr)
+    elif result.changed:
+        print(f"wrote {result.path} ({result.shown} cards{more})", file=sys.stderr)
+    else:
+        print(f"{result.path} is up to date ({result.shown} cards{more})", file=sys.stderr)
+    if result.broken:
+        print(f"{len(result.broken)} unreadable card(s) left out of {result.path}", file=sys.stderr)
+        return 1
+    return 0

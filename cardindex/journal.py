@@ -1,0 +1,89 @@
+"""The journal: every change cards makes to the user's cards, with what it replaced.
+
+A job is one JSON file under `.cardindex/journal/`, named by a sortable id. Each action
+names the card, the reason, and the files it touched with content hashes before and
+after; the prior bytes of every file changed or removed are kept under
+`.cardindex/objects/` by hash, so a job can be audited and undone byte for byte.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import secrets
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from .atomic import write_atomic
+
+
+class FileChange(NamedTuple):
+    """One file a job touched. `before`/`after` are sha256 hex digests; None: absent."""
+
+    path: str
+    before: str | None
+    after: str | None
+
+
+class Action(NamedTuple):
+    action: str  # add, supersede, archive, merge, conflict, ...
+    card: str  # the card id the action is about
+    reason: str
+    files: tuple[FileChange, ...] = ()
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class Journal:
+    def __init__(self, state_dir: Path) -> None:
+        self.folder = state_dir / "journal"
+        self.objects = state_dir / "objects"
+
+    def keep(self, data: bytes) -> str:
+        """Store bytes by content hash (once) and return the hash."""
+        digest = sha256(data)
+        target = self.objects / digest[:2] / digest[2:]
+        if not target.exists():
+            write_atomic(target, data)
+        return digest
+
+    def blob(self, digest: str) -> bytes:
+        return (self.objects / digest[:2] / digest[2:]).read_bytes()
+
+    def record(self, command: str, actions: list[Action], *, now: dt.datetime | None = None) -> str:
+        """Write one job and return its id."""
+        now = now or dt.datetime.now(dt.timezone.utc)
+        job_id = f"{now:%Y%m%dT%H%M%S}-{secrets.token_hex(3)}"
+        entry = {
+            "id": job_id,
+            "time": now.isoformat(timespec="seconds"),
+            "command": command,
+            "pid": os.getpid(),
+            "actions": [
+                {
+                    "action": a.action,
+                    "card": a.card,
+                    "reason": a.reason,
+                    "files": [f._asdict() for f in a.files],
+                }
+                for a in actions
+            ],
+        }
+        write_atomic(self.folder / f"{job_id}.json", json.dumps(entry, indent=1, ensure_ascii=False) + "\n")
+        return job_id
+
+    def jobs(self) -> list[dict[str, Any]]:
+        """Every job, oldest first; unreadable entries are skipped."""
+        if not self.folder.is_dir():
+            return []
+        out = []
+        for path in sorted(self.folder.glob("*.json")):
+            try:
+                out.append(json.loads(path.read_text(encoding="utf-8")))
+            except (OSError, ValueError):
+                continue
+        return out

@@ -1,0 +1,70 @@
+"""The vault lock: one writer at a time for INDEX.md, the journal and card moves."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from types import TracebackType
+
+from .errors import LockTimeout
+
+DEFAULT_TIMEOUT = 60.0
+
+
+class VaultLock:
+    """An exclusive `flock` on `.cardindex/lock` (never on a file that is replaced).
+
+    The kernel drops the lock when its holder dies, so a killed process never leaves a
+    stale lock behind; the file only records who held it last, for the error message.
+    """
+
+    def __init__(self, state_dir: Path, timeout: float | None = None) -> None:
+        self.path = state_dir / "lock"
+        if timeout is None:
+            timeout = float(os.environ.get("CARDS_LOCK_TIMEOUT", DEFAULT_TIMEOUT))
+        self.timeout = timeout
+        self._fd: int | None = None
+        self._depth = 0
+
+    def __enter__(self) -> VaultLock:
+        if self._depth:
+            self._depth += 1
+            return self
+        import fcntl
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        deadline = time.monotonic() + self.timeout
+        delay = 0.005
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "another process"
+                    os.close(fd)
+                    raise LockTimeout(
+                        f"the vault is locked by {holder} (waited {self.timeout:g} s); "
+                        "try again, or raise CARDS_LOCK_TIMEOUT",
+                        path=str(self.path),
+                    ) from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.1)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"pid {os.getpid()}\n".encode(), 0)
+        self._fd = fd
+        self._depth = 1
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self._depth -= 1
+        if self._depth == 0 and self._fd is not None:
+            os.close(self._fd)  # closing the descriptor releases the flock
+            self._fd = None

@@ -1,0 +1,218 @@
+"""The vault: where it is, which files are cards, loading them (with the cache), the lock."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from .cache import ParseCache, digest
+from .card import MAX_BYTES, Card, Parsed, Problem, decode, parse
+from .config import CONFIG_FILE, DEFAULT_INDEX, Config, load_config
+from .errors import NotFound, UsageError
+from .lock import VaultLock
+
+STATE_DIR = ".cardindex"
+NOT_CARDS = {"INDEX.md", "README.md", "MEMORY.md"}
+EDITOR_TEMP_NAMES = {"4913"}
+
+
+def today() -> dt.date:
+    """The date cards are judged against; `CARDS_TODAY=YYYY-MM-DD` pins it for scripts and tests."""
+    pinned = os.environ.get("CARDS_TODAY")
+    if pinned:
+        try:
+            return dt.date.fromisoformat(pinned)
+        except ValueError:
+            raise UsageError(f"CARDS_TODAY must be an ISO date, got {pinned!r}") from None
+    return dt.date.today()
+
+
+def find_root(vault: str | None) -> Path:
+    """The vault folder: `--vault`, else `$CARDS_VAULT`, else the current folder."""
+    chosen = vault or os.environ.get("CARDS_VAULT") or "."
+    root = Path(chosen).expanduser()
+    if not root.is_dir():
+        raise UsageError(f"no such vault folder: {chosen}")
+    return root
+
+
+def vault_of_file(path: Path) -> Path:
+    """The nearest folder above `path` holding `.cardindex.yaml` or `INDEX.md`."""
+    for folder in path.resolve().parents:
+        if (folder / CONFIG_FILE).is_file() or (folder / DEFAULT_INDEX).is_file():
+            return folder
+    return path.resolve().parent
+
+
+class Vault:
+    """A folder of cards and its settings. Cards load on first use."""
+
+    def __init__(self, root: Path, *, use_cache: bool = True) -> None:
+        self.root = root
+        self.real_root = root.resolve()
+        self.config: Config = load_config(root)
+        self.state_dir = root / STATE_DIR
+        self.use_cache = use_cache
+        self._cards: list[Card] | None = None
+        self._lock: VaultLock | None = None
+
+    # -------------------------------------------------------------- names and places
+
+    @property
+    def index_name(self) -> str:
+        if self.config.index_file:
+            return self.config.index_file
+        if not (self.root / DEFAULT_INDEX).exists() and (self.root / "MEMORY.md").exists():
+            return "MEMORY.md"
+        return DEFAULT_INDEX
+
+    @property
+    def index_path(self) -> Path:
+        return self.root / self.index_name
+
+    @property
+    def archive_dir(self) -> str:
+        return self.config.archive_dir.strip("/")
+
+    def path_of(self, rel: str) -> Path:
+        return self.root / rel
+
+    def rel(self, path: Path) -> str:
+        return path.resolve().relative_to(self.real_root).as_posix()
+
+    def lock(self) -> VaultLock:
+        if self._lock is None:
+            self._lock = VaultLock(self.state_dir)
+        return self._lock
+
+    # -------------------------------------------------------------- discovery
+
+    def card_paths(self, *, archived: bool = False) -> list[str]:
+        """Vault-relative paths of every card file, sorted; archived ones when asked."""
+        start = self.root / self.archive_dir if archived else self.root
+        prefix = self.archive_dir + "/" if archived else ""
+        if not start.is_dir():
+            return []
+        skip_dir = None if archived else self.archive_dir
+        out = list(self._walk(start, prefix, skip_dir))
+        out.sort()
+        return out
+
+    def _walk(self, start: Path, prefix: str, skip_dir: str | None) -> Iterator[str]:
+        not_cards = NOT_CARDS | {self.index_name}
+        seen: set[str] = {os.path.realpath(start)}
+        stack = [(str(start), prefix)]
+        root = str(self.real_root)
+        while stack:
+            folder, rel = stack.pop()
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+            for entry in entries:
+                name = entry.name
+                if name.startswith(".") or name in EDITOR_TEMP_NAMES:
+                    continue
+                is_dir = entry.is_dir()
+                if entry.is_symlink():
+                    real = os.path.realpath(entry.path)
+                    if real != root and not real.startswith(root + os.sep):
+                        continue  # a symlink that leaves the vault is not followed
+                    if is_dir:
+                        if real in seen:
+                            continue
+                        seen.add(real)
+                if is_dir:
+                    child = rel + name
+                    if child != skip_dir:
+                        stack.append((entry.path, child + "/"))
+                elif name.endswith(".md") and name not in not_cards and entry.is_file():
+                    yield rel + name
+
+    # -------------------------------------------------------------- loading
+
+    @property
+    def cards(self) -> list[Card]:
+        """Every card outside the archive, sorted by path, usable or not."""
+        if self._cards is None:
+            self._cards = self.load(self.card_paths())
+        return self._cards
+
+    def load(self, rel_paths: list[str]) -> list[Card]:
+        cache = ParseCache(self.state_dir, enabled=self.use_cache and self.state_dir.is_dir())
+        cards = []
+        for rel in rel_paths:
+            card = self._read(rel, cache)
+            if card is not None:
+                cards.append(card)
+        cache.save()
+        return cards
+
+    def _read(self, rel: str, cache: ParseCache) -> Card | None:
+        try:
+            with open(self.root / rel, "rb") as fh:
+                data = fh.read(MAX_BYTES + 1)
+        except FileNotFoundError:
+            return None  # removed since the folder was listed
+        except OSError as exc:
+            return Card(rel, "", {}, 0, (Problem(None, f"cannot read: {exc.strerror}"),))
+        if len(data) > MAX_BYTES:
+            return Card(rel, "", {}, 0, (Problem(None, f"file is larger than {MAX_BYTES // 1_000_000} MB; a card holds one fact"),))
+        key = digest(data)
+        parsed = cache.get(key)
+        text, problem = decode(data)
+        if text is None:
+            assert problem is not None
+            return Card(rel, "", {}, 0, (problem,))
+        if parsed is None:
+            parsed = parse(text)
+            cache.put(key, parsed)
+        return Card(rel, text, *parsed)
+
+    def read_card(self, rel: str) -> Card:
+        """Load one card by vault-relative path, without the cache."""
+        card = self._read(rel, ParseCache(self.state_dir, enabled=False))
+        if card is None:
+            raise NotFound(f"no card at {rel}")
+        return card
+
+    def archived(self) -> list[Card]:
+        return self.load(self.card_paths(archived=True))
+
+    def invalidate(self) -> None:
+        self._cards = None
+
+    def find(self, ref: str) -> Card:
+        """A card by id (`billing/owner`), by path (`billing/owner.md`), or by file path."""
+        rel = self._ref_to_rel(ref)
+        candidates = [rel]
+        if not rel.startswith(self.archive_dir + "/"):
+            candidates.append(f"{self.archive_dir}/{rel}")
+        for cand in candidates:
+            path = self.root / cand
+            if path.is_file() and self._inside(path):
+                return self.read_card(cand)
+        raise NotFound(f"no card {ref!r} in {self.root}")
+
+    def _ref_to_rel(self, ref: str) -> str:
+        as_path = Path(ref)
+        if as_path.is_absolute() or (as_path.exists() and not (self.root / ref).exists()):
+            try:
+                ref = self.rel(as_path)
+            except ValueError:
+                raise NotFound(f"{ref} is not inside the vault {self.root}") from None
+        ref = ref.replace(os.sep, "/").lstrip("/")
+        if ".." in ref.split("/"):
+            raise NotFound(f"{ref!r} is not a card id")
+        return ref if ref.endswith(".md") else ref + ".md"
+
+    def _inside(self, path: Path) -> bool:
+        real = os.path.realpath(path)
+        return real.startswith(str(self.real_root) + os.sep)
+
+
+def parse_only(text: str) -> Parsed:
+    """Parse card text that is not on disk yet (a new card), with the same rules."""
+    return parse(text)
