@@ -71,6 +71,9 @@ class ParseCache:
             tag = self.folder / "CACHEDIR.TAG"
             if not tag.exists():
                 write_atomic(tag, TAG)
+                ignore = self.folder.parent / ".gitignore"
+                if not ignore.exists():
+                    write_atomic(ignore, "# cardindex local state: never committed\n*\n")
             write_atomic(self.path, marshal.dumps(keep))
         except OSError:
             pass  # a cache that cannot be written only costs speed

@@ -141,7 +141,7 @@ class Vault:
         return self._cards
 
     def load(self, rel_paths: list[str]) -> list[Card]:
-        cache = ParseCache(self.state_dir, enabled=self.use_cache and self.state_dir.is_dir())
+        cache = ParseCache(self.state_dir, enabled=self.use_cache)
         cards = []
         for rel in rel_paths:
             card = self._read(rel, cache)
