@@ -19,14 +19,15 @@ def temp_path(target: Path) -> Path:
     return target.with_name(f".{target.name}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
 
 
-def _write_temp(target: Path, data: bytes, mode: int | None) -> Path:
+def _write_temp(target: Path, data: bytes, mode: int | None, durable: bool = True) -> Path:
     tmp = temp_path(target)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 if mode is None else mode)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
     except BaseException:
@@ -45,8 +46,11 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def write_atomic(target: Path, data: bytes | str) -> None:
-    """Replace `target` with `data`: temp file, fsync, keep the mode, rename, fsync the folder."""
+def write_atomic(target: Path, data: bytes | str, *, durable: bool = True) -> None:
+    """Replace `target` with `data`: temp file, fsync, keep the mode, rename, fsync the folder.
+
+    `durable=False` skips the fsyncs, for caches: still atomic, just not crash-proof.
+    """
     if isinstance(data, str):
         data = data.encode("utf-8")
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -54,14 +58,15 @@ def write_atomic(target: Path, data: bytes | str) -> None:
         mode: int | None = os.stat(target).st_mode & 0o7777
     except FileNotFoundError:
         mode = None
-    tmp = _write_temp(target, data, mode)
+    tmp = _write_temp(target, data, mode, durable)
     try:
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    _fsync_dir(target.parent)
+    if durable:
+        _fsync_dir(target.parent)
 
 
 def create_new(target: Path, data: bytes | str) -> bool:

@@ -1,8 +1,15 @@
-"""The parse cache: what parsing a card's bytes gave, keyed on a hash of those bytes.
+"""The parse cache: what a card's bytes parsed to, keyed on a hash of those bytes.
 
-Keys are content hashes, not mtimes (git churns mtimes), and the file name carries the
-tool version, so an upgrade never reads another version's results. It is written with
-`marshal` (fast, and unlike pickle it cannot run code); dates travel as tagged tuples.
+Parsed results are keyed on content (git churns mtimes; a checkout that changes
+nothing must not cost a re-parse), and the file name carries the tool version, so an
+upgrade never reads another version's results. To skip even reading a file, the cache
+also remembers each path's stat (mtime, size, inode) and content hash, the way git's
+index does: a file whose stat is unchanged, and was last modified well before it was
+looked at ("racily clean" otherwise), is taken from the cache unread.
+
+It is written with `marshal` (fast, and unlike pickle it cannot run code). Dates travel
+as ISO text with the list of keys that held them, so decoding a flat card does not
+walk its fields.
 """
 
 from __future__ import annotations
@@ -10,73 +17,143 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import marshal
+import os
+import time
 from pathlib import Path
 from typing import Any
 
 from . import __version__
 from .atomic import write_atomic
-from .card import Parsed, Problem
+from .card import Card, Parsed, Problem
 
-FORMAT = 1
+FORMAT = 3
+RACY_NS = 2_000_000_000  # a file modified this close to a look may change again unseen
 TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# cardindex parse cache; safe to delete.\n"
+STATE_IGNORE = "# cardindex local state: never committed\n*\n"
 
 
 def digest(data: bytes) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
+# An entry is the marshal bytes of (text or None, meta, date keys or None, body offset,
+# problems): decoded only for the cards a run looks at, into fresh objects each time.
+
+
 class ParseCache:
     """Load once, look up per card, save once if anything changed."""
 
-    def __init__(self, state_dir: Path, *, enabled: bool = True) -> None:
+    def __init__(self, state_dir: Path, area: str = "cards", *, enabled: bool = True) -> None:
         self.folder = state_dir / "cache"
-        self.path = self.folder / f"cards-{__version__}-{FORMAT}.marshal"
+        self.path = self.folder / f"{area}-{__version__}-{FORMAT}.marshal"
         self.enabled = enabled
-        self._entries: dict[bytes, tuple[Any, ...]] = {}
-        self._used: set[bytes] = set()
+        self.started = time.time_ns()
+        self._trusted_before = 0
+        self._files: dict[str, tuple[int, int, int, bytes]] = {}
+        self._entries: dict[bytes, bytes] = {}
+        self._seen_files: dict[str, tuple[int, int, int, bytes]] = {}
         self._dirty = False
         if enabled:
             try:
                 loaded = marshal.loads(self.path.read_bytes())
+                started, files, entries = loaded
+                if isinstance(files, dict) and isinstance(entries, dict) and isinstance(started, int):
+                    self._trusted_before = started - RACY_NS
+                    self._files, self._entries = files, entries
             except (OSError, EOFError, ValueError, TypeError):
-                loaded = {}
-            if isinstance(loaded, dict):
-                self._entries = loaded
+                pass
 
-    def get(self, key: bytes) -> Parsed | None:
+    def by_stat(self, rel: str, st: os.stat_result) -> Card | None:
+        """The cached card at `rel` when its stat shows it unchanged since it was cached."""
+        record = self._files.get(rel)
+        if record is None:
+            return None
+        mtime, size, ino, key = record
+        if mtime != st.st_mtime_ns or size != st.st_size or ino != st.st_ino or mtime >= self._trusted_before:
+            return None
+        found = self._get(rel, key)
+        if found is not None:
+            self._seen_files[rel] = record
+        return found
+
+    def by_content(self, rel: str, st: os.stat_result, key: bytes) -> Card | None:
+        found = self._get(rel, key)
+        if found is not None:
+            self._note(rel, st, key)
+        return found
+
+    def put(self, rel: str, st: os.stat_result, key: bytes, text: str | None, parsed: Parsed) -> None:
+        meta, dates = _encode_meta(parsed.meta)
+        problems = tuple(tuple(p) for p in parsed.problems)
+        self._entries[key] = marshal.dumps((text, meta, dates, parsed.body_offset, problems))
+        self._note(rel, st, key)
+
+    def _note(self, rel: str, st: os.stat_result, key: bytes) -> None:
+        record = (st.st_mtime_ns, st.st_size, st.st_ino, key)
+        self._seen_files[rel] = record
+        if self._files.get(rel) != record:
+            self._dirty = True
+
+    def _get(self, rel: str, key: bytes) -> Card | None:
         entry = self._entries.get(key)
         if entry is None:
             return None
-        self._used.add(key)
         try:
-            meta, offset, problems = entry
-            return Parsed(_decode(meta), offset, tuple(Problem(*p) for p in problems))
-        except (TypeError, ValueError):
+            text, meta, dates, offset, problems = marshal.loads(entry)
+            if dates:
+                for k in dates:
+                    meta[k] = dt.date.fromisoformat(meta[k])
+            elif dates is None:
+                meta = _decode(meta)
+            return Card(rel, text or "", meta, offset, tuple(Problem(*p) for p in problems) if problems else ())
+        except (TypeError, ValueError, KeyError, EOFError):
             return None
 
-    def put(self, key: bytes, parsed: Parsed) -> None:
-        self._entries[key] = (_encode(parsed.meta), parsed.body_offset, tuple(tuple(p) for p in parsed.problems))
-        self._used.add(key)
-        self._dirty = True
-
     def save(self) -> None:
-        """Write the entries used in this run, when anything was added or dropped."""
+        """Keep what this run saw (dropping the rest) when anything changed."""
         if not self.enabled:
             return
-        if not self._dirty and len(self._used) == len(self._entries):
+        if not self._dirty and len(self._seen_files) == len(self._files):
             return
-        keep = {k: self._entries[k] for k in self._used}
+        keys = {record[3] for record in self._seen_files.values()}
+        entries = {k: v for k, v in self._entries.items() if k in keys}
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            tag = self.folder / "CACHEDIR.TAG"
-            if not tag.exists():
-                write_atomic(tag, TAG)
+            if not self.folder.is_dir():
+                self.folder.mkdir(parents=True, exist_ok=True)
                 ignore = self.folder.parent / ".gitignore"
                 if not ignore.exists():
-                    write_atomic(ignore, "# cardindex local state: never committed\n*\n")
-            write_atomic(self.path, marshal.dumps(keep))
+                    write_atomic(ignore, STATE_IGNORE)
+                write_atomic(self.folder / "CACHEDIR.TAG", TAG)
+            write_atomic(self.path, marshal.dumps((self.started, self._seen_files, entries)), durable=False)
         except OSError:
             pass  # a cache that cannot be written only costs speed
+
+
+def _encode_meta(meta: dict[str, Any]) -> tuple[Any, tuple[str, ...] | None]:
+    """Meta in marshal's types, plus the top-level keys that held dates.
+
+    Flat cards with plain dates travel as ISO text and a list of keys; anything with
+    nested dates or datetimes is tagged and walked on load (marked by None).
+    """
+    plain: dict[str, Any] = {}
+    dates = []
+    for key, value in meta.items():
+        if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+            plain[key] = value.isoformat()
+            dates.append(key)
+        elif isinstance(value, dt.datetime) or (isinstance(value, (dict, list)) and _has_dates(value)):
+            return _encode(meta), None
+        else:
+            plain[key] = value
+    return plain, tuple(dates)
+
+
+def _has_dates(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_has_dates(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_dates(v) for v in value)
+    return isinstance(value, dt.date)
 
 
 def _encode(value: Any) -> Any:

@@ -9,10 +9,10 @@ byte.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 TYPES = ("user", "feedback", "project", "reference")
@@ -42,14 +42,13 @@ class Parsed(NamedTuple):
     problems: tuple[Problem, ...]
 
 
-@dataclass(frozen=True)
-class Card:
+class Card(NamedTuple):
     """One card as read from disk. Immutable: operations return new text, not new state."""
 
     path: str  # vault-relative POSIX path, with ".md"
     text: str
-    meta: Mapping[str, Any] = field(repr=False)
-    body_offset: int = field(repr=False)
+    meta: Mapping[str, Any]
+    body_offset: int
     problems: tuple[Problem, ...] = ()
 
     @classmethod
@@ -442,14 +441,18 @@ def id_list(value: object) -> list[str]:
 
 # --------------------------------------------------------------------------- writing
 
-# Characters YAML does not allow raw in a file, which must be escaped when quoting.
-_NON_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+@functools.lru_cache(maxsize=1)
+def _non_printable() -> re.Pattern[str]:
+    """Characters YAML does not allow raw in a file (compiled on first use: it is slow)."""
+    return re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def quote(text: str) -> str:
     """A YAML double-quoted scalar for `text` (JSON's escapes are YAML's too)."""
     quoted = json.dumps(text, ensure_ascii=False)
-    return _NON_PRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
+    if quoted.isascii() and quoted.isprintable():
+        return quoted
+    return _non_printable().sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
 
 
 def yaml_value(value: Any, *, flow: bool = False) -> str:

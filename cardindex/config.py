@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from .errors import ConfigError
 
@@ -13,14 +13,12 @@ CONFIG_FILE = ".cardindex.yaml"
 DEFAULT_INDEX = "INDEX.md"
 
 
-@dataclass(frozen=True)
-class Budget:
+class Budget(NamedTuple):
     lines: int = 200
     bytes: int = 25_000
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(NamedTuple):
     index_file: str | None = None  # None: INDEX.md, or MEMORY.md when only that exists
     index_budget: Budget = Budget()
     multi_valued_keys: frozenset[str] = frozenset()
@@ -28,8 +26,8 @@ class Config:
     templates: str | None = None
     repo: str | None = None
     llm: str | None = None
-    max_age: Mapping[str, int] = field(default_factory=dict)
-    lint: Mapping[str, Any] = field(default_factory=dict)
+    max_age: Mapping[str, int] = MappingProxyType({})
+    lint: Mapping[str, Any] = MappingProxyType({})
 
 
 _KEYS = {

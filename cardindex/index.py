@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import hashlib
+import marshal
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import NamedTuple
 
 from .card import TYPES, Card
+from .config import Budget
 from .errors import CheckFailed, Refused
 from .vault import Vault
 
@@ -49,51 +54,104 @@ def entry(card: Card) -> Entry:
     return Entry(card.type or "project", " ".join(title.split()), link, card.description, card.status == "conflict")
 
 
-def priority(card: Card) -> tuple[int, int, int, int, str]:
-    """Which lines survive when the index is over budget: lower sorts first, kept first."""
-    evidence = card.evidence or dt.date.min
+def priority(card: Card) -> tuple[bool, bool, int, int, str]:
+    """Which lines survive when the index is over budget: lower sorts first, kept first.
+
+    Locked cards, then conflicts (an agent must see them), then by type (user and
+    feedback first), then the newest evidence. Runs on every card: kept cheap.
+    """
+    meta = card.meta
+    evidence = card.evidence
     return (
-        0 if card.locked else 1,
-        0 if card.status == "conflict" else 1,
-        _TYPE_RANK.get(card.type or "", len(TYPES)),
-        -evidence.toordinal(),
+        meta.get("lock") is not True,
+        meta.get("status") != "conflict",
+        _TYPE_RANK.get(card.type or "", 4),
+        -evidence.toordinal() if evidence else 0,
         card.path,
     )
 
 
 def render(vault: Vault, cards: Sequence[Card], today: dt.date) -> Rendered:
-    """The index text for `cards`: the live ones, as many as the budget allows."""
+    """The index text for `cards`: the live ones, as many as the budget allows.
+
+    The result is remembered under `.cardindex/cache/`, keyed on everything it depends
+    on, so an unchanged vault is not rendered again (nor Jinja2 imported).
+    """
+    live = [c for c in cards if c.live(today)]
+    budget = vault.config.index_budget
+    live.sort(key=priority)
+    candidates = [entry(c) for c in live[: budget.lines]]
+    override = vault.root / vault.config.templates if vault.config.templates else None
+    memo = _Memo(vault.state_dir / "cache" / "index.marshal", override, budget, len(live), candidates)
+    remembered = memo.get()
+    if remembered is not None:
+        return remembered
+    rendered = _fit(candidates, len(live), budget.lines, budget.bytes, override)
+    memo.put(rendered)
+    return rendered
+
+
+def _fit(candidates: list[Entry], total: int, max_lines: int, max_bytes: int, override: Path | None) -> Rendered:
     from . import templates
 
-    live = sorted((c for c in cards if c.live(today)), key=priority)
-    budget = vault.config.index_budget
-    override = vault.root / vault.config.templates if vault.config.templates else None
-
     def text_for(count: int) -> str:
-        chosen = [entry(c) for c in live[:count]]
+        chosen = candidates[:count]
         groups = []
         for kind in TYPES:
             members = sorted((e for e in chosen if e.type == kind), key=lambda e: (e.title.casefold(), e.link))
             if members:
                 groups.append({"title": TYPE_TITLES[kind], "entries": members})
-        return templates.render(
-            "index.md.j2", override, header=HEADER, groups=groups, omitted=len(live) - count
-        )
+        return templates.render("index.md.j2", override, header=HEADER, groups=groups, omitted=total - count)
 
     def fits(text: str) -> bool:
-        return text.count("\n") <= budget.lines and len(text.encode("utf-8")) <= budget.bytes
+        return text.count("\n") <= max_lines and len(text.encode("utf-8")) <= max_bytes
 
-    full = text_for(len(live))
-    if fits(full):
-        return Rendered(full, len(live), 0)
-    low, high = 0, min(len(live), budget.lines)  # the most lines that fit lies in [low, high)
+    if total <= max_lines:
+        full = text_for(total)
+        if fits(full):
+            return Rendered(full, total, 0)
+    low, high = 0, len(candidates)  # the most lines that fit lies in [low, high]
+    guess = max(0, high - 2 * len(TYPES) - 4)  # headings, blank lines, header, "more" line
+    if guess and fits(text_for(guess)):
+        low = guess
     while low < high:
         mid = (low + high + 1) // 2
         if fits(text_for(mid)):
             low = mid
         else:
             high = mid - 1
-    return Rendered(text_for(low), low, len(live) - low)
+    return Rendered(text_for(low), low, total - low)
+
+
+class _Memo:
+    """The last rendered index and a digest of its inputs (template, budget, entries)."""
+
+    def __init__(self, path: Path, override: Path | None, budget: Budget, total: int, candidates: list[Entry]) -> None:
+        from . import __version__, templates
+
+        template = templates.locate("index.md.j2", override)
+        try:
+            st = template.stat()
+            stamp: tuple[object, ...] = (str(template), st.st_mtime_ns, st.st_size)
+        except OSError:
+            stamp = (str(template),)
+        data = (__version__, stamp, HEADER, tuple(budget), total, [tuple(e) for e in candidates])
+        self.key = hashlib.blake2b(marshal.dumps(data), digest_size=16).digest()
+        self.path = path
+
+    def get(self) -> Rendered | None:
+        try:
+            key, text, shown, omitted = marshal.loads(self.path.read_bytes())
+        except (OSError, EOFError, ValueError, TypeError):
+            return None
+        return Rendered(text, shown, omitted) if key == self.key else None
+
+    def put(self, rendered: Rendered) -> None:
+        from .atomic import write_atomic
+
+        if self.path.parent.is_dir():
+            with contextlib.suppress(OSError):
+                write_atomic(self.path, marshal.dumps((self.key, *rendered)), durable=False)
 
 
 def hand_kept_lines(text: str, card_paths: set[str]) -> list[int]:

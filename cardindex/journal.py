@@ -57,7 +57,9 @@ class Journal:
     def record(self, command: str, actions: list[Action], *, now: dt.datetime | None = None) -> str:
         """Write one job and return its id."""
         now = now or dt.datetime.now(dt.timezone.utc)
-        job_id = f"{now:%Y%m%dT%H%M%S}-{secrets.token_hex(3)}"
+        # Sortable by time to the microsecond (writers hold the vault lock, so jobs do
+        # not share one), with a random tail in case the clock steps back.
+        job_id = f"{now:%Y%m%dT%H%M%S%f}-{secrets.token_hex(2)}"
         entry = {
             "id": job_id,
             "time": now.isoformat(timespec="seconds"),

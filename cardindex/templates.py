@@ -15,6 +15,13 @@ def shipped_dir() -> Path:
     return Path(__file__).parent.parent / "templates"
 
 
+def locate(name: str, override: Path | None = None) -> Path:
+    """The file a template name resolves to: the vault's override, else the shipped one."""
+    if override is not None and (override / name).is_file():
+        return override / name
+    return shipped_dir() / name
+
+
 @functools.lru_cache(maxsize=8)
 def _environment(override: str | None) -> Any:
     import jinja2

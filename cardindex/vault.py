@@ -51,6 +51,7 @@ class Vault:
 
     def __init__(self, root: Path, *, use_cache: bool = True) -> None:
         self.root = root
+        self._root_str = str(root)
         self.real_root = root.resolve()
         self.config: Config = load_config(root)
         self.state_dir = root / STATE_DIR
@@ -91,16 +92,19 @@ class Vault:
 
     def card_paths(self, *, archived: bool = False) -> list[str]:
         """Vault-relative paths of every card file, sorted; archived ones when asked."""
+        return [rel for rel, _ in self._card_entries(archived=archived)]
+
+    def _card_entries(self, *, archived: bool = False) -> list[tuple[str, os.DirEntry[str]]]:
         start = self.root / self.archive_dir if archived else self.root
         prefix = self.archive_dir + "/" if archived else ""
         if not start.is_dir():
             return []
         skip_dir = None if archived else self.archive_dir
         out = list(self._walk(start, prefix, skip_dir))
-        out.sort()
+        out.sort(key=lambda pair: pair[0])
         return out
 
-    def _walk(self, start: Path, prefix: str, skip_dir: str | None) -> Iterator[str]:
+    def _walk(self, start: Path, prefix: str, skip_dir: str | None) -> Iterator[tuple[str, os.DirEntry[str]]]:
         not_cards = NOT_CARDS | {self.index_name}
         seen: set[str] = {os.path.realpath(start)}
         stack = [(str(start), prefix)]
@@ -129,7 +133,7 @@ class Vault:
                     if child != skip_dir:
                         stack.append((entry.path, child + "/"))
                 elif name.endswith(".md") and name not in not_cards and entry.is_file():
-                    yield rel + name
+                    yield rel + name, entry
 
     # -------------------------------------------------------------- loading
 
@@ -137,49 +141,64 @@ class Vault:
     def cards(self) -> list[Card]:
         """Every card outside the archive, sorted by path, usable or not."""
         if self._cards is None:
-            self._cards = self.load(self.card_paths())
+            self._cards = self._load(self._card_entries(), "cards")
         return self._cards
 
-    def load(self, rel_paths: list[str]) -> list[Card]:
-        cache = ParseCache(self.state_dir, enabled=self.use_cache)
+    def archived(self) -> list[Card]:
+        """Every card in the archive folder."""
+        return self._load(self._card_entries(archived=True), "archive")
+
+    def _load(self, entries: list[tuple[str, os.DirEntry[str]]], area: str) -> list[Card]:
+        cache = ParseCache(self.state_dir, area, enabled=self.use_cache)
         cards = []
-        for rel in rel_paths:
-            card = self._read(rel, cache)
+        for rel, entry in entries:
+            try:
+                st = entry.stat()
+            except OSError:
+                continue  # removed since the folder was listed
+            card = self._read(rel, st, cache)
             if card is not None:
                 cards.append(card)
         cache.save()
         return cards
 
-    def _read(self, rel: str, cache: ParseCache) -> Card | None:
+    def _read(self, rel: str, st: os.stat_result, cache: ParseCache | None) -> Card | None:
+        if cache is not None:
+            hit = cache.by_stat(rel, st)
+            if hit is not None:
+                return hit
+        if st.st_size > MAX_BYTES:
+            return _unreadable(rel, Problem(None, f"file is larger than {MAX_BYTES // 1_000_000} MB; a card holds one fact"))
         try:
-            with open(self.root / rel, "rb") as fh:
+            with open(os.path.join(self._root_str, rel), "rb") as fh:
                 data = fh.read(MAX_BYTES + 1)
         except FileNotFoundError:
             return None  # removed since the folder was listed
         except OSError as exc:
-            return Card(rel, "", {}, 0, (Problem(None, f"cannot read: {exc.strerror}"),))
+            return _unreadable(rel, Problem(None, f"cannot read: {exc.strerror}"))
         if len(data) > MAX_BYTES:
-            return Card(rel, "", {}, 0, (Problem(None, f"file is larger than {MAX_BYTES // 1_000_000} MB; a card holds one fact"),))
+            return _unreadable(rel, Problem(None, f"file is larger than {MAX_BYTES // 1_000_000} MB; a card holds one fact"))
         key = digest(data)
-        parsed = cache.get(key)
+        if cache is not None:
+            hit = cache.by_content(rel, st, key)
+            if hit is not None:
+                return hit
         text, problem = decode(data)
-        if text is None:
-            assert problem is not None
-            return Card(rel, "", {}, 0, (problem,))
-        if parsed is None:
-            parsed = parse(text)
-            cache.put(key, parsed)
-        return Card(rel, text, *parsed)
+        parsed = parse(text) if text is not None else Parsed({}, 0, (problem,) if problem else ())
+        if cache is not None:
+            cache.put(rel, st, key, text, parsed)
+        return Card(rel, text or "", *parsed)
 
     def read_card(self, rel: str) -> Card:
         """Load one card by vault-relative path, without the cache."""
-        card = self._read(rel, ParseCache(self.state_dir, enabled=False))
+        try:
+            st = os.stat(os.path.join(self._root_str, rel))
+        except OSError:
+            raise NotFound(f"no card at {rel}") from None
+        card = self._read(rel, st, None)
         if card is None:
             raise NotFound(f"no card at {rel}")
         return card
-
-    def archived(self) -> list[Card]:
-        return self.load(self.card_paths(archived=True))
 
     def invalidate(self) -> None:
         self._cards = None
@@ -213,6 +232,5 @@ class Vault:
         return real.startswith(str(self.real_root) + os.sep)
 
 
-def parse_only(text: str) -> Parsed:
-    """Parse card text that is not on disk yet (a new card), with the same rules."""
-    return parse(text)
+def _unreadable(rel: str, problem: Problem) -> Card:
+    return Card(rel, "", {}, 0, (problem,))
