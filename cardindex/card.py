@@ -57,7 +57,7 @@ class Card(NamedTuple):
 
     @property
     def id(self) -> str:
-        return self.path[:-3] if self.path.endswith(".md") else self.path
+        return self.path.removesuffix(".md")
 
     @property
     def usable(self) -> bool:
@@ -255,10 +255,17 @@ def _yaml_load(text: str) -> Any:
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         if "&" in text or "*" in text:
+            # Aliases can expand exponentially ("billion laughs") once the value is walked.
+            anchor_line = None
             for event in yaml.parse(text, Loader=loader):
-                if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-                    raise _YamlProblem(event.start_mark.line + 2, "YAML anchors and aliases are not allowed in a card")
-        return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+                line = event.start_mark.line + 2 if event.start_mark else None
+                if isinstance(event, yaml.AliasEvent):
+                    raise _YamlProblem(line, "YAML anchors and aliases are not allowed in a card")
+                if anchor_line is None and getattr(event, "anchor", None):
+                    anchor_line = line
+            if anchor_line is not None:
+                raise _YamlProblem(anchor_line, "YAML anchors and aliases are not allowed in a card")
+        return yaml.load(text, Loader=loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 2 if mark is not None else None

@@ -99,7 +99,7 @@ def init(obj: Options, directory: Path | None, index_file: str | None) -> None:
 @click.option("-f", "--force", is_flag=True, help="Write even when the write gate refuses the card.")
 @FORMAT
 @click.pass_obj
-def add(obj: Options, text: str | None, expires: dt.datetime | None, **options: Any) -> None:
+def add(obj: Options, /, text: str | None, expires: dt.datetime | None, **options: Any) -> None:
     """Add a card from TEXT, from stdin with '-', or from $EDITOR with no TEXT.
 
     Prints the new card's path. A live card with the same single-valued --key is
@@ -163,7 +163,7 @@ def index(obj: Options, check: bool) -> None:
 @click.option("-a", "--all", "show_all", is_flag=True, help="Include retired, expired, invalid and archived cards.")
 @FORMAT
 @click.pass_obj
-def list_cards(obj: Options, **options: Any) -> None:
+def list_cards(obj: Options, /, **options: Any) -> None:
     """List the live cards: id, type and description.
 
     \b

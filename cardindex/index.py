@@ -135,8 +135,8 @@ class _Memo:
             stamp: tuple[object, ...] = (str(template), st.st_mtime_ns, st.st_size)
         except OSError:
             stamp = (str(template),)
-        data = (__version__, stamp, HEADER, tuple(budget), total, [tuple(e) for e in candidates])
-        self.key = hashlib.blake2b(marshal.dumps(data), digest_size=16).digest()
+        data = repr((__version__, stamp, HEADER, tuple(budget), total, candidates))
+        self.key = hashlib.blake2b(data.encode("utf-8", "surrogatepass"), digest_size=16).digest()
         self.path = path
 
     def get(self) -> Rendered | None:

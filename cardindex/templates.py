@@ -32,7 +32,7 @@ def _environment(override: str | None) -> Any:
     folders.append(str(shipped_dir()))
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(folders),
-        autoescape=False,  # noqa: S701 - Markdown and YAML, not HTML
+        autoescape=False,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -50,7 +50,8 @@ def render(name: str, override: Path | None = None, **context: Any) -> str:
 
     env = _environment(str(override) if override else None)
     try:
-        return env.get_template(name).render(**context)
+        text: str = env.get_template(name).render(**context)
+        return text
     except jinja2.TemplateError as exc:
         where = getattr(exc, "filename", None) or name
         raise ConfigError(f"template error: {exc}", path=where, line=getattr(exc, "lineno", None)) from None

@@ -223,9 +223,15 @@ class Vault:
             except ValueError:
                 raise NotFound(f"{ref} is not inside the vault {self.root}") from None
         ref = ref.replace(os.sep, "/").lstrip("/")
-        if ".." in ref.split("/"):
+        rel = ref if ref.endswith(".md") else ref + ".md"
+        name = rel.rsplit("/", 1)[-1]
+        if ".." in rel.split("/") or any(part.startswith(".") for part in rel.split("/")) or not self.is_card_name(name):
             raise NotFound(f"{ref!r} is not a card id")
-        return ref if ref.endswith(".md") else ref + ".md"
+        return rel
+
+    def is_card_name(self, name: str) -> bool:
+        """Whether a file of this name can be a card (SPEC §1)."""
+        return name.endswith(".md") and name not in NOT_CARDS and name != self.index_name and not name.startswith(".")
 
     def _inside(self, path: Path) -> bool:
         real = os.path.realpath(path)

@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import gate, index, templates
 from ..atomic import create_new, move_new
-from ..card import Card
+from ..card import MAX_BYTES, Card
 from ..errors import Refused, UsageError
 from ..journal import Action, FileChange, Journal, sha256
 from ..vault import Vault, today
@@ -66,6 +66,8 @@ def run(
     body = text.strip("\n").rstrip()
     if not body.strip():
         raise UsageError("empty card text; nothing written")
+    if len(body.encode("utf-8")) > MAX_BYTES // 2:
+        raise UsageError(f"card text is {len(body.encode('utf-8')):,} bytes; a card holds one fact, not a document")
     description = _one_line(description, "--description") or derive_description(body)
     key = _one_line(key, "--key")
     scope = _one_line(scope, "--scope")

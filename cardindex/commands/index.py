@@ -20,13 +20,14 @@ def report_broken(cards: list[Card]) -> None:
 def run(*, vault: Vault, check: bool = False) -> int:
     result = index.write(vault, today(), check=check)
     report_broken(result.broken)
-    more = f", {result.omitted} left out by the budget" if result.omitted else ""
+    more = f"{result.shown} card{'' if result.shown == 1 else 's'}"
+    more += f", {result.omitted} left out by the budget" if result.omitted else ""
     if check:
-        print(f"{result.path} is up to date ({result.shown} cards{more})", file=sys.stderr)
+        print(f"{result.path} is up to date ({more})", file=sys.stderr)
     elif result.changed:
-        print(f"wrote {result.path} ({result.shown} cards{more})", file=sys.stderr)
+        print(f"wrote {result.path} ({more})", file=sys.stderr)
     else:
-        print(f"{result.path} is up to date ({result.shown} cards{more})", file=sys.stderr)
+        print(f"{result.path} is up to date ({more})", file=sys.stderr)
     if result.broken:
         print(f"{len(result.broken)} unreadable card(s) left out of {result.path}", file=sys.stderr)
         return 1
