@@ -3,7 +3,7 @@
 Parsed results are keyed on content (git churns mtimes; a checkout that changes
 nothing must not cost a re-parse), and the file name carries the tool version, so an
 upgrade never reads another version's results. To skip even reading a file, the cache
-also remembers each path's stat (mtime, size, inode) and content hash, the way git's
+also remembers each path's stat (mtime, ctime, size, inode) and content hash, the way git's
 index does: a file whose stat is unchanged, and was last modified well before it was
 looked at ("racily clean" otherwise), is taken from the cache unread.
 
@@ -26,7 +26,7 @@ from . import __version__
 from .atomic import write_atomic
 from .card import Card, Parsed, Problem
 
-FORMAT = 3
+FORMAT = 4
 RACY_NS = 2_000_000_000  # a file modified this close to a look may change again unseen
 TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# cardindex parse cache; safe to delete.\n"
 STATE_IGNORE = "# cardindex local state: never committed\n*\n"
@@ -49,9 +49,9 @@ class ParseCache:
         self.enabled = enabled
         self.started = time.time_ns()
         self._trusted_before = 0
-        self._files: dict[str, tuple[int, int, int, bytes]] = {}
+        self._files: dict[str, tuple[int, int, int, int, bytes]] = {}
         self._entries: dict[bytes, bytes] = {}
-        self._seen_files: dict[str, tuple[int, int, int, bytes]] = {}
+        self._seen_files: dict[str, tuple[int, int, int, int, bytes]] = {}
         self._dirty = False
         if enabled:
             try:
@@ -68,8 +68,14 @@ class ParseCache:
         record = self._files.get(rel)
         if record is None:
             return None
-        mtime, size, ino, key = record
-        if mtime != st.st_mtime_ns or size != st.st_size or ino != st.st_ino or mtime >= self._trusted_before:
+        mtime, ctime, size, ino, key = record
+        if (
+            mtime != st.st_mtime_ns
+            or ctime != st.st_ctime_ns  # tools can restore an mtime (touch -r, cp -p); not a ctime
+            or size != st.st_size
+            or ino != st.st_ino
+            or max(mtime, ctime) >= self._trusted_before
+        ):
             return None
         found = self._get(rel, key)
         if found is not None:
@@ -89,7 +95,7 @@ class ParseCache:
         self._note(rel, st, key)
 
     def _note(self, rel: str, st: os.stat_result, key: bytes) -> None:
-        record = (st.st_mtime_ns, st.st_size, st.st_ino, key)
+        record = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, key)
         self._seen_files[rel] = record
         if self._files.get(rel) != record:
             self._dirty = True
@@ -115,7 +121,7 @@ class ParseCache:
             return
         if not self._dirty and len(self._seen_files) == len(self._files):
             return
-        keys = {record[3] for record in self._seen_files.values()}
+        keys = {record[-1] for record in self._seen_files.values()}
         entries = {k: v for k, v in self._entries.items() if k in keys}
         try:
             if not self.folder.is_dir():

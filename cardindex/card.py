@@ -9,8 +9,8 @@ byte.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import json
+import math
 import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
@@ -186,6 +186,7 @@ def parse(text: str) -> Parsed:
     if meta is None:
         return Parsed({}, body_offset, tuple(problems))
     problems.extend(validate(meta, fm_lines))
+    problems.sort(key=lambda p: p.line or 0)
     return Parsed(meta, body_offset, tuple(problems))
 
 
@@ -212,9 +213,24 @@ def field_line(fm_lines: list[str], key: str) -> int | None:
     return None
 
 
+def _nested_line(fm_lines: list[str], parent: str, key: str) -> int:
+    """File line of `parent:` → `  key:`, else of `parent:`, else 1."""
+    start = field_line(fm_lines, parent)
+    if start is None:
+        return 1
+    pattern = re.compile(rf"\s+{re.escape(key)}\s*:")
+    for i in range(start - 1, len(fm_lines)):
+        line = fm_lines[i]
+        if line.strip() and not line[0].isspace():
+            break
+        if pattern.match(line):
+            return i + 2
+    return start
+
+
 def _load_fields(fm_lines: list[str]) -> tuple[dict[str, Any] | None, list[Problem]]:
     fast = _fast_fields(fm_lines)
-    if fast is not None:
+    if fast:
         return fast, []
     text = "".join(fm_lines)
     problems: list[Problem] = []
@@ -244,6 +260,7 @@ def _load_fields(fm_lines: list[str]) -> tuple[dict[str, Any] | None, list[Probl
 
 class _YamlProblem(Exception):
     def __init__(self, line: int | None, message: str) -> None:
+        message = " ".join(message.split())  # one line, whatever YAML said
         super().__init__(message)
         self.line = line
         self.message = message
@@ -266,12 +283,31 @@ def _yaml_load(text: str) -> Any:
             if anchor_line is not None:
                 raise _YamlProblem(anchor_line, "YAML anchors and aliases are not allowed in a card")
         return yaml.load(text, Loader=loader)
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 2
+        raise _YamlProblem(line, f"character {exc.character!r} is not allowed in YAML frontmatter") from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 2 if mark is not None else None
         raise _YamlProblem(line, f"invalid YAML in frontmatter: {exc.problem or exc.context}") from None
     except yaml.YAMLError as exc:
         raise _YamlProblem(None, f"invalid YAML in frontmatter: {exc}") from None
+    except (ValueError, OverflowError) as exc:  # a date YAML recognises but cannot build: 2026-02-30
+        line, key, value = _impossible_date(text)
+        raise _YamlProblem(line, f"'{key}' is not a real date: {value} ({exc})") from None
+
+
+def _impossible_date(text: str) -> tuple[int | None, str, str]:
+    """Where the date YAML could not build is, and its field."""
+    for i, line in enumerate(text.splitlines()):
+        m = re.match(r"\s*(?:- )?([^:#]+?)\s*:\s+(\d{4}-\d\d?-\d\d?(?:[Tt ][\d:.]+)?)\s*$", line)
+        if m:
+            value = m.group(2)
+            try:
+                dt.datetime.fromisoformat(value) if len(value) > 10 else dt.date.fromisoformat(value)
+            except ValueError:
+                return i + 2, m.group(1), value
+    return None, "a date", "?"
 
 
 _COLON_LINE = re.compile(r"([A-Za-z_][\w-]*):[ \t]+(\S.*?)\s*$")
@@ -306,7 +342,7 @@ _WORDS: dict[str, Any] = {
     **dict.fromkeys(("null", "Null", "NULL", "~"), None),
 }
 _RESOLVED_START = "-+.0123456789<=~"
-_INDICATOR_START = "{&*!|>%@`#,?:-"
+_INDICATOR_START = "[]{}'\"&*!|>%@`#,?:-"
 _NO = object()
 
 
@@ -314,6 +350,8 @@ def _fast_fields(fm_lines: list[str]) -> dict[str, Any] | None:
     out: dict[str, Any] = {}
     for raw in fm_lines:
         line = raw.rstrip("\r\n")
+        if not line.isprintable():  # tabs, control characters, odd spaces: YAML decides
+            return None
         if not line.strip() or line[0] == "#":
             continue
         m = _FAST_LINE.fullmatch(line)
@@ -356,7 +394,7 @@ def _fast_value(value: str) -> Any:
 
 
 def _plain(value: str) -> Any:
-    if value[0] in _INDICATOR_START or "\t" in value or " #" in value or ": " in value or value[-1] == ":":
+    if value[0] in _INDICATOR_START or " #" in value or ": " in value or value[-1] == ":" or not value.isprintable():
         return _NO
     if value[0] in _RESOLVED_START:
         if _DATE.fullmatch(value):
@@ -397,8 +435,11 @@ def validate(meta: Mapping[str, Any], fm_lines: list[str]) -> list[Problem]:
     if raw_type is None:
         problems.append(Problem(1, f"missing required field 'type': one of {', '.join(TYPES)}"))
     elif kind not in TYPES:
-        where = "type" if "type" in meta else "metadata"
-        bad(where, f"unknown type {raw_type!r}: expected one of {', '.join(TYPES)}")
+        message = f"unknown type {raw_type!r}: expected one of {', '.join(TYPES)}"
+        if "type" in meta:
+            bad("type", message)
+        else:
+            problems.append(Problem(_nested_line(fm_lines, "metadata", "type"), message))
 
     status = meta.get("status")
     if status is not None and status not in STATUSES:
@@ -448,18 +489,21 @@ def id_list(value: object) -> list[str]:
 
 # --------------------------------------------------------------------------- writing
 
-@functools.lru_cache(maxsize=1)
-def _non_printable() -> re.Pattern[str]:
-    """Characters YAML does not allow raw in a file (compiled on first use: it is slow)."""
-    return re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
 def quote(text: str) -> str:
-    """A YAML double-quoted scalar for `text` (JSON's escapes are YAML's too)."""
+    """A YAML double-quoted scalar for `text` (JSON's escapes are YAML's too).
+
+    Characters that are not printable, including the ones YAML reads as line breaks
+    (NEL, LS, PS), are escaped, so the value stays on its line.
+    """
     quoted = json.dumps(text, ensure_ascii=False)
-    if quoted.isascii() and quoted.isprintable():
+    if quoted.isprintable():
         return quoted
-    return _non_printable().sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
+    return "".join(c if c.isprintable() else _escape(c) for c in quoted)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 def yaml_value(value: Any, *, flow: bool = False) -> str:
@@ -468,8 +512,17 @@ def yaml_value(value: Any, *, flow: bool = False) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, (int, float)):
+    if isinstance(value, int):
         return repr(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return ".nan"
+        if math.isinf(value):
+            return ".inf" if value > 0 else "-.inf"
+        text = repr(value)
+        if "e" in text and "." not in text:  # YAML 1.1 floats need a dot: 1.0e+16
+            text = text.replace("e", ".0e", 1)
+        return text
     if isinstance(value, (dt.date, dt.datetime)):
         return value.isoformat()
     if isinstance(value, (list, tuple)):
@@ -496,7 +549,7 @@ def set_fields(text: str, updates: Mapping[str, Any], *, path: str | None = None
         raise CardError("cannot update a card without closed frontmatter", path=path, line=1)
     newline = "\r\n" if lines[0].endswith("\r\n") else "\n"
     for key, value in updates.items():
-        start, end = _field_extent(lines, close, key)
+        start, end = _field_extent(lines, close, key, value is None)
         new = [] if value is None else [f"{key}: {yaml_value(value)}{newline}"]
         if start is None:
             lines[close:close] = new
@@ -510,16 +563,22 @@ def set_fields(text: str, updates: Mapping[str, Any], *, path: str | None = None
     return out
 
 
-def _field_extent(lines: list[str], close: int, key: str) -> tuple[int | None, int]:
+def _field_extent(lines: list[str], close: int, key: str, removing: bool) -> tuple[int | None, int]:
     pattern = re.compile(rf"{re.escape(key)}[ \t]*:(?:[ \t]|$)")
     for i in range(1, close):
         if pattern.match(lines[i].rstrip("\r\n")):
+            # Whitespace-only lines after a removed field would join the field above it
+            # if that one ends in an indented block (a `|` scalar): they go with it.
+            above = next((line for line in reversed(lines[1:i]) if line.strip()), "")
+            removing = removing and above[:1] in (" ", "\t")
             end = i + 1
             last = end
             while end < close:
                 line = lines[end].rstrip("\r\n")
                 if not line.strip():
                     end += 1
+                    if line and removing:
+                        last = end
                     continue
                 if line[0] in " \t" or line == "-" or line.startswith("- "):
                     end += 1

@@ -170,7 +170,10 @@ def hand_kept_lines(text: str, card_paths: set[str]) -> list[int]:
         if not stripped or stripped.startswith("#"):
             continue
         m = _LINK_LINE.match(line)
-        if m and unquote(m.group(1)).lstrip("./") in card_paths:
+        target = unquote(m.group(1)) if m else ""
+        while target.startswith("./"):
+            target = target[2:]
+        if m and target in card_paths:
             continue
         found.append(number)
     return found

@@ -119,7 +119,11 @@ class Vault:
                 name = entry.name
                 if name.startswith(".") or name in EDITOR_TEMP_NAMES:
                     continue
-                is_dir = entry.is_dir()
+                try:
+                    is_dir = entry.is_dir()
+                    is_file = not is_dir and entry.is_file()
+                except OSError:
+                    continue  # a symlink loop, or gone
                 if entry.is_symlink():
                     real = os.path.realpath(entry.path)
                     if real != root and not real.startswith(root + os.sep):
@@ -132,7 +136,7 @@ class Vault:
                     child = rel + name
                     if child != skip_dir:
                         stack.append((entry.path, child + "/"))
-                elif name.endswith(".md") and name not in not_cards and entry.is_file():
+                elif is_file and name.endswith(".md") and name not in not_cards:
                     yield rel + name, entry
 
     # -------------------------------------------------------------- loading

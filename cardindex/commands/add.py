@@ -20,8 +20,20 @@ MAX_DERIVED_DESCRIPTION = 100
 
 
 def slugify(text: str) -> str:
-    """A file name stem from a title: lowercase words joined by '-', never a path."""
-    slug = re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-")
+    """A file name stem from a title: lowercase words joined by '-', never a path.
+
+    Accents fold to ASCII (Ünïcode → unicode); scripts without an ASCII form keep
+    their letters.
+    """
+    import unicodedata
+
+    folded = unicodedata.normalize("NFKD", text.casefold())
+    ascii_slug = re.sub(r"[^a-z0-9]+", "-", folded.encode("ascii", "ignore").decode()).strip("-")
+    letters = len(re.findall(r"\w", text))
+    if ascii_slug and len(ascii_slug.replace("-", "")) * 2 >= letters:
+        slug = ascii_slug
+    else:
+        slug = re.sub(r"[\W_]+", "-", unicodedata.normalize("NFC", text.casefold())).strip("-")
     return slug[:MAX_SLUG].rstrip("-")
 
 
@@ -63,6 +75,12 @@ def run(
     output_format: str = "text",
 ) -> int:
     """Add a card from `text`; print its path. Returns the exit code."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UsageError("card text is not valid UTF-8; nothing written") from None
+    if "\0" in text:
+        raise UsageError("card text contains NUL bytes (binary data?); nothing written")
     body = text.strip("\n").rstrip()
     if not body.strip():
         raise UsageError("empty card text; nothing written")

@@ -24,5 +24,6 @@ def run(*, root: Path, index_file: str | None = None) -> int:
     vault = Vault(root)
     result = index.write(vault, today())
     verb = "Reinitialized existing" if existed else "Initialized"
-    print(f"{verb} cards vault in {root} ({result.shown} cards in {result.path})")
+    count = f"{result.shown} card{'' if result.shown == 1 else 's'}"
+    print(f"{verb} cards vault in {root} ({count} in {result.path})")
     return 0
