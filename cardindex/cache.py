@@ -26,7 +26,7 @@ from . import __version__
 from .atomic import write_atomic
 from .card import Card, Parsed, Problem
 
-FORMAT = 4
+FORMAT = 5
 RACY_NS = 2_000_000_000  # a file modified this close to a look may change again unseen
 TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# cardindex parse cache; safe to delete.\n"
 STATE_IGNORE = "# cardindex local state: never committed\n*\n"
@@ -68,7 +68,10 @@ class ParseCache:
         record = self._files.get(rel)
         if record is None:
             return None
-        mtime, ctime, size, ino, key = record
+        try:
+            mtime, ctime, size, ino, key = record
+        except (TypeError, ValueError):
+            return None
         if (
             mtime != st.st_mtime_ns
             or ctime != st.st_ctime_ns  # tools can restore an mtime (touch -r, cp -p); not a ctime
@@ -89,9 +92,14 @@ class ParseCache:
         return found
 
     def put(self, rel: str, st: os.stat_result, key: bytes, text: str | None, parsed: Parsed) -> None:
+        if not self.enabled:
+            return
         meta, dates = _encode_meta(parsed.meta)
         problems = tuple(tuple(p) for p in parsed.problems)
-        self._entries[key] = marshal.dumps((text, meta, dates, parsed.body_offset, problems))
+        try:
+            self._entries[key] = marshal.dumps((text, meta, dates, parsed.body_offset, problems))
+        except ValueError:
+            return  # a value marshal cannot hold (a set of dates): parse this card each time
         self._note(rel, st, key)
 
     def _note(self, rel: str, st: os.stat_result, key: bytes) -> None:
@@ -106,6 +114,8 @@ class ParseCache:
             return None
         try:
             text, meta, dates, offset, problems = marshal.loads(entry)
+            if not (isinstance(meta, dict) and isinstance(offset, int) and isinstance(text, (str, type(None)))):
+                return None
             if dates:
                 for k in dates:
                     meta[k] = dt.date.fromisoformat(meta[k])
@@ -147,7 +157,7 @@ def _encode_meta(meta: dict[str, Any]) -> tuple[Any, tuple[str, ...] | None]:
         if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
             plain[key] = value.isoformat()
             dates.append(key)
-        elif isinstance(value, dt.datetime) or (isinstance(value, (dict, list)) and _has_dates(value)):
+        elif isinstance(value, dt.datetime) or (isinstance(value, (dict, list, set, frozenset)) and _has_dates(value)):
             return _encode(meta), None
         else:
             plain[key] = value
@@ -156,15 +166,15 @@ def _encode_meta(meta: dict[str, Any]) -> tuple[Any, tuple[str, ...] | None]:
 
 def _has_dates(value: Any) -> bool:
     if isinstance(value, dict):
-        return any(_has_dates(v) for v in value.values())
-    if isinstance(value, list):
+        return any(_has_dates(k) or _has_dates(v) for k, v in value.items())
+    if isinstance(value, (list, set, frozenset)):
         return any(_has_dates(v) for v in value)
     return isinstance(value, dt.date)
 
 
 def _encode(value: Any) -> Any:
     if isinstance(value, dict):
-        return {k: _encode(v) for k, v in value.items()}
+        return {_encode(k): _encode(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_encode(v) for v in value]
     if isinstance(value, dt.datetime):
@@ -176,7 +186,7 @@ def _encode(value: Any) -> Any:
 
 def _decode(value: Any) -> Any:
     if isinstance(value, dict):
-        return {k: _decode(v) for k, v in value.items()}
+        return {_decode(k): _decode(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_decode(v) for v in value]
     if isinstance(value, tuple):

@@ -32,6 +32,7 @@ class Problem(NamedTuple):
     message: str
     severity: str = "error"
     fix: str | None = None
+    kind: str = "field"  # unreadable, frontmatter, yaml, alias, field, lenient: which lint rule reports it
 
 
 class Parsed(NamedTuple):
@@ -159,16 +160,16 @@ def as_date(value: object) -> dt.date | None:
 def decode(data: bytes) -> tuple[str | None, Problem | None]:
     """Turn a card file's bytes into text, or say why it cannot be read."""
     if not data.strip():
-        return None, Problem(None, "empty file")
+        return None, Problem(None, "empty file", kind="unreadable")
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return None, Problem(None, "not UTF-8: the file is UTF-16 (byte order mark); save it as UTF-8")
+        return None, Problem(None, "not UTF-8: the file is UTF-16 (byte order mark); save it as UTF-8", kind="unreadable")
     if b"\0" in data:
-        return None, Problem(None, "binary file, not a Markdown card")
+        return None, Problem(None, "binary file, not a Markdown card", kind="unreadable")
     try:
         return data.decode("utf-8"), None
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        return None, Problem(line, f"not UTF-8: byte 0x{data[exc.start]:02x} cannot be decoded; save the file as UTF-8")
+        return None, Problem(line, f"not UTF-8: byte 0x{data[exc.start]:02x} cannot be decoded; save the file as UTF-8", kind="unreadable")
 
 
 def parse(text: str) -> Parsed:
@@ -177,8 +178,8 @@ def parse(text: str) -> Parsed:
     span = frontmatter_span(lines)
     if span is None:
         if lines and _is_fence(lines[0]):
-            return Parsed({}, 0, (Problem(1, "frontmatter is never closed: add a '---' line after the fields"),))
-        return Parsed({}, 0, (Problem(1, "no frontmatter: a card starts with a '---' line, its fields, and '---'"),))
+            return Parsed({}, 0, (Problem(1, "frontmatter is never closed: add a '---' line after the fields", kind="frontmatter"),))
+        return Parsed({}, 0, (Problem(1, "no frontmatter: a card starts with a '---' line, its fields, and '---'", kind="frontmatter"),))
     close = span
     fm_lines = lines[1:close]
     body_offset = sum(len(line) for line in lines[: close + 1])
@@ -239,18 +240,18 @@ def _load_fields(fm_lines: list[str]) -> tuple[dict[str, Any] | None, list[Probl
     except _YamlProblem as first:
         lenient = _quote_colon_values(fm_lines)
         if not lenient:
-            return None, [Problem(first.line, first.message)]
+            return None, [Problem(first.line, first.message, kind=first.kind)]
         fixed_lines, warnings = lenient
         try:
             meta = _yaml_load("".join(fixed_lines))
         except _YamlProblem:
-            return None, [Problem(first.line, first.message)]
+            return None, [Problem(first.line, first.message, kind=first.kind)]
         problems.extend(warnings)
     if meta is None:
-        return None, [Problem(1, "frontmatter is empty: add at least 'description' and 'type'")]
+        return None, [Problem(1, "frontmatter is empty: add at least 'description' and 'type'", kind="frontmatter")]
     if not isinstance(meta, dict):
         kind = "a list" if isinstance(meta, list) else f"a single {type(meta).__name__} value"
-        return None, [Problem(2, f"frontmatter must be a mapping of fields, got {kind}")]
+        return None, [Problem(2, f"frontmatter must be a mapping of fields, got {kind}", kind="frontmatter")]
     for key in meta:
         if not isinstance(key, str):
             line = field_line(fm_lines, str(key).lower() if isinstance(key, bool) else str(key))
@@ -259,11 +260,12 @@ def _load_fields(fm_lines: list[str]) -> tuple[dict[str, Any] | None, list[Probl
 
 
 class _YamlProblem(Exception):
-    def __init__(self, line: int | None, message: str) -> None:
+    def __init__(self, line: int | None, message: str, kind: str = "yaml") -> None:
         message = " ".join(message.split())  # one line, whatever YAML said
         super().__init__(message)
         self.line = line
         self.message = message
+        self.kind = kind
 
 
 def _yaml_load(text: str) -> Any:
@@ -277,11 +279,11 @@ def _yaml_load(text: str) -> Any:
             for event in yaml.parse(text, Loader=loader):
                 line = event.start_mark.line + 2 if event.start_mark else None
                 if isinstance(event, yaml.AliasEvent):
-                    raise _YamlProblem(line, "YAML anchors and aliases are not allowed in a card")
+                    raise _YamlProblem(line, "YAML anchors and aliases are not allowed in a card", "alias")
                 if anchor_line is None and getattr(event, "anchor", None):
                     anchor_line = line
             if anchor_line is not None:
-                raise _YamlProblem(anchor_line, "YAML anchors and aliases are not allowed in a card")
+                raise _YamlProblem(anchor_line, "YAML anchors and aliases are not allowed in a card", "alias")
         return yaml.load(text, Loader=loader)
     except yaml.reader.ReaderError as exc:
         line = text.count("\n", 0, exc.position) + 2
@@ -327,7 +329,7 @@ def _quote_colon_values(fm_lines: list[str]) -> tuple[list[str], list[Problem]] 
         ending = line[len(line.rstrip("\r\n")) :]
         fixed[i] = f"{key}: {quote(value)}{ending}"
         warnings.append(
-            Problem(i + 2, f"unquoted ': ' in '{key}' is invalid YAML; read as text", "warning", "quote the value")
+            Problem(i + 2, f"unquoted ': ' in '{key}' is invalid YAML; read as text", "warning", "quote the value", "lenient")
         )
     return (fixed, warnings) if warnings else None
 

@@ -172,16 +172,16 @@ class Vault:
             if hit is not None:
                 return hit
         if st.st_size > MAX_BYTES:
-            return _unreadable(rel, Problem(None, f"file is larger than {MAX_BYTES // 1_000_000} MB; a card holds one fact"))
+            return _unreadable(rel, Problem(None, f"file is larger than {MAX_BYTES // 1_000_000} MB; a card holds one fact", kind="unreadable"))
         try:
             with open(os.path.join(self._root_str, rel), "rb") as fh:
                 data = fh.read(MAX_BYTES + 1)
         except FileNotFoundError:
             return None  # removed since the folder was listed
         except OSError as exc:
-            return _unreadable(rel, Problem(None, f"cannot read: {exc.strerror}"))
+            return _unreadable(rel, Problem(None, f"cannot read: {exc.strerror}", kind="unreadable"))
         if len(data) > MAX_BYTES:
-            return _unreadable(rel, Problem(None, f"file is larger than {MAX_BYTES // 1_000_000} MB; a card holds one fact"))
+            return _unreadable(rel, Problem(None, f"file is larger than {MAX_BYTES // 1_000_000} MB; a card holds one fact", kind="unreadable"))
         key = digest(data)
         if cache is not None:
             hit = cache.by_content(rel, st, key)
