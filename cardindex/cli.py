@@ -195,6 +195,58 @@ def show(obj: Options, card: str, output_format: str) -> None:
 
 
 @cli.command()
+@click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
+@click.option("--select", multiple=True, metavar="RULES", help="Only these rules: codes, prefixes or categories (comma-separated).")
+@click.option("--extend-select", multiple=True, metavar="RULES", help="Add rules to the selection.")
+@click.option("--ignore", multiple=True, metavar="RULES", help="Leave these rules out.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "json-lines", "github", "sarif"]),
+              default="text", show_default=True, help="Output format.")
+@click.option("--statistics", "show_statistics", is_flag=True, help="Count findings per rule instead of listing them.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--fix", is_flag=True, help="Apply safe fixes: regenerate the index, quote values.")
+@click.option("--unsafe-fixes", is_flag=True, help="With --fix, also archive flagged cards (journalled; `cards journal`).")
+@click.option("--repo", metavar="PATH", help="The repo to compare against (default: the git top-level above the vault).")
+@click.pass_obj
+def lint(obj: Options, /, files: tuple[str, ...], **options: Any) -> None:
+    """Flag what does not belong: session notes, copies of the code, duplicates,
+    contradictions, stale facts, secrets, broken cards, a stale index.
+
+    With FILE arguments, lints those cards (each against its own vault) and skips the
+    vault-wide index checks. Exit 0 clean, 1 findings, 2 bad usage or config.
+
+    \b
+    Examples:
+      cards lint
+      cards lint --select session,secret --format json
+      cards lint memory/deploy-day.md --ignore C
+      cards lint --fix                 # regenerate INDEX.md, quote bad values
+      cards lint --fix --unsafe-fixes  # also archive flagged cards
+      cards lint --statistics
+    """
+    from .commands import lint as command
+
+    _exit(command.run(vault_option=obj.vault, files=files, use_cache=obj.use_cache, **options))
+
+
+@cli.command()
+@click.argument("code", required=False)
+@click.option("--all", "show_all", is_flag=True, help="List every rule.")
+@FORMAT
+def rule(code: str | None, show_all: bool, output_format: str) -> None:
+    """Explain a lint rule (or a prefix or category of rules).
+
+    \b
+    Examples:
+      cards rule S101
+      cards rule session
+      cards rule --all
+    """
+    from .commands import rule as command
+
+    _exit(command.run(code=code, show_all=show_all, output_format=output_format))
+
+
+@cli.command()
 @click.option("-n", "--limit", type=click.IntRange(min=1), help="Only the newest N jobs.")
 @FORMAT
 @click.pass_obj

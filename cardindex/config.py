@@ -24,7 +24,7 @@ class Config(NamedTuple):
     multi_valued_keys: frozenset[str] = frozenset()
     archive_dir: str = "archive"
     templates: str | None = None
-    repo: str | None = None
+    repo: str | None = None  # relative to the vault; "" (from `repo: false`): compare against no repo
     llm: str | None = None
     max_age: Mapping[str, int] = MappingProxyType({})
     lint: Mapping[str, Any] = MappingProxyType({})
@@ -78,8 +78,10 @@ def _from_mapping(data: Mapping[Any, Any]) -> Config:
             f"unknown setting {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})", path=CONFIG_FILE
         )
     kwargs: dict[str, Any] = {}
+    if data.get("repo") is False:
+        kwargs["repo"] = ""
     for key in ("index_file", "archive_dir", "templates", "repo", "llm"):
-        if data.get(key) is not None:
+        if data.get(key) is not None and data.get(key) is not False:
             kwargs[key] = _text(data[key], key)
     if "index_file" in kwargs and ("/" in kwargs["index_file"] or not kwargs["index_file"].endswith(".md")):
         raise ConfigError("'index_file' must be a file name ending in .md, such as MEMORY.md", path=CONFIG_FILE)

@@ -1,17 +1,37 @@
 """The write gate: what a new card must pass before `cards add` writes it.
 
-One function, so the linter can extend it (session, derivable, duplicate and secret
-rules) without `cards add` changing. Today it applies the card rules of SPEC §2 to the
-card exactly as it would be written.
+The card is checked exactly as it would be written, against the vault, by the lint
+rules of the categories a memory must not take in: broken structure, session-only
+notes, what the repo already records, duplicates of live cards, and secrets.
+Sharing a key with a live card is never a reason to refuse (that is supersession).
 """
 
 from __future__ import annotations
 
-from .card import Card, Problem
-from .vault import Vault
+from .card import Card
+from .lint.context import LintContext
+from .lint.finding import Finding
+from .lint.registry import RULES
+from .vault import Vault, today
+
+REFUSED = ("structure", "session", "derivable", "duplicate", "secret")
 
 
-def review(card: Card, vault: Vault) -> list[Problem]:
-    """Problems that stop `card` from being written into `vault` (empty: it may go in)."""
-    del vault  # the vault-wide rules arrive with the linter
-    return [p for p in card.problems if p.severity == "error"]
+def review(card: Card, vault: Vault) -> list[Finding]:
+    """Findings that stop `card` from being written into `vault` (empty: it may go in)."""
+    from .lint.repo import find_repo_root
+    from .lint.runner import lint_one
+
+    explicit = vault.root / vault.config.repo if vault.config.repo else None
+    ctx = LintContext(vault, today(), find_repo_root(vault.root, explicit, disabled=vault.config.repo == ""), [*vault.cards, card], focus=card)
+    rules = [r for r in RULES.values() if r.category in REFUSED and r.check is not None]
+    findings = lint_one(card, rules, ctx)
+    return [
+        f for f in findings
+        if f.severity == "error" and not (f.category == "duplicate" and _same_key(card, f.related, ctx))
+    ]
+
+
+def _same_key(card: Card, related: tuple[str, ...], ctx: LintContext) -> bool:
+    others = {c.path: c for c in ctx.cards}
+    return bool(card.key) and any(r in others and others[r].key == card.key for r in related)

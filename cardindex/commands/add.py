@@ -9,10 +9,11 @@ import sys
 from typing import Any
 
 from .. import gate, index, templates
-from ..atomic import create_new, move_new
+from ..atomic import create_new
 from ..card import MAX_BYTES, Card
 from ..errors import Refused, UsageError
-from ..journal import Action, FileChange, Journal, sha256
+from ..journal import Action, FileChange, sha256
+from ..lifecycle import Retirement, free_name, retire
 from ..vault import Vault, today
 
 MAX_SLUG = 60
@@ -116,35 +117,32 @@ def run(
             ("supersedes", None if locked or not holders else _one_or_many([c.id for c in holders])),
         ]
         card_text = _render(vault, fields, body)
-        findings = gate.review(Card.from_text(f"{slug}.md", card_text), vault)
-        if findings and not force:
-            for problem in findings:
-                print(f"{slug}.md:{problem.line or 1}: {problem.message}", file=sys.stderr)
-            raise Refused("card refused by the write gate; nothing written (use --force to add it anyway)")
-        rel = _free_name(vault, slug)
+        if not force:
+            findings = gate.review(Card.from_text(f"{slug}.md", card_text), vault)
+            if findings:
+                for f in findings:
+                    print(f"{slug}.md:{f.line}: {f.code} {f.message}", file=sys.stderr)
+                raise Refused(
+                    f"card refused by the write gate ({', '.join(sorted({f.category for f in findings}))}); "
+                    "nothing written. Use --force to add it anyway"
+                )
+        rel = free_name(vault, slug)
         while not create_new(vault.path_of(rel), card_text):
-            rel = _free_name(vault, slug)  # a name taken by someone outside the lock
+            rel = free_name(vault, slug)  # a name taken by someone outside the lock
         new = Card.from_text(rel, card_text)
 
-        journal = Journal(vault.state_dir)
-        actions = [Action("add", new.id, "cards add", (FileChange(rel, None, sha256(card_text.encode())),))]
-        moves = []
+        added = Action("add", new.id, "cards add", (FileChange(rel, None, sha256(card_text.encode())),))
+        also = [added]
         if locked:
-            actions.append(
+            also.append(
                 Action("conflict", new.id, f"key {key!r} is held by locked card(s) {', '.join(c.id for c in locked)}")
             )
-        for old in holders if not locked else []:
-            old_text = old.with_fields({"status": "superseded", "superseded_by": new.id})
-            target = _free_name(vault, old.id, folder=vault.archive_dir)
-            before = journal.keep(old.text.encode())
-            change = (FileChange(old.path, before, None), FileChange(target, None, sha256(old_text.encode())))
-            actions.append(Action("supersede", old.id, f"newer value for key {key!r} from {new.id}", change))
-            moves.append((old, target, old_text))
-
-        job = journal.record("add", actions)
-        for old, target, old_text in moves:
-            if not move_new(vault.path_of(old.path), vault.path_of(target), old_text):
-                raise Refused(f"{target} appeared while archiving {old.path}; job {job} is incomplete")
+        retirements = [
+            Retirement(old, {"status": "superseded", "superseded_by": new.id}, "supersede",
+                       f"newer value for key {key!r} from {new.id}")
+            for old in (holders if not locked else [])
+        ]
+        job, moves = retire(vault, retirements, command="add", also=also)
         vault.invalidate()
         result = index.write(vault, now)
 
@@ -160,8 +158,8 @@ def run(
         }))
     else:
         print(shown)
-    for old, target, _ in moves:
-        print(f"superseded {old.id} (same key {key!r}); archived as {target}", file=sys.stderr)
+    for old_path, target in moves:
+        print(f"superseded {old_path[:-3]} (same key {key!r}); archived as {target}", file=sys.stderr)
     if locked:
         print(
             f"conflict: key {key!r} belongs to locked card {locked[0].id}; the new card is marked conflict",
@@ -188,15 +186,3 @@ def _render(vault: Vault, fields: list[tuple[str, Any]], body: str) -> str:
     override = vault.root / vault.config.templates if vault.config.templates else None
     text = templates.render("card.md.j2", override, fields=[(k, v) for k, v in fields if v is not None], body=body)
     return text if text.endswith("\n") else text + "\n"
-
-
-def _free_name(vault: Vault, stem: str, *, folder: str = "") -> str:
-    """`stem.md`, or `stem-2.md`, `stem-3.md`… whichever does not exist yet."""
-    prefix = f"{folder}/" if folder else ""
-    n = 1
-    while True:
-        rel = f"{prefix}{stem}.md" if n == 1 else f"{prefix}{stem}-{n}.md"
-        if not vault.path_of(rel).exists():
-            return rel
-        n += 1
-

@@ -1,0 +1,156 @@
+"""`cards lint`: report what does not belong in the vault; fix what is safe to fix."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .. import index
+from ..atomic import write_atomic
+from ..card import Card
+from ..errors import UsageError
+from ..journal import Action, FileChange, Journal, sha256
+from ..lifecycle import Retirement, retire
+from ..lint.finding import SAFE_FIXES, Finding
+from ..lint.formatters import FORMATTERS, statistics
+from ..lint.registry import selected
+from ..lint.repo import find_repo_root
+from ..lint.runner import lint
+from ..vault import Vault, find_root, today, vault_of_file
+
+
+def run(
+    *,
+    vault_option: str | None,
+    files: Sequence[str] = (),
+    select: Sequence[str] = (),
+    extend_select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+    output_format: str = "text",
+    show_statistics: bool = False,
+    exit_zero: bool = False,
+    fix: bool = False,
+    unsafe_fixes: bool = False,
+    repo: str | None = None,
+    use_cache: bool = True,
+) -> int:
+    """Lint the vault (or the given card files) and print the findings. Returns the exit code."""
+    now = today()
+    everything: list[Finding] = []
+    for root, paths in _groups(vault_option, files):
+        vault = Vault(root, use_cache=use_cache)
+        rules = selected(select=select, extend_select=extend_select, ignore=ignore, config=dict(vault.config.lint))
+        explicit = Path(repo) if repo else (root / vault.config.repo if vault.config.repo else None)
+        repo_root = find_repo_root(root, explicit, disabled=vault.config.repo == "")
+        universe = _tracked(root) if os.environ.get("PRE_COMMIT") else None
+        findings = lint(vault, rules, today=now, repo_root=repo_root, paths=paths, universe=universe)
+        if fix and findings and _apply_fixes(vault, findings, unsafe=unsafe_fixes):
+            vault = Vault(root, use_cache=use_cache)
+            findings = lint(vault, rules, today=now, repo_root=repo_root, paths=paths, universe=universe)
+        formatter = FORMATTERS[output_format](sys.stdout, root)
+        if show_statistics:
+            statistics(findings, sys.stdout)
+        else:
+            formatter.write(findings)
+        everything.extend(findings)
+    if output_format == "text" and not show_statistics and everything:
+        fixable = sum(1 for f in everything if f.fix in SAFE_FIXES)
+        hint = f" ({fixable} fixable with --fix)" if fixable and not fix else ""
+        print(f"Found {len(everything)} finding{'s' if len(everything) != 1 else ''}{hint}.", file=sys.stderr)
+    return 0 if exit_zero or not everything else 1
+
+
+def _groups(vault_option: str | None, files: Sequence[str]) -> list[tuple[Path, list[str] | None]]:
+    """Which vault each file belongs to; with no files, the whole vault."""
+    if not files:
+        return [(find_root(vault_option), None)]
+    explicit = find_root(vault_option) if (vault_option or os.environ.get("CARDS_VAULT")) else None
+    groups: dict[Path, list[str]] = {}
+    for name in files:
+        path = Path(name)
+        if not path.is_file():
+            raise UsageError(f"no such file: {name}")
+        root = explicit or vault_of_file(path)
+        try:
+            rel = path.resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            raise UsageError(f"{name} is not inside the vault {root}") from None
+        groups.setdefault(root, []).append(rel)
+    return list(groups.items())
+
+
+def _tracked(root: Path) -> set[str] | None:
+    """Cards git tracks (under pre-commit, untracked drafts are not compared against)."""
+    try:
+        done = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--full-name", "--", "."],
+                              capture_output=True, text=True, timeout=20, check=False)
+        top = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-prefix"],
+                             capture_output=True, text=True, timeout=20, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0 or top.returncode != 0:
+        return None
+    prefix = top.stdout.strip()
+    return {f[len(prefix):] for f in done.stdout.split("\0") if f.startswith(prefix)}
+
+
+def _apply_fixes(vault: Vault, findings: list[Finding], *, unsafe: bool) -> bool:
+    """Apply safe fixes (and archiving, when `unsafe`), journalled. True when anything changed."""
+    changed = False
+    with vault.lock():
+        cards = {c.path: c for c in vault.cards}
+        quoted = [f for f in findings if f.fix == "quote-value" and f.path in cards]
+        if quoted:
+            changed |= _quote_values(vault, cards, quoted)
+        if unsafe:
+            doomed: dict[str, Finding] = {}
+            for f in findings:
+                if f.fix == "archive" and f.path in cards:
+                    doomed.setdefault(f.path, f)
+            if doomed:
+                items = [Retirement(cards[p], {"status": "archived"}, "archive", f"{f.code} {f.message}")
+                         for p, f in sorted(doomed.items())]
+                _, moves = retire(vault, items, command="lint --unsafe-fixes")
+                for source, target in moves:
+                    print(f"archived {source} as {target}", file=sys.stderr)
+                changed = True
+        vault.invalidate()
+        if changed or any(f.fix == "reindex" for f in findings):
+            result = index.write(vault, today())
+            changed |= result.changed
+    return changed
+
+
+def _quote_values(vault: Vault, cards: dict[str, Card], findings: list[Finding]) -> bool:
+    """Quote `key: text with: colons` values so every YAML tool reads them."""
+    import re
+
+    journal = Journal(vault.state_dir)
+    actions = []
+    writes = []
+    for path in sorted({f.path for f in findings}):
+        card = cards[path]
+        lines = card.text.splitlines()
+        keys = []
+        for f in findings:
+            if f.path == path and 0 < f.line <= len(lines):
+                m = re.match(r"([A-Za-z_][\w-]*):", lines[f.line - 1])
+                if m and isinstance(card.meta.get(m.group(1)), str):
+                    keys.append(m.group(1))
+        if not keys:
+            continue
+        text = card.with_fields({k: card.meta[k] for k in keys})
+        before = journal.keep(card.text.encode())
+        actions.append(Action("quote", card.id, f"quote {', '.join(keys)} (F006)",
+                              (FileChange(path, before, sha256(text.encode())),)))
+        writes.append((path, text))
+    if not writes:
+        return False
+    journal.record("lint --fix", actions)
+    for path, text in writes:
+        write_atomic(vault.path_of(path), text)
+        print(f"fixed {path}: quoted a value with ': ' in it", file=sys.stderr)
+    return True

@@ -1,0 +1,161 @@
+"""Derivable rules: what the code, docs or git history already record.
+
+A remembered copy of what the repo says exists only to go stale against it. A card that
+mentions code while stating an outside constraint ("`compute_total` must stay under
+50 ms because the terminal times out") records something the code does not, and is
+not flagged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..card import Card
+from ..similarity import words
+from .context import Hit, LintContext
+from .repo import RepoFacts
+from .text import statements
+
+_PATH_LINE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.[A-Za-z0-9]{1,6})(?::|#L| line | lines? )(\d+)\b")
+_PATH = re.compile(r"(?<![\w/.:-])((?:[\w.-]+/)+[\w.-]*|[\w-]+\.[A-Za-z0-9]{1,6})(?![\w/])")
+_IDENT = re.compile(r"`([A-Za-z_][\w.]*)(?:\(\))?`|\b([A-Za-z_]\w*)\(\)|\b([A-Za-z]+(?:_[A-Za-z0-9]+)+|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[A-Z][A-Z0-9]*_[A-Z0-9_]+)\b")
+_HEX = re.compile(r"\b[0-9a-f]{7,40}\b")
+
+# A sentence with one of these states a constraint from outside the code.
+_CONSTRAINT = re.compile(
+    r"(?i)\b(?:must|mustn't|never|always|should|shouldn't|don't|do not|does not need|required?|because|"
+    r"since|limit|legal|law|compliance|contract|customers?|sandbox|times? out|timeout|policy|sla|"
+    r"regulat\w*|deadline|until|forbidden|allowed|approv\w*|ask|review|only|except|avoid|careful|"
+    r"warning|beware|breaks?|broke|fragile|flaky|slow|hack|workaround|why|reason|agreed|decided|"
+    r"prefer\w*|wants?)\b"
+)
+_DESCRIBES = re.compile(
+    r"(?i)\b(?:does|returns?|computes?|calculates?|handles?|takes|accepts?|validates?|parses?|builds?|"
+    r"creates?|sends?|stores?|reads?|writes?|checks?|converts?|applies|multiplies|adds|wraps?|"
+    r"implements?|raises?|retries|caches?|holds?|defines?|is (?:a|an|the) (?:function|class|method|"
+    r"constant|helper|module)|is set to|equals|is defined|lives? in|is used (?:to|for)|gets|loads?|"
+    r"formats?|rounds?|allocates?|generates?|calls?)\b|\s=\s"
+)
+_LAYOUT = re.compile(
+    r"(?i)\b(?:lives? in|live under|is in|are in|sits? in|located|can be found|found in|defined in|"
+    r"contains?|holds|is under|are under|layout|structure|folder|directory|module|package|split into)\b"
+)
+
+
+def _resolve(repo: RepoFacts, reference: str) -> str | None:
+    """The repo file or folder a path in a card names (exactly, or by a unique suffix)."""
+    reference = reference.strip("./").rstrip("/")
+    if not reference:
+        return None
+    if reference in repo.files or reference in repo.dirs:
+        return reference
+    matches = [f for f in repo.files if f.endswith("/" + reference)]
+    return matches[0] if len(matches) == 1 else None
+
+
+def file_line(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """A file and line number in the repo (`src/billing.py:42`): the code says what is there.
+
+    Line numbers move with every edit; the reference goes stale silently. Point to the
+    behaviour or constraint instead, or leave it to the code.
+    """
+    repo = ctx.repo
+    if repo is None or not card.usable:
+        return
+    for number, line in statements(card):
+        for m in _PATH_LINE.finditer(line):
+            found = _resolve(repo, m.group(1))
+            if found:
+                yield Hit(number, f"cites {found} line {m.group(2)}: the code already records it", fix="archive")
+                return
+
+
+def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """Describes what a function, class or constant defined in the repo does.
+
+    The code and its docstrings are the source of truth; a copy in memory drifts.
+    Mentioning a name while stating an outside constraint is fine.
+    """
+    repo = ctx.repo
+    if repo is None or not card.usable:
+        return
+    for number, line in statements(card):
+        for sentence in re.split(r"(?<=[.!?;])\s+", line):
+            if _CONSTRAINT.search(sentence):
+                continue
+            for m in _IDENT.finditer(sentence):
+                name = next(g for g in m.groups() if g).rsplit(".", 1)[-1]
+                symbol = repo.symbols.get(name)
+                if symbol and _DESCRIBES.search(sentence):
+                    yield Hit(number, f"describes {name} ({symbol.path}:{symbol.line}): the code already records it",
+                              fix="archive")
+                    return
+
+
+def layout(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """Describes the module layout (where files and folders are): a file listing shows it."""
+    repo = ctx.repo
+    if repo is None or not card.usable:
+        return
+    for number, line in statements(card):
+        for sentence in re.split(r"(?<=[.!?;])\s+", line):
+            if _CONSTRAINT.search(sentence) or not _LAYOUT.search(sentence):
+                continue
+            if _PATH_LINE.search(sentence):
+                continue  # reported as a file and line
+            for m in _PATH.finditer(sentence.replace("`", " ")):
+                found = _resolve(repo, m.group(1))
+                if found:
+                    yield Hit(number, f"describes where {found} is: the repo layout already shows it", fix="archive")
+                    return
+
+
+def commit(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """Repeats a commit: its hash, or its subject. `git log` already records it.
+
+    Keep the why that the commit message does not say, if any, and drop the rest.
+    """
+    repo = ctx.repo
+    if repo is None or not card.usable or not repo.commits:
+        return
+    from rapidfuzz import fuzz
+
+    subjects = [(h, s, words(s).text) for h, s in repo.commits]
+    for number, line in statements(card):
+        for m in _HEX.finditer(line):
+            for commit_hash, subject, _ in subjects:
+                if commit_hash.startswith(m.group()):
+                    yield Hit(number, f"cites commit {commit_hash[:10]} ({subject!r}): git history records it", fix="archive")
+                    return
+        for sentence in re.split(r"(?<=[.!?;])\s+", line):
+            said = words(sentence).text
+            if said.count(" ") < 2:
+                continue
+            for commit_hash, subject, normalized in subjects:
+                if normalized.count(" ") >= 2 and fuzz.token_set_ratio(said, normalized) >= 90 and fuzz.ratio(said, normalized) >= 70:
+                    yield Hit(number, f"repeats commit {commit_hash[:10]} {subject!r}: git history records it", fix="archive")
+                    return
+
+
+def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """Says what the README or docs already say (the same sentence, however lightly reworded)."""
+    repo = ctx.repo
+    if repo is None or not card.usable or not repo.docs:
+        return
+    from rapidfuzz import fuzz
+
+    for number, line in statements(card):
+        for sentence in re.split(r"(?<=[.!?;])\s+", line):
+            said = words(sentence).text
+            tokens = set(said.split())
+            if len(tokens) < 5:
+                continue
+            candidates: set[int] = set()
+            for token in tokens:
+                candidates.update(repo.doc_index.get(token, ()))
+            for i in candidates:
+                doc = repo.docs[i]
+                if fuzz.token_set_ratio(said, doc.text) >= 90 and fuzz.token_sort_ratio(said, doc.text) >= 75:
+                    yield Hit(number, f"{doc.path} line {doc.line} already says this", fix="archive")
+                    return

@@ -1,0 +1,121 @@
+"""Output formats for findings: one small class each over one sorted stream."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from .finding import Finding
+from .registry import RULES
+
+
+class Formatter:
+    """Writes findings; `shown` turns a vault-relative path into what the user sees."""
+
+    def __init__(self, out: TextIO, root: Path) -> None:
+        self.out = out
+        self.root = root
+
+    def shown(self, path: str) -> str:
+        return os.path.relpath(self.root / path)
+
+    def write(self, findings: Sequence[Finding]) -> None:
+        raise NotImplementedError
+
+
+class Text(Formatter):
+    """`path:line: CODE message`, like ruff's concise output."""
+
+    def write(self, findings: Sequence[Finding]) -> None:
+        for f in findings:
+            related = f" (see {', '.join(self.shown(r) for r in f.related)})" if f.related and f.related[0] not in f.message else ""
+            self.out.write(f"{self.shown(f.path)}:{f.line}: {f.code} {f.message}{related}\n")
+
+
+class Json(Formatter):
+    """A JSON array of findings, exactly the keys of SPEC §6; paths relative to the vault."""
+
+    def write(self, findings: Sequence[Finding]) -> None:
+        json.dump([f.as_json() for f in findings], self.out, indent=1, ensure_ascii=False)
+        self.out.write("\n")
+
+
+class JsonLines(Formatter):
+    """One JSON object per line."""
+
+    def write(self, findings: Sequence[Finding]) -> None:
+        for f in findings:
+            self.out.write(json.dumps(f.as_json(), ensure_ascii=False) + "\n")
+
+
+class GitHub(Formatter):
+    """GitHub Actions workflow commands, shown as annotations on the pull request."""
+
+    def write(self, findings: Sequence[Finding]) -> None:
+        for f in findings:
+            level = "error" if f.severity == "error" else "warning"
+            message = f.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+            self.out.write(f"::{level} file={self.shown(f.path)},line={f.line},title={f.code}::{f.code} {message}\n")
+
+
+class Sarif(Formatter):
+    """SARIF 2.1.0, for code scanning dashboards."""
+
+    def write(self, findings: Sequence[Finding]) -> None:
+        from .. import __version__
+
+        used = sorted({f.code for f in findings})
+        rules = [
+            {
+                "id": code,
+                "name": RULES[code].category,
+                "shortDescription": {"text": RULES[code].summary},
+                "fullDescription": {"text": RULES[code].doc},
+                "defaultConfiguration": {"level": "error" if RULES[code].severity == "error" else "warning"},
+            }
+            for code in used
+        ]
+        results = [
+            {
+                "ruleId": f.code,
+                "level": "error" if f.severity == "error" else "warning",
+                "message": {"text": f.message},
+                "locations": [{"physicalLocation": {"artifactLocation": {"uri": f.path, "uriBaseId": "VAULT"},
+                                                    "region": {"startLine": f.line}}}],
+                "relatedLocations": [{"physicalLocation": {"artifactLocation": {"uri": r, "uriBaseId": "VAULT"}}}
+                                     for r in f.related],
+            }
+            for f in findings
+        ]
+        doc = {
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [{
+                "tool": {"driver": {"name": "cards", "version": __version__, "informationUri": "https://pypi.org/project/cardindex/", "rules": rules}},
+                "originalUriBaseIds": {"VAULT": {"uri": self.root.resolve().as_uri() + "/"}},
+                "results": results,
+            }],
+        }
+        json.dump(doc, self.out, indent=1, ensure_ascii=False)
+        self.out.write("\n")
+
+
+FORMATTERS: dict[str, type[Formatter]] = {
+    "text": Text,
+    "json": Json,
+    "json-lines": JsonLines,
+    "github": GitHub,
+    "sarif": Sarif,
+}
+
+
+def statistics(findings: Sequence[Finding], out: TextIO) -> None:
+    """Counts per rule, most frequent first (ruff's --statistics)."""
+    counts = Counter(f.code for f in findings)
+    for code, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        rule = RULES[code]
+        out.write(f"{count:>6}  {code}  [{rule.category}] {rule.summary}\n")

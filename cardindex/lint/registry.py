@@ -1,0 +1,125 @@
+"""The rule registry: every lint rule, its code, category, severity and summary, in one literal table.
+
+Codes are a letter for the category and three digits. No discovery by file name: a rule
+exists when it is listed here, and a test checks each is listed once and documented.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable, Iterator
+from typing import NamedTuple
+
+from ..card import Card
+from ..errors import UsageError
+from . import derivable, index_rules, secret, session, similar, stale, structure
+from .context import Hit, LintContext
+
+CATEGORIES = ("structure", "derivable", "session", "duplicate", "contradiction", "stale", "secret", "index")
+
+
+class Rule(NamedTuple):
+    code: str
+    category: str
+    severity: str
+    summary: str
+    check: Callable[[Card, LintContext], Iterable[Hit]] | None = None  # per card
+    check_vault: Callable[[LintContext], Iterable[Hit]] | None = None  # once per run
+
+    @property
+    def doc(self) -> str:
+        return inspect.getdoc(self.check or self.check_vault) or self.summary
+
+
+RULES: dict[str, Rule] = {
+    rule.code: rule
+    for rule in (
+        Rule("F001", "structure", "error", "unreadable file (binary, not UTF-8, empty, over 1 MB)", structure.unreadable),
+        Rule("F002", "structure", "error", "missing, unclosed or non-mapping frontmatter", structure.frontmatter),
+        Rule("F003", "structure", "error", "invalid YAML in the frontmatter", structure.yaml_syntax),
+        Rule("F004", "structure", "error", "YAML anchors or aliases", structure.yaml_alias),
+        Rule("F005", "structure", "error", "missing or invalid field", structure.invalid_field),
+        Rule("F006", "structure", "warning", "unquoted ': ' in a value (read leniently)", structure.unquoted_colon),
+        Rule("F007", "structure", "warning", "more than one fact in a card", structure.many_facts),
+        Rule("D101", "derivable", "error", "file and line reference into the repo", derivable.file_line),
+        Rule("D102", "derivable", "error", "describes what a function, class or constant does", derivable.code_symbol),
+        Rule("D103", "derivable", "error", "describes the module layout", derivable.layout),
+        Rule("D104", "derivable", "error", "repeats a commit hash or subject", derivable.commit),
+        Rule("D105", "derivable", "error", "repeats the README or docs", derivable.docs_text),
+        Rule("S101", "session", "error", "progress or plan words that date the card to one session", session.temporal),
+        Rule("S102", "session", "error", "to-do checkboxes", session.todo_list),
+        Rule("S103", "session", "error", "first-person narrative of work in progress", session.narrative),
+        Rule("U101", "duplicate", "error", "the same fact as another live card", similar.duplicate),
+        Rule("C101", "contradiction", "error", "two live cards hold one single-valued key", similar.same_key),
+        Rule("C102", "contradiction", "error", "opposite polarity: a rule and its negation", similar.opposite),
+        Rule("C103", "contradiction", "error", "a different value in the same slot", similar.other_value),
+        Rule("T101", "stale", "warning", "past its expires date", stale.expired),
+        Rule("T102", "stale", "warning", "verified longer ago than max_age", stale.unverified),
+        Rule("T103", "stale", "warning", "scope path no longer exists", stale.missing_scope_path),
+        Rule("T104", "stale", "warning", "superseded but still live", stale.superseded_but_live),
+        Rule("K101", "secret", "error", "a credential in a known format", secret.known_token),
+        Rule("K102", "secret", "error", "a private key block", secret.private_key),
+        Rule("K103", "secret", "error", "a password or key assigned a random-looking value", secret.assigned_secret),
+        Rule("I101", "index", "error", "INDEX.md is out of date", check_vault=index_rules.out_of_date),
+        Rule("I102", "index", "warning", "live cards left out by the index budget", check_vault=index_rules.over_budget),
+        Rule("I103", "index", "warning", "index line over 150 characters", index_rules.long_line),
+        Rule("I104", "index", "error", "index file edited by hand", check_vault=index_rules.hand_edited),
+    )
+}
+
+
+def expand(selectors: Iterable[str]) -> set[str]:
+    """Codes named by selectors: a code (S101), a prefix (S, S1), a category (session), or ALL."""
+    out: set[str] = set()
+    for raw in selectors:
+        for selector in (s.strip() for s in raw.split(",")):
+            if not selector:
+                continue
+            if selector.upper() == "ALL":
+                out.update(RULES)
+                continue
+            if selector.lower() in CATEGORIES:
+                out.update(code for code, rule in RULES.items() if rule.category == selector.lower())
+                continue
+            matched = {code for code in RULES if code.startswith(selector.upper())}
+            if not matched:
+                raise UsageError(f"unknown rule, prefix or category {selector!r}; see `cards rule --all`")
+            out.update(matched)
+    return out
+
+
+def selected(
+    *,
+    select: Iterable[str] = (),
+    extend_select: Iterable[str] = (),
+    ignore: Iterable[str] = (),
+    config: dict[str, object] | None = None,
+) -> list[Rule]:
+    """The rules a run applies. The command line's --select replaces the config's select and ignore."""
+    config = config or {}
+    cli_select = list(select)
+    base = cli_select or _as_list(config.get("select")) or ["ALL"]
+    codes = expand(base) | expand(_as_list(config.get("extend_select")) + list(extend_select))
+    ignored = list(ignore) + ([] if cli_select else _as_list(config.get("ignore")))
+    codes -= expand(ignored)
+    return [RULES[c] for c in sorted(codes)]
+
+
+def _as_list(value: object) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return list(value)
+    raise UsageError(f"lint selectors must be a list of codes or categories, got {value!r}")
+
+
+def by_category(categories: Iterable[str]) -> list[Rule]:
+    wanted = set(categories)
+    return [rule for rule in RULES.values() if rule.category in wanted]
+
+
+def iter_hits(rule: Rule, card: Card, ctx: LintContext) -> Iterator[Hit]:
+    if rule.check is not None:
+        yield from rule.check(card, ctx)

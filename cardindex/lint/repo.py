@@ -1,0 +1,135 @@
+"""What the repo around a vault already records: files, code names, doc sentences, commits.
+
+The derivable rules compare cards against this. The vault's own files are left out.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections import defaultdict
+from pathlib import Path
+from typing import NamedTuple
+
+from ..similarity import words
+
+MAX_FILES = 20_000
+MAX_FILE_BYTES = 256_000
+MAX_COMMITS = 2_000
+_SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", "dist", "build", ".mypy_cache",
+              ".pytest_cache", ".cardindex", "target", "vendor"}
+_CODE = {".py", ".js", ".ts", ".tsx", ".jsx", ".go", ".rs", ".java", ".kt", ".rb", ".php", ".c", ".h", ".cpp", ".cs", ".swift", ".scala", ".sh"}
+_DOC_NAMES = re.compile(r"(?i)^(readme|contributing|architecture|changelog|design)[^/]*\.(md|rst|txt)$")
+_SYMBOL_PATTERNS = [
+    re.compile(r"^\s*(?:export\s+)?(?:async\s+)?(?:def|function|fn|func)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)", re.MULTILINE),
+    re.compile(r"^\s*(?:export\s+)?(?:pub\s+)?(?:abstract\s+)?(?:class|struct|enum|trait|interface|type)\s+([A-Za-z_]\w*)", re.MULTILINE),
+    re.compile(r"^\s*(?:export\s+)?(?:pub\s+)?(?:const\s+|final\s+|static\s+)*([A-Z][A-Z0-9_]{2,})\s*(?::[^=\n]*)?=", re.MULTILINE),
+]
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
+
+
+class Symbol(NamedTuple):
+    path: str
+    line: int
+    kind: str
+
+
+class DocSentence(NamedTuple):
+    path: str
+    line: int
+    text: str  # normalized words
+
+
+class RepoFacts(NamedTuple):
+    root: Path
+    files: frozenset[str]
+    dirs: frozenset[str]
+    symbols: dict[str, Symbol]
+    docs: list[DocSentence]
+    doc_index: dict[str, list[int]]  # rare word -> indexes into docs
+    commits: list[tuple[str, str]]  # (hash, subject)
+
+
+def find_repo_root(vault_root: Path, explicit: Path | None = None, *, disabled: bool = False) -> Path | None:
+    """`--repo`, else the git top-level above the vault; None when there is none or `repo: false`."""
+    if explicit is not None:
+        return explicit.resolve()
+    if disabled:
+        return None
+    for folder in [vault_root.resolve(), *vault_root.resolve().parents]:
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+def _git(root: Path, *args: str) -> str | None:
+    try:
+        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=20, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+def _list_files(root: Path, vault: Path) -> list[str]:
+    listed = _git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    if listed is not None:
+        files = [f for f in listed.split("\0") if f]
+    else:
+        files = []
+        for folder, dirs, names in os.walk(root):
+            dirs[:] = [d for d in dirs if d not in _SKIP_DIRS and not d.startswith(".")]
+            rel = os.path.relpath(folder, root)
+            files.extend(n if rel == "." else f"{rel}/{n}".replace(os.sep, "/") for n in names)
+            if len(files) > MAX_FILES:
+                break
+    try:
+        vault_rel = vault.relative_to(root).as_posix()
+    except ValueError:
+        vault_rel = None
+    if vault_rel in (None, "."):
+        return files[:MAX_FILES] if vault_rel is None else []
+    return [f for f in files if not f.startswith(vault_rel + "/")][:MAX_FILES]
+
+
+def load_repo_facts(root: Path, vault: Path) -> RepoFacts:
+    files = _list_files(root, vault)
+    dirs = {f.rsplit("/", i)[0] for f in files for i in range(1, f.count("/") + 1)}
+    symbols: dict[str, Symbol] = {}
+    docs: list[DocSentence] = []
+    for rel in files:
+        suffix = os.path.splitext(rel)[1].lower()
+        is_doc = bool(_DOC_NAMES.match(rel.rsplit("/", 1)[-1])) or (rel.startswith("docs/") and suffix in (".md", ".rst", ".txt"))
+        if suffix not in _CODE and not is_doc:
+            continue
+        try:
+            path = root / rel
+            if path.stat().st_size > MAX_FILE_BYTES:
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if is_doc:
+            for number, line in enumerate(text.splitlines(), 1):
+                for m in _SENTENCE.finditer(line):
+                    normalized = words(m.group()).text
+                    if normalized.count(" ") >= 4:
+                        docs.append(DocSentence(rel, number, normalized))
+        else:
+            for pattern in _SYMBOL_PATTERNS:
+                for m in pattern.finditer(text):
+                    name = m.group(1)
+                    if len(name) >= 4 and name not in symbols:
+                        symbols[name] = Symbol(rel, text.count("\n", 0, m.start(1)) + 1, "code")
+    frequency: dict[str, int] = defaultdict(int)
+    for doc in docs:
+        for token in set(doc.text.split()):
+            frequency[token] += 1
+    doc_index: dict[str, list[int]] = defaultdict(list)
+    for i, doc in enumerate(docs):
+        for _, token in sorted((frequency[t], t) for t in set(doc.text.split()))[:4]:
+            doc_index[token].append(i)
+    log = _git(root, "log", f"-n{MAX_COMMITS}", "--format=%H%x00%s") or ""
+    commits = [tuple(line.split("\0", 1)) for line in log.splitlines() if "\0" in line]
+    return RepoFacts(root, frozenset(files), frozenset(dirs), symbols, docs, dict(doc_index),
+                     [(h, s) for h, s in commits])

@@ -1,0 +1,107 @@
+"""Session rules: what is true only inside one session (progress, plans, to-do lists).
+
+Word lists alone flag durable sentences ("today's date must never be hard-coded", "the
+user's current role"), so each pattern names the context that makes it temporal, and a
+sentence that states a standing rule ("always", "every time", "whenever") is durable.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..card import Card
+from .context import Hit, LintContext
+from .text import body_lines, prose
+
+_ING = r"[a-z]+ing\b"
+
+# Each pattern: (compiled regex, what to say). Compiled once, word-bounded, case-blind.
+_TEMPORAL = [
+    (rf"\bcurrently\s+(?:(?:still|also|busy|just)\s+)?(?:{_ING}|on\b|in the middle\b|blocked\b|stuck\b|halfway\b)", "'currently …ing' is progress, not a fact"),
+    (r"\b(?:right now|at the moment|as of (?:now|writing|this writing)|for the time being)\b", "dates the sentence to this moment"),
+    (r"\bfor now\b", "'for now' is a plan for this session"),
+    (r"\b(?:work in progress|in progress|WIP|not (?:finished|done|pushed|merged) yet|half-?way(?: through| done)?)\b", "work in progress is session state"),
+    (r"\bnext steps?\b(?:\s*(?::|is|are|will be|would be|was|to)\b|\s*:)", "a next step is a plan for this session"),
+    (r"\b(?:in|during|for|from|of) (?:this|the current|today'?s) session\b|\bthis session\b", "true only inside this session"),
+    (r"\b(?:today|tonight|this (?:morning|afternoon|evening))\s*,?\s+(?:I|we|I'm|we're|I've|we've|I'll|we'll)\b", "a diary entry for today"),
+    (r"\b(?:earlier|later) today\b|\byesterday\b|\btomorrow\b|\bend of (?:the )?day\b|\bby (?:EOD|tonight)\b", "dated to one day"),
+    (r"\b(?:left off|pick (?:this|it|that) (?:back )?up|come back to (?:this|it))\b", "where this session stopped"),
+    (r"\b(?:still (?:need|have) to|need to finish|haven't (?:yet )?(?:finished|started|pushed)|so far)\b", "unfinished work"),
+    (r"\bblocked (?:until|on|by)\b|\bwaiting (?:for|on) (?:the )?(?:review|CI|build|reply|approval)\b", "a blocker of the current task"),
+    (r"\bTODO\b|\bFIXME\b", "a to-do note"),
+]
+_NARRATIVE = [
+    (r"\b(?:I|we)(?:'m| am| are|'re)\s+(?:(?:now|currently|still|just)\s+)?(?:in the middle of|halfway|about to|trying to|going to|working on|busy)\b", "first-person narrative of work in progress"),
+    (r"\b(?:I|we)(?:'ve| have) (?:been|just|now|started|begun|finished)\b", "first-person narrative of this session"),
+    (r"\b(?:I|we)(?:'m| am| are|'re) (?!(?:not )?(?:allowed|required|supposed|expected|told)\b)[a-z]+ing\b", "first-person narrative of work in progress"),
+    (r"\b(?:I|we)(?:'ll| will) (?:continue|finish|resume|look|try|come back|pick)\b", "a plan for later in this session"),
+]
+_CHECKBOX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[ xX]\]\s")
+
+# A sentence that states a standing rule or a definition is durable even with such words.
+_DURABLE = re.compile(
+    r"\b(?:always|every time|each time|whenever|never|must|must not|do not|don't|should|"
+    r"checklist|runbook|procedure|policy|convention|by default|as a rule)\b",
+    re.IGNORECASE,
+)
+_SENTENCE = re.compile(r"[^.!?;]+[.!?;]?")
+
+_TEMPORAL_RE = [(re.compile(p, re.IGNORECASE), m) for p, m in _TEMPORAL]
+_NARRATIVE_RE = [(re.compile(p), m) for p, m in _NARRATIVE]  # case matters: I, We
+
+
+def _sentences(line: str) -> Iterator[str]:
+    for m in _SENTENCE.finditer(line):
+        if m.group().strip():
+            yield m.group()
+
+
+def _first_match(card: Card, patterns: list[tuple[re.Pattern[str], str]]) -> Iterator[Hit]:
+    for number, line in prose(card):
+        for sentence in _sentences(line):
+            for pattern, why in patterns:
+                m = pattern.search(sentence)
+                if m is None:
+                    continue
+                if _DURABLE.search(sentence) and not _strong(m.group()):
+                    continue
+                yield Hit(number, f"session-only: {m.group().strip()!r}: {why}", fix="archive")
+                return
+
+
+def _strong(matched: str) -> bool:
+    """Markers that stay temporal even inside a rule-like sentence."""
+    return bool(re.match(r"(?i)(?:WIP|TODO|FIXME|work in progress|in this session|this session|left off|halfway)", matched))
+
+
+def temporal(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """Progress and plan words that date a card to one session.
+
+    "currently fixing", "right now", "for now", "WIP", "next step is", "in this session",
+    "today I", "tomorrow", "left off", "TODO". Such a note reads as standing knowledge six
+    weeks later, when it is false. Durable sentences that merely contain such words
+    ("today's date must never be hard-coded", "the user's current role") are not flagged.
+    The fix is to delete the card (archive it); keep only what will still hold next week.
+    """
+    yield from _first_match(card, _TEMPORAL_RE)
+
+
+def todo_list(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """A to-do list (`- [ ]` checkboxes): tasks of a session, not facts.
+
+    Track tasks in the issue tracker or the session; a card holds what stays true.
+    """
+    for number, line in body_lines(card):
+        if _CHECKBOX.match(line):
+            yield Hit(number, "session-only: a to-do checkbox; tasks belong in the tracker, not in memory", fix="archive")
+            return
+
+
+def narrative(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """First-person narrative of work in progress ("I've been refactoring…", "we're in the middle of…").
+
+    It describes what an agent or person was doing, which stops being true when the
+    session ends.
+    """
+    yield from _first_match(card, _NARRATIVE_RE)

@@ -1,0 +1,54 @@
+"""Duplicate and contradiction rules, over the pairs `cardindex.similarity` finds."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..card import Card
+from .context import Hit, LintContext
+from .text import description_line
+
+
+def _pairs(card: Card, ctx: LintContext, kind: str, reasons: tuple[str, ...]) -> Iterator[Hit]:
+    for pair in ctx.pairs.get(card.path, ()):
+        if pair.kind != kind or pair.reason not in reasons:
+            continue
+        other = pair.b if pair.a.path == card.path else pair.a
+        yield Hit(description_line(card), f"{pair.detail} as {other.path}", (other.path,),
+                  "archive" if kind == "duplicate" else None)
+
+
+def duplicate(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """The same fact as another live card, however reworded.
+
+    Two copies drift apart and one of them goes stale. Keep the better-described card
+    (consolidation merges them, recording `merged_from`) and archive the other.
+    """
+    yield from _pairs(card, ctx, "duplicate", ("wording", "same-key"))
+
+
+def same_key(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """Two live cards hold one single-valued `key` with different values.
+
+    Only one can be current. Supersede the older one (`cards supersede OLD NEW`, or
+    `cards consolidate`), or list the key in `multi_valued_keys` if it may hold many.
+    """
+    yield from _pairs(card, ctx, "contradiction", ("same-key",))
+
+
+def opposite(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """Two live cards say opposite things: a rule and its negation, or antonyms.
+
+    ("Always squash-merge" and "Never squash-merge".) Time cannot decide which holds;
+    ask the user, then archive the wrong one or mark both `status: conflict`.
+    """
+    yield from _pairs(card, ctx, "contradiction", ("polarity",))
+
+
+def other_value(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """Two live cards give different values for the same thing: a number, version, port, weekday or name.
+
+    ("Deploys happen on Thursdays" and "Deploys happen on Tuesdays".) Keep the current
+    value, supersede the other.
+    """
+    yield from _pairs(card, ctx, "contradiction", ("value",))

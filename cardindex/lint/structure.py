@@ -1,0 +1,115 @@
+"""Structure rules: the card file itself is broken, invalid, or holds more than one fact."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..card import Card
+from .context import Hit, LintContext
+from .text import body_lines
+
+
+def _problems(card: Card, kind: str) -> Iterator[Hit]:
+    for problem in card.problems:
+        if problem.kind == kind:
+            fix = "quote-value" if kind == "lenient" else None
+            yield Hit(problem.line or 1, problem.message, fix=fix)
+
+
+def unreadable(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """The file cannot be read as a card: binary, not UTF-8, empty, or over 1 MB.
+
+    A card is a small UTF-8 Markdown file. Convert it, shorten it, or move it out of the
+    vault.
+    """
+    return _problems(card, "unreadable")
+
+
+def frontmatter(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """The frontmatter is missing, never closed, empty, or not a mapping of fields.
+
+    A card starts with a `---` line, YAML fields (at least `description` and `type`), and
+    another `---` line.
+    """
+    return _problems(card, "frontmatter")
+
+
+def yaml_syntax(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """The frontmatter is not valid YAML (and reading it leniently did not help)."""
+    return _problems(card, "yaml")
+
+
+def yaml_alias(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """The frontmatter uses YAML anchors or aliases.
+
+    Aliases can expand exponentially ("billion laughs") and make a card mean something
+    other than what it shows; write the value out.
+    """
+    return _problems(card, "alias")
+
+
+def invalid_field(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """A field is missing or has the wrong type or value (SPEC §2).
+
+    `description` (one line) and `type` (user, feedback, project, reference) are
+    required; dates are ISO dates; `lock` is true or false; `status` is one of active,
+    conflict, stale, superseded, archived.
+    """
+    return _problems(card, "field")
+
+
+def unquoted_colon(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """A value contains an unquoted `: `, which is invalid YAML.
+
+    Claude Code writes such descriptions and reads them anyway, so cards reads the rest
+    of the line as text; other YAML tools will not. The safe fix quotes the value.
+    """
+    return _problems(card, "lenient")
+
+
+_BULLET = re.compile(r"^(?:[-*+]|\d+[.)])\s+(?!\[[ xX]\])(.*)")
+_HEADING = re.compile(r"^#{1,6}\s+\S")
+_WORD = re.compile(r"[a-z][a-z0-9'-]{3,}")
+_COMMON = frozenset(
+    ["this", "that", "with", "from", "they", "them", "their", "have", "will", "would", "should", "must", "never", "always", "when", "what", "which", "into", "about", "before", "after", "every", "also", "only", "than", "then", "there", "here", "does", "were", "been", "being", "make", "sure", "apply", "rule", "because", "user", "agent", "card"]
+)
+
+
+def many_facts(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """The card holds several unrelated facts: one card, one fact.
+
+    Flagged when the body is a list of four or more full statements that share no
+    words with each other or with the description, or has three or more sections. Split
+    it into one card per fact, so each can be found, superseded and forgotten alone.
+    """
+    if not card.usable:
+        return
+    items: list[tuple[int, set[str]]] = []
+    headings = 0
+    for number, line in body_lines(card):
+        if _HEADING.match(line):
+            headings += 1
+        m = _BULLET.match(line)
+        if m and len(m.group(1).split()) >= 5:
+            items.append((number, set(_WORD.findall(m.group(1).casefold())) - _COMMON))
+    if headings >= 3:
+        yield Hit(body_lines_start(card), f"{headings} sections in one card; split it into one card per fact")
+        return
+    if len(items) < 4:
+        return
+    topic = set(_WORD.findall(card.description.casefold())) - _COMMON
+    unrelated = 0
+    for i, (_, words) in enumerate(items):
+        others = set().union(*(w for j, (_, w) in enumerate(items) if j != i)) | topic
+        if not words & others:
+            unrelated += 1
+    if unrelated >= 3:
+        yield Hit(items[0][0], f"{len(items)} unrelated statements in one card; split it into one card per fact")
+
+
+def body_lines_start(card: Card) -> int:
+    for number, line in body_lines(card):
+        if _HEADING.match(line):
+            return number
+    return 1

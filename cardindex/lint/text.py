@@ -1,0 +1,76 @@
+"""The words of a card that rules read, with their file line numbers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..card import Card, field_line
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_URL = re.compile(r"\b(?:https?|ftp|file)://\S+|\bwww\.\S+")
+_QUOTED = re.compile(r"\"[^\"\n]{1,80}\"|“[^”\n]{1,80}”|(?<![\w])'[^'\n]{1,80}'(?![\w])")
+_IGNORE_COMMENT = re.compile(r"<!--\s*cards:\s*ignore\s+([A-Za-z0-9_, ]+?)\s*-->")
+
+
+def body_start_line(card: Card) -> int:
+    return card.text.count("\n", 0, card.body_offset) + 1
+
+
+def description_line(card: Card) -> int:
+    fm = card.text[: card.body_offset].splitlines(keepends=True)[1:]
+    return field_line(fm, "description") or 1
+
+
+def body_lines(card: Card, *, code: bool = False) -> Iterator[tuple[int, str]]:
+    """Body lines with their file line numbers; fenced code blocks only when `code`."""
+    start = body_start_line(card)
+    fenced = False
+    for offset, line in enumerate(card.body.splitlines()):
+        if _FENCE.match(line):
+            fenced = not fenced
+            if not code:
+                continue
+        if fenced and not code:
+            continue
+        yield start + offset, line
+
+
+def prose(card: Card) -> Iterator[tuple[int, str]]:
+    """Description and body as prose: no code, no URLs, no quoted phrases."""
+    if card.description:
+        yield description_line(card), strip_non_prose(card.description)
+    for number, line in body_lines(card):
+        yield number, strip_non_prose(line)
+
+
+def statements(card: Card) -> Iterator[tuple[int, str]]:
+    """Description and body lines with inline code kept (names in backticks matter)."""
+    if card.description:
+        yield description_line(card), card.description
+    yield from body_lines(card)
+
+
+def strip_non_prose(line: str) -> str:
+    line = _INLINE_CODE.sub(" ", line)
+    line = _URL.sub(" ", line)
+    return _QUOTED.sub(" ", line)
+
+
+def all_lines(card: Card) -> Iterator[tuple[int, str]]:
+    """Every line of the file, frontmatter included."""
+    yield from enumerate(card.text.splitlines(), 1)
+
+
+def ignored_on_lines(card: Card) -> dict[int, set[str]]:
+    """`<!-- cards: ignore CODE -->` comments: on their own line they cover the next line too."""
+    out: dict[int, set[str]] = {}
+    for number, line in all_lines(card):
+        m = _IGNORE_COMMENT.search(line)
+        if m:
+            codes = {c.strip().upper() for c in re.split(r"[,\s]+", m.group(1)) if c.strip()}
+            out.setdefault(number, set()).update(codes)
+            if line.strip() == m.group(0):
+                out.setdefault(number + 1, set()).update(codes)
+    return out
