@@ -30,12 +30,11 @@ RELATED_SCORE = 75  # below this, two cards are about different things
 MAX_BLOCK = 60  # a word shared by more cards than this is not rare enough to block on
 RARE_WORDS = 4  # each card is indexed under this many of its rarest words
 
-_TOKEN = re.compile("[A-Za-z0-9][A-Za-z0-9._+/'\u2019-]*[A-Za-z0-9]|[A-Za-z0-9]")
 STOP = frozenset(
-    ["a", "an", "the", "to", "of", "in", "on", "at", "for", "by", "with", "and", "or", "is", "are", "was", "be", "been", "it", "its", "this", "that", "these", "those", "as", "from", "into", "per", "via", "which", "what", "who", "whom", "whose", "how", "when", "where", "there", "here", "than", "then", "so", "such", "our", "their", "his", "her", "your", "we", "they", "he", "she", "i", "you", "me", "us", "them", "one"]
+    ["a", "an", "the", "to", "of", "in", "on", "at", "for", "by", "with", "and", "or", "is", "are", "was", "be", "been", "it", "its", "this", "that", "these", "those", "as", "from", "into", "per", "via", "which", "what", "who", "whom", "whose", "how", "when", "where", "there", "here", "than", "then", "so", "such", "our", "their", "his", "her", "your", "we", "they", "he", "she", "i", "you", "me", "us", "them", "one", "do", "does", "did"]
 )
 FILLER = frozenset(
-    ["note", "reminder", "fyi", "important", "please", "confirmed", "agreed", "going", "forward", "consistently", "also", "just", "really", "actually", "basically", "generally"]
+    ["note", "reminder", "fyi", "important", "please", "confirmed", "agreed", "going", "forward", "consistently", "also", "just", "really", "actually", "basically", "generally", "ever", "now"]
 )
 _SYNONYM_GROUPS = [
     ("uses", "use", "using", "used", "employs", "employ", "employed", "utilizes", "utilize"),
@@ -50,13 +49,16 @@ _SYNONYM_GROUPS = [
     ("runs", "run", "built", "deployed"),
     ("make", "remember", "ensure"),
     ("user", "users"),
+    # Negations read alike: "never", "do not ever", "don't" all say "not".
+    ("not", "never", "don't", "dont", "doesn't", "doesnt", "didn't", "isn't", "aren't", "won't", "mustn't",
+     "shouldn't", "cannot", "can't"),
 ]
 SYNONYMS = {word: group[0] for group in _SYNONYM_GROUPS for word in group}
 NEGATORS = frozenset(
     ["not", "never", "no", "don't", "dont", "doesn't", "doesnt", "didn't", "isn't", "aren't", "won't", "cannot", "can't", "mustn't", "shouldn't", "without", "avoid", "avoids", "forbidden", "prohibited", "disallowed", "neither", "nor", "stop", "ever"]
 )
 _ANTONYM_PAIRS = [
-    ("always", "never"), ("allowed", "forbidden"), ("allow", "forbid"), ("allows", "forbids"),
+    ("always", "never"), ("always", "not"), ("allowed", "forbidden"), ("allow", "forbid"), ("allows", "forbids"),
     ("enable", "disable"), ("enabled", "disabled"), ("include", "exclude"), ("included", "excluded"),
     ("on", "off"), ("true", "false"), ("yes", "no"), ("required", "optional"), ("mandatory", "optional"),
     ("accept", "reject"), ("accepted", "rejected"), ("public", "private"), ("sync", "async"),
@@ -99,19 +101,24 @@ def words(text: str) -> Words:
     tokens: list[str] = []
     values: set[str] = set()
     sentence_start = True
-    for m in _TOKEN.finditer(text):
-        raw = m.group().rstrip(".'\u2019")
-        low = raw.casefold().replace("\u2019", "'")
-        start, sentence_start = sentence_start, False
-        if text[m.end() : m.end() + 1] in ".!?:;":
-            sentence_start = True
-        if not low or low in STOP or low in FILLER:
+    for raw, stop in _TOKEN_SPLIT.findall(text):
+        raw = raw.rstrip(".'\u2019")
+        if not raw:
+            continue
+        low = raw.lower()
+        start = sentence_start
+        sentence_start = bool(stop)
+        if low in STOP or low in FILLER:
             continue
         low = SYNONYMS.get(low, low)
         tokens.append(low)
-        if _is_value(raw, low, start):
-            values.add(low)
+        if (not start and raw[0].isupper()) or not low.isalpha() or low in CALENDAR:
+            if _is_value(raw, low, start):
+                values.add(low)
     return Words(tuple(tokens), frozenset(values), " ".join(tokens))
+
+
+_TOKEN_SPLIT = re.compile("([A-Za-z0-9][A-Za-z0-9._+/'\u2019-]*[A-Za-z0-9]|[A-Za-z0-9])([.!?:;](?=\\s|$))?")
 
 
 def _is_value(raw: str, low: str, sentence_start: bool) -> bool:
@@ -123,14 +130,12 @@ def _is_value(raw: str, low: str, sentence_start: bool) -> bool:
     return not sentence_start and raw[:1].isupper() and low not in NEGATORS
 
 
-def _polarity_words(tokens: Iterable[str]) -> set[str]:
-    return {t for t in tokens if t in NEGATORS or t in ANTONYMS or t.endswith("n't")}
+def _polar(token: str) -> bool:
+    return token in NEGATORS or token in ANTONYMS or token.endswith("n't")
 
 
-def _opposed(a: Words, b: Words) -> str | None:
+def _opposed(only_a: set[str], only_b: set[str]) -> str | None:
     """Why two statements have opposite polarity, or None."""
-    only_a = set(a.tokens) - set(b.tokens)
-    only_b = set(b.tokens) - set(a.tokens)
     for word in only_a:
         for other in ANTONYMS.get(word, ()):
             if other in only_b:
@@ -143,42 +148,50 @@ def _opposed(a: Words, b: Words) -> str | None:
 
 
 def _value_slot(a: Words, b: Words) -> str | None:
-    """The one aligned position where the two differ in a value (port, version, weekday…)."""
+    """The one aligned position where the two differ, and only in values (port, version, weekday…)."""
     matcher = difflib.SequenceMatcher(a=a.tokens, b=b.tokens, autojunk=False)
     changed = [op for op in matcher.get_opcodes() if op[0] != "equal"]
     if len(changed) != 1 or changed[0][0] != "replace":
         return None
     _, i1, i2, j1, j2 = changed[0]
     left, right = a.tokens[i1:i2], b.tokens[j1:j2]
-    if any(t in a.values for t in left) and any(t in b.values for t in right):
+    if all(t in a.values for t in left) and all(t in b.values for t in right):
         return f"{' '.join(left)!r} vs {' '.join(right)!r}"
     return None
 
 
-def _without(w: Words, drop: set[str]) -> str:
-    return " ".join(t for t in w.tokens if t not in drop)
+def _keys_compatible(a: Card, b: Card) -> bool:
+    """Cards with unrelated keys fill different slots: not contradictory by wording."""
+    if not a.key or not b.key or a.key == b.key:
+        return True
+    short, long = sorted((a.key, b.key), key=len)
+    return long.startswith(short)
 
 
 def classify(a: Card, b: Card, wa: Words, wb: Words, *, same_key: bool) -> Pair | None:
     """What two candidate cards are to each other: duplicate, contradiction, or nothing."""
-    from rapidfuzz import fuzz
+    set_a, set_b = set(wa.tokens), set(wb.tokens)
+    only_a, only_b = set_a - set_b, set_b - set_a
+    union = len(set_a | set_b) or 1
+    core_a = {t for t in only_a if not _polar(t)}
+    core_b = {t for t in only_b if not _polar(t)}
+    values_differ = bool(core_a & wa.values) or bool(core_b & wb.values)
+    opposed = _opposed(only_a, only_b)
+    compatible = _keys_compatible(a, b)
+    if opposed and compatible and not values_differ and len(core_a) + len(core_b) <= max(1, union // 6):
+        return Pair(a, b, "contradiction", "polarity", 100.0, f"opposite polarity: {opposed}")
+    if compatible and core_a and core_b and core_a <= wa.values and core_b <= wb.values:
+        slot = _value_slot(wa, wb)
+        if slot:
+            return Pair(a, b, "contradiction", "value", 100.0, f"different value in the same place: {slot}")
+    if compatible and not opposed and not values_differ and len(only_a) + len(only_b) <= max(2, union // 4):
+        from rapidfuzz import fuzz
 
-    score = fuzz.token_set_ratio(wa.text, wb.text)
-    sort_score = fuzz.token_sort_ratio(wa.text, wb.text)
-    opposed = _opposed(wa, wb)
-    slot = _value_slot(wa, wb)
-    if opposed:
-        polar = _polarity_words(wa.tokens) | _polarity_words(wb.tokens)
-        rest = fuzz.token_set_ratio(_without(wa, polar), _without(wb, polar))
-        if rest >= DUPLICATE_SCORE:
-            return Pair(a, b, "contradiction", "polarity", rest, f"opposite polarity: {opposed}")
-    if slot and score >= RELATED_SCORE:
-        return Pair(a, b, "contradiction", "value", score, f"different value in the same place: {slot}")
-    values_differ = (wa.values - wb.values) and (wb.values - wa.values)
-    if not values_differ and not opposed and min(score, sort_score + 10) >= DUPLICATE_SCORE:
-        return Pair(a, b, "duplicate", "same-key" if same_key else "wording", score, "the same fact in other words")
+        score = fuzz.token_sort_ratio(wa.text, wb.text)
+        if score >= DUPLICATE_SCORE - 10 or len(only_a) + len(only_b) <= 1:
+            return Pair(a, b, "duplicate", "same-key" if same_key else "wording", score, "the same fact in other words")
     if same_key:
-        return Pair(a, b, "contradiction", "same-key", score, "two live cards hold one single-valued key")
+        return Pair(a, b, "contradiction", "same-key", 0.0, "two live cards hold one single-valued key")
     return None
 
 

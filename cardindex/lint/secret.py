@@ -47,7 +47,19 @@ def _plausible(value: str) -> bool:
     return not (_PLACEHOLDER.search(value) or _UUID.match(value) or len(set(value)) <= 3)
 
 
+# Cheap substring checks first: most cards hold nothing that could be a secret.
+_ANCHORS = (
+    "akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "apka", "ghp_", "gho_",
+    "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "k_live_", "private key", "password", "passwd", "pwd",
+    "secret", "token", "apikey", "api_key", "api-key", "api key", "access_key", "access-key", "access key",
+    "credential", "@",
+)
+
+
 def _lines(card: Card) -> Iterator[tuple[int, str]]:
+    lowered = card.text.lower()
+    if not any(anchor in lowered for anchor in _ANCHORS):
+        return
     lines = list(all_lines(card))
     for index, (number, line) in enumerate(lines):
         previous = lines[index - 1][1] if index else ""

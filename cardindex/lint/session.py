@@ -32,10 +32,10 @@ _TEMPORAL = [
     (r"\bTODO\b|\bFIXME\b", "a to-do note"),
 ]
 _NARRATIVE = [
-    (r"\b(?:I|we)(?:'m| am| are|'re)\s+(?:(?:now|currently|still|just)\s+)?(?:in the middle of|halfway|about to|trying to|going to|working on|busy)\b", "first-person narrative of work in progress"),
-    (r"\b(?:I|we)(?:'ve| have) (?:been|just|now|started|begun|finished)\b", "first-person narrative of this session"),
-    (r"\b(?:I|we)(?:'m| am| are|'re) (?!(?:not )?(?:allowed|required|supposed|expected|told)\b)[a-z]+ing\b", "first-person narrative of work in progress"),
-    (r"\b(?:I|we)(?:'ll| will) (?:continue|finish|resume|look|try|come back|pick)\b", "a plan for later in this session"),
+    (r"\b(?:I|[Ww]e)(?:'m| am| are|'re)\s+(?:(?:now|currently|still|just)\s+)?(?:in the middle of|halfway|about to|trying to|going to|working on|busy)\b", "first-person narrative of work in progress"),
+    (r"\b(?:I|[Ww]e)(?:'ve| have) (?:been|just|now|started|begun|finished)\b", "first-person narrative of this session"),
+    (r"\b(?:I|[Ww]e)(?:'m| am| are|'re) (?!(?:not )?(?:allowed|required|supposed|expected|told)\b)[a-z]+ing\b", "first-person narrative of work in progress"),
+    (r"\b(?:I|[Ww]e)(?:'ll| will) (?:continue|finish|resume|look|try|come back|pick)\b", "a plan for later in this session"),
 ]
 _CHECKBOX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[ xX]\]\s")
 
@@ -49,6 +49,14 @@ _SENTENCE = re.compile(r"[^.!?;]+[.!?;]?")
 
 _TEMPORAL_RE = [(re.compile(p, re.IGNORECASE), m) for p, m in _TEMPORAL]
 _NARRATIVE_RE = [(re.compile(p), m) for p, m in _NARRATIVE]  # case matters: I, We
+# Words one of a rule's patterns needs: cards (most) with none of them are skipped cheaply.
+_TEMPORAL_ANCHORS = (
+    "current", "right now", "moment", "as of", "time being", "for now", "progress", "wip", " yet", "half",
+    "next step", "session", "today", "tonight", "this morning", "this afternoon", "this evening", "earlier",
+    "later", "yesterday", "tomorrow", "end of", "eod", "left off", "pick ", "come back", "still ", "need to finish",
+    "haven't", "so far", "blocked", "waiting", "todo", "fixme",
+)
+_NARRATIVE_ANCHORS = ("i'", "i am", "we'", "we are", "we have", "i have", "we will", "i will")
 
 
 def _sentences(line: str) -> Iterator[str]:
@@ -57,7 +65,10 @@ def _sentences(line: str) -> Iterator[str]:
             yield m.group()
 
 
-def _first_match(card: Card, patterns: list[tuple[re.Pattern[str], str]]) -> Iterator[Hit]:
+def _first_match(card: Card, patterns: list[tuple[re.Pattern[str], str]], anchors: tuple[str, ...]) -> Iterator[Hit]:
+    lowered = card.description.lower() + "\n" + card.body.lower()
+    if not any(anchor in lowered for anchor in anchors):
+        return
     for number, line in prose(card):
         for sentence in _sentences(line):
             for pattern, why in patterns:
@@ -84,7 +95,7 @@ def temporal(card: Card, ctx: LintContext) -> Iterator[Hit]:
     ("today's date must never be hard-coded", "the user's current role") are not flagged.
     The fix is to delete the card (archive it); keep only what will still hold next week.
     """
-    yield from _first_match(card, _TEMPORAL_RE)
+    yield from _first_match(card, _TEMPORAL_RE, _TEMPORAL_ANCHORS)
 
 
 def todo_list(card: Card, ctx: LintContext) -> Iterator[Hit]:
@@ -104,4 +115,4 @@ def narrative(card: Card, ctx: LintContext) -> Iterator[Hit]:
     It describes what an agent or person was doing, which stops being true when the
     session ends.
     """
-    yield from _first_match(card, _NARRATIVE_RE)
+    yield from _first_match(card, _NARRATIVE_RE, _NARRATIVE_ANCHORS)

@@ -66,6 +66,8 @@ def all_lines(card: Card) -> Iterator[tuple[int, str]]:
 def ignored_on_lines(card: Card) -> dict[int, set[str]]:
     """`<!-- cards: ignore CODE -->` comments: on their own line they cover the next line too."""
     out: dict[int, set[str]] = {}
+    if "cards:" not in card.text:
+        return out
     for number, line in all_lines(card):
         m = _IGNORE_COMMENT.search(line)
         if m:
