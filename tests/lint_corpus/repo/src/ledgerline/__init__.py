@@ -1,0 +1,3 @@
+"""Ledgerline: the invoicing core of Lumen Labs' billing product."""
+
+__version__ = "0.4.0"
