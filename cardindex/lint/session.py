@@ -19,16 +19,17 @@ _ING = r"[a-z]+ing\b"
 # Each pattern: (compiled regex, what to say). Compiled once, word-bounded, case-blind.
 _TEMPORAL = [
     (rf"\bcurrently\s+(?:(?:still|also|busy|just)\s+)?(?:{_ING}|on\b|in the middle\b|blocked\b|stuck\b|halfway\b)", "'currently …ing' is progress, not a fact"),
-    (r"\b(?:right now|at the moment|as of (?:now|writing|this writing)|for the time being)\b", "dates the sentence to this moment"),
+    (r"\b(?:right now|at the moment(?! (?:a|an|when|that|of|it|they)\b)|as of (?:now|writing|this writing)|for the time being)\b", "dates the sentence to this moment"),
     (r"\bfor now\b", "'for now' is a plan for this session"),
     (r"\b(?:work in progress|in progress|WIP|not (?:finished|done|pushed|merged) yet|half-?way(?: through| done)?)\b", "work in progress is session state"),
     (r"\bnext steps?\b(?:\s*(?::|is|are|will be|would be|was|to)\b|\s*:)", "a next step is a plan for this session"),
     (r"\b(?:in|during|for|from|of) (?:this|the current|today'?s) session\b|\bthis session\b", "true only inside this session"),
     (r"\b(?:today|tonight|this (?:morning|afternoon|evening))\s*,?\s+(?:I|we|I'm|we're|I've|we've|I'll|we'll)\b", "a diary entry for today"),
-    (r"\b(?:earlier|later) today\b|\byesterday\b|\btomorrow\b|\bend of (?:the )?day\b|\bby (?:EOD|tonight)\b", "dated to one day"),
-    (r"\b(?:left off|pick (?:this|it|that) (?:back )?up|come back to (?:this|it))\b", "where this session stopped"),
-    (r"\b(?:still (?:need|have) to|need to finish|haven't (?:yet )?(?:finished|started|pushed)|so far)\b", "unfinished work"),
-    (r"\bblocked (?:until|on|by)\b|\bwaiting (?:for|on) (?:the )?(?:review|CI|build|reply|approval)\b", "a blocker of the current task"),
+    (r"\b(?:earlier|later) today\b|\btoday\b(?!'s|\s*\()|\byesterday\b|\btomorrow\b|\bend of (?:the )?day\b|\bby (?:EOD|tonight)\b|\b(?:before|after) lunch\b|\brest of the day\b|\bthis (?:morning|afternoon|evening|week)'s\b", "dated to one day"),
+    (r"\b(?:left off|where I (?:stopped|left it)|pick (?:this|it|that) (?:back )?up|come back to)\b", "where this session stopped"),
+    (r"\b(?:still (?:need|have) to|need to finish|haven't (?:\w+ ){0,3}yet|haven't (?:yet )?(?:finished|started|pushed)|so far|half-?finished|half[- ]done|not (?:yet )?committed)\b", "unfinished work"),
+    (r"\bblocked(?: (?:until|on|by)\b|\s*[:—-])|\bwaiting (?:for|on) (?:\S+ ){0,5}?(?:to )?(?:reply|replies|answer|respond|response|review|approval|get back|finish|merge)\b", "a blocker of the current task"),
+    (r"\bjust (?:pushed|merged|finished|started|opened|deployed|fixed|ran|added|created)\b|\bin (?:about |around )?(?:a few|\d+|ten|five|fifteen|twenty|thirty) (?:minutes|hours)\b|\bCI is (?:still )?running\b", "what is happening right now"),
     (r"\bTODO\b|\bFIXME\b", "a to-do note"),
 ]
 _NARRATIVE = [
@@ -36,16 +37,20 @@ _NARRATIVE = [
     (r"\b(?:I|[Ww]e)(?:'ve| have) (?:been|just|now|started|begun|finished)\b", "first-person narrative of this session"),
     (r"\b(?:I|[Ww]e)(?:'m| am| are|'re) (?!(?:not )?(?:allowed|required|supposed|expected|told)\b)[a-z]+ing\b", "first-person narrative of work in progress"),
     (r"\b(?:I|[Ww]e)(?:'ll| will) (?:continue|finish|resume|look|try|come back|pick)\b", "a plan for later in this session"),
+    (r"(?:^|[.;:]\s+)(?:Working on|Still working|Need to (?:confirm|check|finish|ask|verify|follow up)|Plan for (?:today|the day|tomorrow))\b", "a diary entry of this session"),
+    (r"(?:^|[.;]\s+)(?:[Ww]riting|[Dd]ebugging|[Ii]nvestigating|[Ff]ixing|[Rr]efactoring|[Mm]igrating|[Tt]esting) (?:the |a |an )?(?:patch|fix|bug|issue|outage|ticket|branch|PR|pull request|[A-Z]+-\d+)\b", "a diary entry of this session"),
+    (r"\b(?:I|[Ww]e) (?:got|found|fixed|tried|started|pushed|finished|added|broke)\b", "first-person narrative of this session"),
+    (r"\bon my (?:laptop|machine|branch)\b|\bHanding (?:\S+ ){1,6}over to\b", "first-person narrative of this session"),
 ]
 _CHECKBOX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[ xX]\]\s")
 
 # A sentence that states a standing rule or a definition is durable even with such words.
 _DURABLE = re.compile(
-    r"\b(?:always|every time|each time|whenever|never|must|must not|do not|don't|should|"
+    r"\b(?:always|every|each time|whenever|never|must|must not|do not|don't|should|"
     r"checklist|runbook|procedure|policy|convention|by default|as a rule)\b",
     re.IGNORECASE,
 )
-_SENTENCE = re.compile(r"[^.!?;]+[.!?;]?")
+_SENTENCE = re.compile(r"[^.!?]+[.!?]?")
 
 _TEMPORAL_RE = [(re.compile(p, re.IGNORECASE), m) for p, m in _TEMPORAL]
 _NARRATIVE_RE = [(re.compile(p), m) for p, m in _NARRATIVE]  # case matters: I, We
@@ -54,9 +59,15 @@ _TEMPORAL_ANCHORS = (
     "current", "right now", "moment", "as of", "time being", "for now", "progress", "wip", " yet", "half",
     "next step", "session", "today", "tonight", "this morning", "this afternoon", "this evening", "earlier",
     "later", "yesterday", "tomorrow", "end of", "eod", "left off", "pick ", "come back", "still ", "need to finish",
-    "haven't", "so far", "blocked", "waiting", "todo", "fixme",
+    "haven't", "so far", "blocked", "waiting", "todo", "fixme", "lunch", "rest of the day", "uncommitted",
+    "committed", "just ", " minutes", " hours", "ci is", "where i",
 )
-_NARRATIVE_ANCHORS = ("i'", "i am", "we'", "we are", "we have", "i have", "we will", "i will")
+_NARRATIVE_ANCHORS = (
+    "i'", "i am", "we'", "we are", "we have", "i have", "we will", "i will", "i got", "we got", "i found", "we found",
+    "i fixed", "we fixed", "i tried", "we tried", "i started", "we started", "i pushed", "we pushed", "i finished",
+    "we finished", "i added", "we added", "i broke", "we broke", "working on", "need to", "plan for", "writing",
+    "debugging", "investigating", "fixing", "refactoring", "migrating", "testing", "on my ", "handing",
+)
 
 
 def _sentences(line: str) -> Iterator[str]:
@@ -81,9 +92,17 @@ def _first_match(card: Card, patterns: list[tuple[re.Pattern[str], str]], anchor
                 return
 
 
+_STRONG = re.compile(
+    r"(?i)(?:WIP|TODO|FIXME|work in progress|in this session|this session|left off|halfway|half-way|"
+    r"right now|just (?:pushed|merged|finished|started|opened|deployed|fixed|ran|added|created)|CI is|"
+    r"(?:I|we)(?:'m| am| are|'re) (?:\w+ )?in the middle of|(?:before|after) lunch|rest of the day|"
+    r"(?:I|we)(?:'ve| have) been|on my (?:laptop|machine|branch))"
+)
+
+
 def _strong(matched: str) -> bool:
-    """Markers that stay temporal even inside a rule-like sentence."""
-    return bool(re.match(r"(?i)(?:WIP|TODO|FIXME|work in progress|in this session|this session|left off|halfway)", matched))
+    """Markers that stay temporal even inside a rule-like sentence ("WIP, don't merge")."""
+    return bool(_STRONG.match(matched.strip(" .;:")))
 
 
 def temporal(card: Card, ctx: LintContext) -> Iterator[Hit]:
