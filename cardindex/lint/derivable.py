@@ -15,7 +15,7 @@ from ..card import Card
 from ..similarity import words
 from .context import Hit, LintContext
 from .repo import RepoFacts
-from .text import statements
+from .text import description_line, statements
 
 _PATH_LINE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.[A-Za-z0-9]{1,6})(?::|#L| line | lines? )(\d+)\b")
 _PATH = re.compile(r"(?<![\w/.:-])((?:[\w.-]+/)+[\w.-]*|[\w-]+\.[A-Za-z0-9]{1,6})(?![\w/])")
@@ -25,17 +25,18 @@ _HEX = re.compile(r"\b[0-9a-f]{7,40}\b")
 # A sentence with one of these states a constraint from outside the code.
 _CONSTRAINT = re.compile(
     r"(?i)\b(?:must|mustn't|never|always|should|shouldn't|don't|do not|does not need|required?|because|"
-    r"since|limit|legal|law|compliance|contract|customers?|sandbox|times? out|timeout|policy|sla|"
-    r"regulat\w*|deadline|until|forbidden|allowed|approv\w*|ask|review|only|except|avoid|careful|"
-    r"warning|beware|breaks?|broke|fragile|flaky|slow|hack|workaround|why|reason|agreed|decided|"
-    r"prefer\w*|wants?)\b"
+    r"since|limit|legal|law|compliance|contract|sandbox|times? out|timeout|policy|sla|"
+    r"regulat\w*|deadline|until|forbidden|allowed|approv\w*|avoid|careful|"
+    r"warning|beware|breaks?|broke|fragile|flaky|hack|workaround|agreed|decided)\b"
 )
 _DESCRIBES = re.compile(
     r"(?i)\b(?:does|returns?|computes?|calculates?|handles?|takes|accepts?|validates?|parses?|builds?|"
     r"creates?|sends?|stores?|reads?|writes?|checks?|converts?|applies|multiplies|adds|wraps?|"
-    r"implements?|raises?|retries|caches?|holds?|defines?|is (?:a|an|the) (?:function|class|method|"
-    r"constant|helper|module)|is set to|equals|is defined|lives? in|is used (?:to|for)|gets|loads?|"
-    r"formats?|rounds?|allocates?|generates?|calls?)\b|\s=\s"
+    r"implements?|raises?|retries|caches?|holds?|defines?|is (?:a|an|the) (?:\w+ )?(?:function|class|method|"
+    r"constant|helper|module|dataclass|enum|type|struct|record|decorator|wrapper)|is set to|equals|is defined|"
+    r"lives? in|is used (?:to|for)|gets|loads?|formats?|rounds?|allocates?|generates?|calls?|sums?|answers?|"
+    r"responds?|looks? (?:\w+ ){0,3}up|dispatch\w*|with (?:\w+ )?fields|hard-?coded|(?:is|are) (?:set to )?(?:\d|\"|'))"
+    r"\b|\s=\s"
 )
 _LAYOUT = re.compile(
     r"(?i)\b(?:lives? in|live under|is in|are in|sits? in|located|can be found|found in|defined in|"
@@ -128,12 +129,19 @@ def commit(card: Card, ctx: LintContext) -> Iterator[Hit]:
                 if commit_hash.startswith(m.group()):
                     yield Hit(number, f"cites commit {commit_hash[:10]} ({subject!r}): git history records it", fix="archive")
                     return
+        if number == description_line(card):
+            continue  # a description says what the card is for, not what happened
         for sentence in re.split(r"(?<=[.!?;])\s+", line):
             said = words(sentence).text
             if said.count(" ") < 2:
                 continue
+            said_tokens = set(said.split())
             for commit_hash, subject, normalized in subjects:
-                if normalized.count(" ") >= 2 and fuzz.token_set_ratio(said, normalized) >= 90 and fuzz.ratio(said, normalized) >= 70:
+                wanted = set(normalized.split())
+                if len(wanted) < 3:
+                    continue
+                covered = len(wanted & said_tokens) >= 0.8 * len(wanted) and fuzz.token_set_ratio(said, normalized) >= 90
+                if covered or fuzz.ratio(said, normalized) >= 80:
                     yield Hit(number, f"repeats commit {commit_hash[:10]} {subject!r}: git history records it", fix="archive")
                     return
 

@@ -41,6 +41,7 @@ RULES: dict[str, Rule] = {
         Rule("F005", "structure", "error", "missing or invalid field", structure.invalid_field),
         Rule("F006", "structure", "warning", "unquoted ': ' in a value (read leniently)", structure.unquoted_colon),
         Rule("F007", "structure", "warning", "more than one fact in a card", structure.many_facts),
+        Rule("F008", "structure", "warning", "description over 150 characters", structure.long_description),
         Rule("D101", "derivable", "error", "file and line reference into the repo", derivable.file_line),
         Rule("D102", "derivable", "error", "describes what a function, class or constant does", derivable.code_symbol),
         Rule("D103", "derivable", "error", "describes the module layout", derivable.layout),

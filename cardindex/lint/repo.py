@@ -26,7 +26,7 @@ _SYMBOL_PATTERNS = [
     re.compile(r"^\s*(?:export\s+)?(?:pub\s+)?(?:abstract\s+)?(?:class|struct|enum|trait|interface|type)\s+([A-Za-z_]\w*)", re.MULTILINE),
     re.compile(r"^\s*(?:export\s+)?(?:pub\s+)?(?:const\s+|final\s+|static\s+)*([A-Z][A-Z0-9_]{2,})\s*(?::[^=\n]*)?=", re.MULTILINE),
 ]
-_SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
+_SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?!\s|$))+[.!?]?")
 
 
 class Symbol(NamedTuple):

@@ -22,12 +22,14 @@ FAMILIES: dict[str, re.Pattern[str]] = {
     "aws": re.compile(r"\b((?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16})\b"),
     "github": re.compile(r"\b((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b"),
     "slack": re.compile(r"\b(xox[abposr]-[A-Za-z0-9-]{10,})\b"),
+    "slack webhook": re.compile(r"hooks\.slack\.com/services/(T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{16,})"),
+    "stripe webhook": re.compile(r"\b(whsec_[A-Za-z0-9]{20,})\b"),
     "stripe": re.compile(r"\b((?:sk|rk)_live_[A-Za-z0-9]{16,})\b"),
     "url": re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]+:([^\s@/]{3,})@[^\s]+", re.IGNORECASE),
 }
 _KEY_BLOCK = re.compile(r"-----BEGIN ((?:RSA |DSA |EC |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?)-----")
 _ASSIGNMENT = re.compile(
-    r"(?i)\b(?:password|passwd|pwd|secret|token|api[-_ ]?key|apikey|access[-_ ]?key|private[-_ ]?key|"
+    r"(?i)(?<![a-z])(?:password|passwd|pwd|secret|token|api[-_ ]?key|apikey|access[-_ ]?key|private[-_ ]?key|"
     r"client[-_ ]?secret|auth[-_ ]?token|credentials?)\b[\"']?\s*(?:[:=]|=>|\bis\b)\s*[\"'`]?([^\s\"'`,;]{8,})"
 )
 
@@ -50,7 +52,7 @@ def _plausible(value: str) -> bool:
 # Cheap substring checks first: most cards hold nothing that could be a secret.
 _ANCHORS = (
     "akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "apka", "ghp_", "gho_",
-    "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "k_live_", "private key", "password", "passwd", "pwd",
+    "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "k_live_", "whsec_", "hooks.slack", "private key", "password", "passwd", "pwd",
     "secret", "token", "apikey", "api_key", "api-key", "api key", "access_key", "access-key", "access key",
     "credential", "@",
 )

@@ -68,6 +68,21 @@ def unquoted_colon(card: Card, ctx: LintContext) -> Iterator[Hit]:
     return _problems(card, "lenient")
 
 
+MAX_DESCRIPTION = 150
+
+
+def long_description(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """The description is over 150 characters: it should say in one short line what the fact is for.
+
+    INDEX.md shows the description; a long one crowds out other cards and is cut by
+    tools that expect short index lines. Move detail into the body.
+    """
+    if card.usable and len(card.description) > MAX_DESCRIPTION:
+        from .text import description_line
+
+        yield Hit(description_line(card), f"description is {len(card.description)} characters (limit {MAX_DESCRIPTION}); move detail into the body")
+
+
 _BULLET = re.compile(r"^(?:[-*+]|\d+[.)])\s+(?!\[[ xX]\])(.*)")
 _HEADING = re.compile(r"^#{1,6}\s+\S")
 _WORD = re.compile(r"[a-z][a-z0-9'-]{3,}")
