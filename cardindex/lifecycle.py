@@ -58,5 +58,5 @@ def retire(vault: Vault, items: Sequence[Retirement], *, command: str, also: Seq
         if not move_new(vault.path_of(source), vault.path_of(target), text):
             raise Refused(f"{target} appeared while archiving {source}; job {job} is incomplete")
         done.append((source, target))
-    vault.invalidate()
+    vault.changed(removed=[source for source, _ in done])
     return job, done

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from .cache import ParseCache, digest
@@ -206,6 +206,14 @@ class Vault:
 
     def invalidate(self) -> None:
         self._cards = None
+
+    def changed(self, *, added: Sequence[Card] = (), removed: Sequence[str] = ()) -> None:
+        """Update the loaded cards after this process wrote some, without reading the vault again."""
+        if self._cards is None:
+            return
+        gone = set(removed) | {c.path for c in added}
+        kept = [c for c in self._cards if c.path not in gone]
+        self._cards = sorted(kept + list(added), key=lambda c: c.path)
 
     def find(self, ref: str) -> Card:
         """A card by id (`billing/owner`), by path (`billing/owner.md`), or by file path."""

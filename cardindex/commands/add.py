@@ -143,7 +143,7 @@ def run(
             for old in (holders if not locked else [])
         ]
         job, moves = retire(vault, retirements, command="add", also=also)
-        vault.invalidate()
+        vault.changed(added=[new])
         result = index.write(vault, now)
 
     shown = str(vault.path_of(rel))
