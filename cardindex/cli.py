@@ -139,20 +139,25 @@ def _from_editor() -> str:
 
 
 @cli.command()
+@click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
 @click.option("--check", is_flag=True, help="Change nothing; exit 1 when the index is out of date.")
 @click.pass_obj
-def index(obj: Options, check: bool) -> None:
+def index(obj: Options, /, files: tuple[str, ...], check: bool) -> None:
     """Regenerate INDEX.md from the cards (or MEMORY.md, per index_file).
 
-    Broken cards are reported and left out; the rest are still indexed.
+    Broken cards are reported and left out; the rest are still indexed. With FILE
+    arguments, works on the vault of each file (what the pre-commit hook passes).
 
     \b
     Examples:
       cards index
       cards index --check      # in CI or a pre-commit hook
+      cards index --check memory/deploy-day.md
     """
     from .commands import index as command
 
+    if files:
+        _exit(command.run_files(vault_option=obj.vault, files=list(files), check=check, use_cache=obj.use_cache))
     _exit(command.run(vault=obj.open(), check=check))
 
 

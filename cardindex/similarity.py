@@ -154,17 +154,28 @@ _REASON_LINE = re.compile(r"(?i)^\W*(?:why|how to apply|source|see also|related|
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+")
 
 
+_QUESTION = re.compile(r"(?i)^\W*(?:how|what|which|when|where|who|whom|whose|whether|why)\b")
+
+
 def fact_sentence(card: Card, description: Words) -> str:
-    """The body sentence that states the card's fact: the one sharing most words with the description."""
-    best, best_overlap = "", 0
+    """The body sentence that states the card's fact.
+
+    The one sharing most words with the description; when none does and the description
+    only names the question ("How pull requests are merged"), the body's first sentence
+    is its answer.
+    """
+    best, best_overlap, first = "", 0, ""
     wanted = set(description.tokens)
     for line in card.body.split("\n\n", 1)[0].splitlines()[:6]:
         if _REASON_LINE.match(line):
             continue
         for sentence in _SENTENCE_SPLIT.split(line.strip(" -*#>")):
+            first = first or sentence
             overlap = len(wanted & set(words(sentence).tokens))
             if overlap > best_overlap:
                 best, best_overlap = sentence, overlap
+    if not best and _QUESTION.match(card.description):
+        return first
     return best
 
 

@@ -38,12 +38,39 @@ def find_root(vault: str | None) -> Path:
     return root
 
 
-def vault_of_file(path: Path) -> Path:
-    """The nearest folder above `path` holding `.cardindex.yaml` or `INDEX.md`."""
+def vault_of_file(path: Path) -> Path | None:
+    """The nearest folder above `path` holding `.cardindex.yaml` or `INDEX.md` (None: no vault)."""
     for folder in path.resolve().parents:
         if (folder / CONFIG_FILE).is_file() or (folder / DEFAULT_INDEX).is_file():
             return folder
-    return path.resolve().parent
+    return None
+
+
+def vaults_of_files(files: Sequence[str], vault_option: str | None) -> tuple[dict[Path, list[str]], list[str]]:
+    """Group files by their vault: `--vault`/`$CARDS_VAULT` when given, else each file's own.
+
+    Returns the groups (vault root -> vault-relative paths) and the files in no vault.
+    """
+    from .errors import UsageError
+
+    explicit = find_root(vault_option) if (vault_option or os.environ.get("CARDS_VAULT")) else None
+    groups: dict[Path, list[str]] = {}
+    outside: list[str] = []
+    for name in files:
+        path = Path(name)
+        if not path.is_file():
+            raise UsageError(f"no such file: {name}")
+        root = explicit or vault_of_file(path)
+        if root is None:
+            outside.append(name)
+            continue
+        try:
+            rel = path.resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            outside.append(name)  # outside the --vault given
+            continue
+        groups.setdefault(root, []).append(rel)
+    return groups, outside
 
 
 class Vault:

@@ -28,6 +28,8 @@ def slugify(text: str) -> str:
     """
     import unicodedata
 
+    # Long tokens mixing letters and digits are ids or keys: never put them in a file name.
+    text = " ".join(w for w in text.split() if not (len(w) >= 16 and re.search(r"\d", w) and re.search(r"[A-Za-z]", w)))
     folded = unicodedata.normalize("NFKD", text.casefold())
     ascii_slug = re.sub(r"[^a-z0-9]+", "-", folded.encode("ascii", "ignore").decode()).strip("-")
     letters = len(re.findall(r"\w", text))

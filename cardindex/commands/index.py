@@ -6,6 +6,7 @@ import sys
 
 from .. import index
 from ..card import Card
+from ..errors import CheckFailed
 from ..vault import Vault, today
 
 
@@ -15,6 +16,21 @@ def report_broken(cards: list[Card]) -> None:
         for problem in card.problems:
             if problem.severity == "error":
                 print(f"{card.path}:{problem.line or 1}: {problem.message}", file=sys.stderr)
+
+
+def run_files(*, vault_option: str | None, files: list[str], check: bool, use_cache: bool = True) -> int:
+    """Regenerate (or check) the index of every vault the files belong to: what pre-commit calls."""
+    from ..vault import vaults_of_files
+
+    groups, _ = vaults_of_files(files, vault_option)
+    worst = 0
+    for root in sorted(groups):
+        try:
+            worst = max(worst, run(vault=Vault(root, use_cache=use_cache), check=check))
+        except CheckFailed as exc:
+            print(f"error: {root / exc.path if exc.path else root}: {exc.message}", file=sys.stderr)
+            worst = max(worst, exc.exit_code)
+    return worst
 
 
 def run(*, vault: Vault, check: bool = False) -> int:

@@ -11,7 +11,6 @@ from pathlib import Path
 from .. import index
 from ..atomic import write_atomic
 from ..card import Card
-from ..errors import UsageError
 from ..journal import Action, FileChange, Journal, sha256
 from ..lifecycle import Retirement, retire
 from ..lint.finding import SAFE_FIXES, Finding
@@ -19,7 +18,7 @@ from ..lint.formatters import FORMATTERS, statistics
 from ..lint.registry import selected
 from ..lint.repo import find_repo_root
 from ..lint.runner import lint
-from ..vault import Vault, find_root, today, vault_of_file
+from ..vault import Vault, find_root, today, vaults_of_files
 
 
 def run(
@@ -64,21 +63,16 @@ def run(
 
 
 def _groups(vault_option: str | None, files: Sequence[str]) -> list[tuple[Path, list[str] | None]]:
-    """Which vault each file belongs to; with no files, the whole vault."""
+    """Which vault each file belongs to; with no files, the whole vault.
+
+    Markdown files in no vault (a CHANGELOG, docs) are not cards: pre-commit passes every
+    Markdown file of a commit, so they are skipped, with a note outside pre-commit.
+    """
     if not files:
         return [(find_root(vault_option), None)]
-    explicit = find_root(vault_option) if (vault_option or os.environ.get("CARDS_VAULT")) else None
-    groups: dict[Path, list[str]] = {}
-    for name in files:
-        path = Path(name)
-        if not path.is_file():
-            raise UsageError(f"no such file: {name}")
-        root = explicit or vault_of_file(path)
-        try:
-            rel = path.resolve().relative_to(root.resolve()).as_posix()
-        except ValueError:
-            raise UsageError(f"{name} is not inside the vault {root}") from None
-        groups.setdefault(root, []).append(rel)
+    groups, outside = vaults_of_files(files, vault_option)
+    if outside and not os.environ.get("PRE_COMMIT"):
+        print(f"skipped {len(outside)} file(s) in no vault (no .cardindex.yaml or INDEX.md above them)", file=sys.stderr)
     return list(groups.items())
 
 
