@@ -157,33 +157,48 @@ _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+")
 _QUESTION = re.compile(r"(?i)^\W*(?:how|what|which|when|where|who|whom|whose|whether|why)\b")
 
 
-def fact_sentence(card: Card, description: Words) -> str:
-    """The body sentence that states the card's fact.
+def _fact(card: Card, description: Words) -> tuple[str, Words | None]:
+    """The body sentence that states the card's fact, and its words.
 
     The one sharing most words with the description; when none does and the description
     only names the question ("How pull requests are merged"), the body's first sentence
     is its answer.
     """
-    best, best_overlap, first = "", 0, ""
+    best, best_words, best_overlap = "", None, 0
+    first: tuple[str, Words | None] = ("", None)
     wanted = set(description.tokens)
     for line in card.body.split("\n\n", 1)[0].splitlines()[:6]:
         if _REASON_LINE.match(line):
             continue
         for sentence in _SENTENCE_SPLIT.split(line.strip(" -*#>")):
-            first = first or sentence
-            overlap = len(wanted & set(words(sentence).tokens))
+            if not sentence:
+                continue
+            w = words(sentence)
+            if first[1] is None:
+                first = (sentence, w)
+            overlap = len(wanted.intersection(w.tokens))
             if overlap > best_overlap:
-                best, best_overlap = sentence, overlap
-    if not best and _QUESTION.match(card.description):
+                best, best_words, best_overlap = sentence, w, overlap
+    if best_words is None and _QUESTION.match(card.description):
         return first
-    return best
+    return best, best_words
+
+
+def fact_sentence(card: Card, description: Words) -> str:
+    """The body sentence that states the card's fact."""
+    return _fact(card, description)[0]
 
 
 def statement(card: Card) -> Statement:
     d = words(card.description)
-    fact = fact_sentence(card, d)
-    f = words(fact)
-    return Statement(d, f, words(f"{card.description}. {fact}") if fact else d)
+    _, f = _fact(card, d)
+    if f is None:
+        return Statement(d, _EMPTY, d)
+    both = Words(d.tokens + f.tokens, d.values | f.values, f"{d.text} {f.text}")
+    return Statement(d, f, both)
+
+
+_EMPTY = Words((), frozenset(), "")
 
 
 def _is_value(raw: str, low: str, sentence_start: bool) -> bool:

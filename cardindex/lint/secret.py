@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -9,7 +10,6 @@ from collections.abc import Iterator
 
 from ..card import Card
 from .context import Hit, LintContext
-from .text import all_lines
 
 _ALLOW = re.compile(r"cards:\s*allow-secret|pragma:\s*allowlist secret", re.IGNORECASE)
 _PLACEHOLDER = re.compile(
@@ -58,16 +58,24 @@ _ANCHORS = (
 )
 
 
-def _lines(card: Card) -> Iterator[tuple[int, str]]:
-    lowered = card.text.lower()
+def _lines(card: Card) -> tuple[tuple[int, str], ...]:
+    return _candidate_lines(card.text)
+
+
+@functools.lru_cache(maxsize=8)
+def _candidate_lines(text: str) -> tuple[tuple[int, str], ...]:
+    """Lines that could hold a secret (not allowed by a comment); shared by the three rules."""
+    lowered = text.lower()
     if not any(anchor in lowered for anchor in _ANCHORS):
-        return
-    lines = list(all_lines(card))
-    for index, (number, line) in enumerate(lines):
-        previous = lines[index - 1][1] if index else ""
+        return ()
+    lines = text.splitlines()
+    out = []
+    for index, line in enumerate(lines):
+        previous = lines[index - 1] if index else ""
         if _ALLOW.search(line) or _ALLOW.search(previous):
             continue
-        yield number, line
+        out.append((index + 1, line))
+    return tuple(out)
 
 
 def known_token(card: Card, ctx: LintContext) -> Iterator[Hit]:
