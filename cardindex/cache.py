@@ -107,6 +107,10 @@ class ParseCache:
         self._seen_files[rel] = record
         if self._files.get(rel) != record:
             self._dirty = True
+        elif max(st.st_mtime_ns, st.st_ctime_ns) < self.started - RACY_NS:
+            # Read only because it was racily clean last time; saved now with this run's
+            # start time, the next run trusts its stat and skips reading it.
+            self._dirty = True
 
     def _get(self, rel: str, key: bytes) -> Card | None:
         entry = self._entries.get(key)
