@@ -63,6 +63,19 @@ class ParseCache:
             except (OSError, EOFError, ValueError, TypeError):
                 pass
 
+    def trusted_key(self, rel: str, st: os.stat_result) -> bytes | None:
+        """The content hash of `rel` when its stat proves it unchanged since cached, else None."""
+        record = self._files.get(rel)
+        if record is None:
+            return None
+        try:
+            mtime, ctime, size, ino, key = record
+        except (TypeError, ValueError):
+            return None
+        if (mtime, ctime, size, ino) != (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino):
+            return None
+        return key if max(mtime, ctime) < self._trusted_before else None
+
     def by_stat(self, rel: str, st: os.stat_result) -> Card | None:
         """The cached card at `rel` when its stat shows it unchanged since it was cached."""
         record = self._files.get(rel)

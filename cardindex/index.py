@@ -123,6 +123,48 @@ def _fit(candidates: list[Entry], total: int, max_lines: int, max_bytes: int, ov
     return Rendered(text_for(low), low, total - low)
 
 
+class _Unchanged:
+    """The index of a vault whose cards (by stat), settings, template and date are unchanged.
+
+    Keyed on `Vault.fingerprint()`, so a warm `cards index` on an unchanged vault reads
+    no card at all. Vaults with broken cards are never remembered (they must be reported).
+    """
+
+    def __init__(self, vault: Vault, today: dt.date) -> None:
+        from . import __version__, templates
+
+        self.path = vault.state_dir / "cache" / "unchanged.marshal"
+        fingerprint = vault.fingerprint()
+        self.key: bytes | None = None
+        if fingerprint is None:
+            return
+        override = vault.root / vault.config.templates if vault.config.templates else None
+        template = templates.locate("index.md.j2", override)
+        try:
+            st = template.stat()
+            stamp: tuple[object, ...] = (str(template), st.st_mtime_ns, st.st_size)
+        except OSError:
+            stamp = (str(template),)
+        data = repr((__version__, fingerprint, today.isoformat(), vault.config, vault.index_name, stamp))
+        self.key = hashlib.blake2b(data.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+    def get(self) -> Rendered | None:
+        if self.key is None:
+            return None
+        try:
+            key, text, shown, omitted = marshal.loads(self.path.read_bytes())
+        except (OSError, EOFError, ValueError, TypeError):
+            return None
+        return Rendered(text, shown, omitted) if key == self.key else None
+
+    def put(self, rendered: Rendered) -> None:
+        from .atomic import write_atomic
+
+        if self.key is not None and self.path.parent.is_dir():
+            with contextlib.suppress(OSError):
+                write_atomic(self.path, marshal.dumps((self.key, *rendered)), durable=False)
+
+
 class _Memo:
     """The last rendered index and a digest of its inputs (template, budget, entries)."""
 
@@ -205,11 +247,18 @@ def write(vault: Vault, today: dt.date, *, check: bool = False) -> IndexResult:
     from .atomic import write_atomic
 
     with vault.lock():
-        cards = vault.cards
-        rendered = render(vault, cards, today)
         path = vault.index_path
         current = read_index(vault)
-        broken = [c for c in cards if not c.usable]
+        remembered = _Unchanged(vault, today)
+        rendered = remembered.get()
+        if rendered is not None:
+            broken: list[Card] = []  # only clean vaults are remembered
+        else:
+            cards = vault.cards
+            rendered = render(vault, cards, today)
+            broken = [c for c in cards if not c.usable]
+            if not broken:
+                remembered.put(rendered)
         changed = current != rendered.text
         if check:
             if changed:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -174,6 +175,26 @@ class Vault:
         if self._cards is None:
             self._cards = self._load(self._card_entries(), "cards")
         return self._cards
+
+    def fingerprint(self) -> bytes | None:
+        """A digest of every card's path and content, from stat alone, or None if any file must be read.
+
+        Lets a derived result (the rendered index) be reused without loading a card when
+        nothing in the vault changed since the parse cache last saw it.
+        """
+        if not self.use_cache:
+            return None
+        cache = ParseCache(self.state_dir, "cards")
+        digest = hashlib.blake2b(digest_size=16)
+        for rel, entry in self._card_entries():
+            try:
+                key = cache.trusted_key(rel, entry.stat())
+            except OSError:
+                return None
+            if key is None:
+                return None
+            digest.update(rel.encode("utf-8", "surrogateescape") + b"\0" + key)
+        return digest.digest()
 
     def archived(self) -> list[Card]:
         """Every card in the archive folder."""
