@@ -268,6 +268,25 @@ def journal(obj: Options, limit: int | None, output_format: str) -> None:
     _exit(command.run(vault=obj.open(), limit=limit, output_format=output_format))
 
 
+@cli.command()
+@click.argument("job", required=False)
+@click.pass_obj
+def undo(obj: Options, job: str | None) -> None:
+    """Undo a job from the journal (default: the newest not yet undone), byte for byte.
+
+    Refused when a later job, or a person, changed one of the job's files since: undo
+    the later job first.
+
+    \b
+    Examples:
+      cards undo
+      cards undo 20261130T031500   # a job id, or a unique prefix of one (see cards journal)
+    """
+    from .commands import undo as command
+
+    _exit(command.run(vault=obj.open(), job=job))
+
+
 def _exit(code: int) -> None:
     click.get_current_context().exit(code)
 

@@ -54,7 +54,9 @@ class Journal:
     def blob(self, digest: str) -> bytes:
         return (self.objects / digest[:2] / digest[2:]).read_bytes()
 
-    def record(self, command: str, actions: list[Action], *, now: dt.datetime | None = None) -> str:
+    def record(
+        self, command: str, actions: list[Action], *, now: dt.datetime | None = None, undoes: str | None = None
+    ) -> str:
         """Write one job and return its id."""
         now = now or dt.datetime.now(dt.timezone.utc)
         # Sortable by time to the microsecond (writers hold the vault lock, so jobs do
@@ -65,6 +67,7 @@ class Journal:
             "time": now.isoformat(timespec="seconds"),
             "command": command,
             "pid": os.getpid(),
+            **({"undoes": undoes} if undoes else {}),
             "actions": [
                 {
                     "action": a.action,

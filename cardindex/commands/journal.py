@@ -15,8 +15,10 @@ def run(*, vault: Vault, limit: int | None = None, output_format: str = "text") 
     if output_format == "json":
         print(json.dumps(jobs, indent=1, ensure_ascii=False))
         return 0
+    done = {job["undoes"] for job in jobs if job.get("undoes")}
     for job in reversed(jobs):
-        print(f"{job['id']}  {job['time']}  {job['command']}")
+        mark = "  (undone)" if job["id"] in done else (f"  (undoes {job['undoes']})" if job.get("undoes") else "")
+        print(f"{job['id']}  {job['time']}  {job['command']}{mark}")
         for action in job.get("actions", []):
             print(f"    {action['action']:<10} {action['card']}  ({action['reason']})")
     return 0

@@ -1,0 +1,20 @@
+"""`cards undo [JOB]`: restore the vault to what it was before a job."""
+
+from __future__ import annotations
+
+import sys
+
+from .. import index
+from ..undo import undo
+from ..vault import Vault, today
+
+
+def run(*, vault: Vault, job: str | None = None) -> int:
+    with vault.lock():
+        undone_id, new_id, files = undo(vault, job)
+        index.write(vault, today())
+    for change in files:
+        verb = "removed" if change.after is None else ("restored" if change.before is None else "reverted")
+        print(f"{verb} {change.path}", file=sys.stderr)
+    print(f"undid job {undone_id} (recorded as {new_id})")
+    return 0

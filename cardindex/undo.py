@@ -1,0 +1,89 @@
+"""Undo a journalled job: put every file it touched back, byte for byte.
+
+A job can be undone only while the vault still holds what it wrote: if a later job (or
+a person) changed one of its files since, undoing it would destroy that later work, so
+it is refused with the name of what came after.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from typing import Any
+
+from .atomic import create_new, write_atomic
+from .errors import NotFound, Refused
+from .journal import Action, FileChange, Journal, sha256
+from .vault import Vault
+
+
+def undone(jobs: list[dict[str, Any]]) -> set[str]:
+    return {job["undoes"] for job in jobs if job.get("undoes")}
+
+
+def pick(jobs: list[dict[str, Any]], job_id: str | None) -> dict[str, Any]:
+    """The job to undo: the one named (an id or a unique prefix), else the newest not yet undone."""
+    done = undone(jobs)
+    if job_id is None:
+        for job in reversed(jobs):
+            if not job.get("undoes") and job["id"] not in done:
+                newest: dict[str, Any] = job
+                return newest
+        raise Refused("nothing to undo: every job in the journal is undone already")
+    matches = [job for job in jobs if job["id"].startswith(job_id)]
+    if len(matches) != 1:
+        raise NotFound(f"no job {job_id!r} in the journal" if not matches else f"{job_id!r} names several jobs; give more of the id")
+    chosen: dict[str, Any] = matches[0]
+    if chosen["id"] in done:
+        raise Refused(f"job {chosen['id']} is undone already")
+    if chosen.get("undoes"):
+        raise Refused(f"job {chosen['id']} is itself an undo; to redo, run the original command again")
+    return chosen
+
+
+def _current(vault: Vault, path: str) -> str | None:
+    try:
+        return sha256(vault.path_of(path).read_bytes())
+    except FileNotFoundError:
+        return None
+
+
+def undo(vault: Vault, job_id: str | None = None) -> tuple[str, str, list[FileChange]]:
+    """Undo a job (caller holds the lock). Returns (undone id, new job id, files restored)."""
+    journal = Journal(vault.state_dir)
+    jobs = journal.jobs()
+    job = pick(jobs, job_id)
+    changes = [FileChange(**f) for action in job["actions"] for f in action["files"]]
+    later = [j for j in jobs if j["id"] > job["id"] and j["id"] not in undone(jobs) and not j.get("undoes")]
+    for change in changes:
+        if _current(vault, change.path) != change.after:
+            by = [j["id"] for j in later if any(f["path"] == change.path for a in j["actions"] for f in a["files"])]
+            cause = f"job {by[0]} changed it later; undo that first" if by else "it was changed by hand since"
+            raise Refused(f"cannot undo job {job['id']}: {change.path} is not what the job left ({cause})")
+        if change.before is not None:
+            try:
+                journal.blob(change.before)
+            except OSError:
+                raise Refused(f"cannot undo job {job['id']}: the saved copy of {change.path} is missing") from None
+    # Put back what was there before, then remove what the job created, so a crash in
+    # between leaves a copy too many, never a card too few.
+    restored = []
+    for change in changes:
+        if change.before is None:
+            continue
+        data = journal.blob(change.before)
+        if change.after is None:
+            create_new(vault.path_of(change.path), data)
+        else:
+            journal.keep(vault.path_of(change.path).read_bytes())  # what the job wrote stays auditable
+            write_atomic(vault.path_of(change.path), data)
+        restored.append(FileChange(change.path, change.after, change.before))
+    for change in changes:
+        if change.before is None and change.after is not None:
+            journal.keep(vault.path_of(change.path).read_bytes())
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(vault.path_of(change.path))
+            restored.append(FileChange(change.path, change.after, None))
+    new_id = journal.record("undo", [Action("undo", job["id"], f"undo {job['command']}", tuple(restored))], undoes=job["id"])
+    vault.invalidate()
+    return job["id"], new_id, restored
