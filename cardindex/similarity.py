@@ -21,6 +21,7 @@ filler words dropped, synonyms and negations folded ("never", "don't" → "not")
 from __future__ import annotations
 
 import difflib
+import functools
 import math
 import re
 from collections import defaultdict
@@ -123,6 +124,7 @@ def _stem(word: str) -> str:
     return word
 
 
+@functools.lru_cache(maxsize=100_000)
 def words(text: str) -> Words:
     """Normalize text: case folded, stop and filler words dropped, synonyms folded, plurals stemmed."""
     tokens: list[str] = []

@@ -51,7 +51,7 @@ def _resolve(repo: RepoFacts, reference: str) -> str | None:
         return None
     if reference in repo.files or reference in repo.dirs:
         return reference
-    matches = [f for f in repo.files if f.endswith("/" + reference)]
+    matches = [f for f in repo.by_name.get(reference.rsplit("/", 1)[-1], ()) if f.endswith("/" + reference)]
     return matches[0] if len(matches) == 1 else None
 
 
@@ -62,7 +62,7 @@ def file_line(card: Card, ctx: LintContext) -> Iterator[Hit]:
     behaviour or constraint instead, or leave it to the code.
     """
     repo = ctx.repo
-    if repo is None or not card.usable:
+    if repo is None or not card.usable or not _PATH_LINE.search(card.text):
         return
     for number, line in statements(card):
         for m in _PATH_LINE.finditer(line):
@@ -81,6 +81,10 @@ def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:
     repo = ctx.repo
     if repo is None or not card.usable:
         return
+    named = {next(g for g in m.groups() if g).rsplit(".", 1)[-1] for m in _IDENT.finditer(card.text, card.body_offset)}
+    named.update(next(g for g in m.groups() if g).rsplit(".", 1)[-1] for m in _IDENT.finditer(card.description))
+    if repo.symbols.keys().isdisjoint(named):
+        return  # names no symbol of the repo
     for number, line in statements(card):
         for sentence in re.split(r"(?<=[.!?;])\s+", line):
             if _CONSTRAINT.search(sentence):
@@ -99,6 +103,8 @@ def layout(card: Card, ctx: LintContext) -> Iterator[Hit]:
     repo = ctx.repo
     if repo is None or not card.usable:
         return
+    if not any(_resolve(repo, m.group(1)) for m in _PATH.finditer(card.text[card.body_offset:].replace("`", " "))):
+        return  # names no file or folder of the repo
     for number, line in statements(card):
         for sentence in re.split(r"(?<=[.!?;])\s+", line):
             if _CONSTRAINT.search(sentence) or not _LAYOUT.search(sentence):
@@ -122,10 +128,9 @@ def commit(card: Card, ctx: LintContext) -> Iterator[Hit]:
         return
     from rapidfuzz import fuzz
 
-    subjects = [(h, s, words(s).text) for h, s in repo.commits]
     for number, line in statements(card):
         for m in _HEX.finditer(line):
-            for commit_hash, subject, _ in subjects:
+            for commit_hash, subject, _, _ in repo.subjects:
                 if commit_hash.startswith(m.group()):
                     yield Hit(number, f"cites commit {commit_hash[:10]} ({subject!r}): git history records it", fix="archive")
                     return
@@ -136,8 +141,12 @@ def commit(card: Card, ctx: LintContext) -> Iterator[Hit]:
             if said.count(" ") < 2:
                 continue
             said_tokens = set(said.split())
-            for commit_hash, subject, normalized in subjects:
-                wanted = set(normalized.split())
+            shared: dict[int, int] = {}
+            for token in said_tokens:
+                for i in repo.subject_index.get(token, ()):
+                    shared[i] = shared.get(i, 0) + 1
+            for i in (i for i, n in shared.items() if n >= 2):
+                commit_hash, subject, normalized, wanted = repo.subjects[i]
                 if len(wanted) < 3:
                     continue
                 covered = len(wanted & said_tokens) >= 0.8 * len(wanted) and fuzz.token_set_ratio(said, normalized) >= 90
@@ -159,10 +168,11 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
             tokens = set(said.split())
             if len(tokens) < 5:
                 continue
-            candidates: set[int] = set()
+            counts: dict[int, int] = {}
             for token in tokens:
-                candidates.update(repo.doc_index.get(token, ()))
-            for i in candidates:
+                for i in repo.doc_index.get(token, ()):
+                    counts[i] = counts.get(i, 0) + 1
+            for i in (i for i, n in counts.items() if n >= 2):
                 doc = repo.docs[i]
                 if fuzz.token_set_ratio(said, doc.text) >= 90 and fuzz.token_sort_ratio(said, doc.text) >= 75:
                     yield Hit(number, f"{doc.path} line {doc.line} already says this", fix="archive")

@@ -49,6 +49,9 @@ class RepoFacts(NamedTuple):
     docs: list[DocSentence]
     doc_index: dict[str, list[int]]  # rare word -> indexes into docs
     commits: list[tuple[str, str]]  # (hash, subject)
+    subjects: list[tuple[str, str, str, frozenset[str]]]  # (hash, subject, normalized, its words)
+    subject_index: dict[str, list[int]]  # word -> indexes into subjects
+    by_name: dict[str, list[str]]  # last path component -> files and folders with it
 
 
 def find_repo_root(vault_root: Path, explicit: Path | None = None, *, disabled: bool = False) -> Path | None:
@@ -131,5 +134,14 @@ def load_repo_facts(root: Path, vault: Path) -> RepoFacts:
             doc_index[token].append(i)
     log = _git(root, "log", f"-n{MAX_COMMITS}", "--format=%H%x00%s") or ""
     commits = [tuple(line.split("\0", 1)) for line in log.splitlines() if "\0" in line]
-    return RepoFacts(root, frozenset(files), frozenset(dirs), symbols, docs, dict(doc_index),
-                     [(h, s) for h, s in commits])
+    pairs = [(h, s) for h, s in commits]
+    subjects = [(h, s, words(s).text, frozenset(words(s).tokens)) for h, s in pairs]
+    subject_index: dict[str, list[int]] = defaultdict(list)
+    for i, (_, _, _, tokens) in enumerate(subjects):
+        for token in tokens:
+            subject_index[token].append(i)
+    by_name: dict[str, list[str]] = defaultdict(list)
+    for name in [*files, *dirs]:
+        by_name[name.rsplit("/", 1)[-1]].append(name)
+    return RepoFacts(root, frozenset(files), frozenset(dirs), symbols, docs, dict(doc_index), pairs, subjects,
+                     dict(subject_index), dict(by_name))

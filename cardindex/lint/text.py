@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
@@ -19,7 +20,12 @@ def body_start_line(card: Card) -> int:
 
 
 def description_line(card: Card) -> int:
-    fm = card.text[: card.body_offset].splitlines(keepends=True)[1:]
+    return _description_line(card.text, card.body_offset)
+
+
+@functools.lru_cache(maxsize=1024)
+def _description_line(text: str, body_offset: int) -> int:
+    fm = text[:body_offset].splitlines(keepends=True)[1:]
     return field_line(fm, "description") or 1
 
 
