@@ -86,6 +86,10 @@ class Vault:
         self.use_cache = use_cache
         self._cards: list[Card] | None = None
         self._lock: VaultLock | None = None
+        # One listing and one parse cache per run, shared by fingerprint() and cards
+        # (DirEntry keeps its stat, so nothing is listed or stat'ed twice).
+        self._listing: list[tuple[str, os.DirEntry[str]]] | None = None
+        self._cache: ParseCache | None = None
 
     # -------------------------------------------------------------- names and places
 
@@ -173,7 +177,7 @@ class Vault:
     def cards(self) -> list[Card]:
         """Every card outside the archive, sorted by path, usable or not."""
         if self._cards is None:
-            self._cards = self._load(self._card_entries(), "cards")
+            self._cards = self._load(self._live_listing(), "cards", self._cards_cache())
         return self._cards
 
     def fingerprint(self) -> bytes | None:
@@ -184,9 +188,11 @@ class Vault:
         """
         if not self.use_cache:
             return None
-        cache = ParseCache(self.state_dir, "cards")
+        if self._cards is not None:
+            return None  # loaded already: nothing left to save
+        cache = self._cards_cache()
         digest = hashlib.blake2b(digest_size=16)
-        for rel, entry in self._card_entries():
+        for rel, entry in self._live_listing():
             try:
                 key = cache.trusted_key(rel, entry.stat())
             except OSError:
@@ -200,8 +206,20 @@ class Vault:
         """Every card in the archive folder."""
         return self._load(self._card_entries(archived=True), "archive")
 
-    def _load(self, entries: list[tuple[str, os.DirEntry[str]]], area: str) -> list[Card]:
-        cache = ParseCache(self.state_dir, area, enabled=self.use_cache)
+    def _live_listing(self) -> list[tuple[str, os.DirEntry[str]]]:
+        if self._listing is None:
+            self._listing = self._card_entries()
+        return self._listing
+
+    def _cards_cache(self) -> ParseCache:
+        if self._cache is None:
+            self._cache = ParseCache(self.state_dir, "cards", enabled=self.use_cache)
+        return self._cache
+
+    def _load(
+        self, entries: list[tuple[str, os.DirEntry[str]]], area: str, cache: ParseCache | None = None
+    ) -> list[Card]:
+        cache = cache or ParseCache(self.state_dir, area, enabled=self.use_cache)
         cards = []
         for rel, entry in entries:
             try:
@@ -254,6 +272,8 @@ class Vault:
 
     def invalidate(self) -> None:
         self._cards = None
+        self._listing = None
+        self._cache = None
 
     def changed(self, *, added: Sequence[Card] = (), removed: Sequence[str] = ()) -> None:
         """Update the loaded cards after this process wrote some, without reading the vault again."""
