@@ -153,21 +153,23 @@ def words(text: str) -> Words:
 
 _TOKEN_SPLIT = re.compile("([A-Za-z0-9@][A-Za-z0-9@._+/:'\u2019-]*[A-Za-z0-9]|[A-Za-z0-9])([.!?:;](?=\\s|$))?")
 _REASON_LINE = re.compile(r"(?i)^\W*(?:why|how to apply|source|see also|related|context|reason|because)\b[^:]{0,20}:")
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+")
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+")
 
 
 _QUESTION = re.compile(r"(?i)^\W*(?:how|what|which|when|where|who|whom|whose|whether|why)\b")
 
 
-def _fact(card: Card, description: Words) -> tuple[str, Words | None]:
-    """The body sentence that states the card's fact, and its words.
+def _fact(card: Card, description: Words) -> tuple[str, Words | None, Words | None]:
+    """The body clause that states the card's fact, its words, and the words of its whole sentence.
 
-    The one sharing most words with the description; when none does and the description
-    only names the question ("How pull requests are merged"), the body's first sentence
-    is its answer.
+    The clause sharing most words with the description; when none does and the
+    description only names the question ("How pull requests are merged"), the body's
+    first clause is its answer. Clauses (split at ';') keep a rule apart from its reason
+    for contradictions; the whole sentence is compared for duplicates.
     """
-    best, best_words, best_overlap = "", None, 0
-    first: tuple[str, Words | None] = ("", None)
+    best: tuple[str, Words | None, Words | None] = ("", None, None)
+    first: tuple[str, Words | None, Words | None] = ("", None, None)
+    best_overlap = 0
     wanted = set(description.tokens)
     for line in card.body.split("\n\n", 1)[0].splitlines()[:6]:
         if _REASON_LINE.match(line):
@@ -175,28 +177,32 @@ def _fact(card: Card, description: Words) -> tuple[str, Words | None]:
         for sentence in _SENTENCE_SPLIT.split(line.strip(" -*#>")):
             if not sentence:
                 continue
-            w = words(sentence)
-            if first[1] is None:
-                first = (sentence, w)
-            overlap = len(wanted.intersection(w.tokens))
-            if overlap > best_overlap:
-                best, best_words, best_overlap = sentence, w, overlap
-    if best_words is None and _QUESTION.match(card.description):
+            whole = words(sentence)
+            for clause in sentence.split(";"):
+                w = words(clause)
+                if not w.tokens:
+                    continue
+                if first[1] is None:
+                    first = (clause, w, whole)
+                overlap = len(wanted.intersection(w.tokens))
+                if overlap > best_overlap:
+                    best, best_overlap = (clause, w, whole), overlap
+    if best[1] is None and _QUESTION.match(card.description):
         return first
-    return best, best_words
+    return best
 
 
 def fact_sentence(card: Card, description: Words) -> str:
-    """The body sentence that states the card's fact."""
+    """The body clause that states the card's fact."""
     return _fact(card, description)[0]
 
 
 def statement(card: Card) -> Statement:
     d = words(card.description)
-    _, f = _fact(card, d)
-    if f is None:
+    _, f, whole = _fact(card, d)
+    if f is None or whole is None:
         return Statement(d, _EMPTY, d)
-    both = Words(d.tokens + f.tokens, d.values | f.values, f"{d.text} {f.text}")
+    both = Words(d.tokens + whole.tokens, d.values | whole.values, f"{d.text} {whole.text}")
     return Statement(d, f, both)
 
 
