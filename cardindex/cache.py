@@ -64,7 +64,10 @@ class ParseCache:
                 pass
 
     def trusted_key(self, rel: str, st: os.stat_result) -> bytes | None:
-        """The content hash of `rel` when its stat proves it unchanged since cached, else None."""
+        """The content hash of `rel` when its stat proves it unchanged since cached, else None.
+
+        The ctime counts too: tools can restore an mtime (touch -r, cp -p), not a ctime.
+        """
         record = self._files.get(rel)
         if record is None:
             return None
@@ -78,24 +81,12 @@ class ParseCache:
 
     def by_stat(self, rel: str, st: os.stat_result) -> Card | None:
         """The cached card at `rel` when its stat shows it unchanged since it was cached."""
-        record = self._files.get(rel)
-        if record is None:
-            return None
-        try:
-            mtime, ctime, size, ino, key = record
-        except (TypeError, ValueError):
-            return None
-        if (
-            mtime != st.st_mtime_ns
-            or ctime != st.st_ctime_ns  # tools can restore an mtime (touch -r, cp -p); not a ctime
-            or size != st.st_size
-            or ino != st.st_ino
-            or max(mtime, ctime) >= self._trusted_before
-        ):
+        key = self.trusted_key(rel, st)
+        if key is None:
             return None
         found = self._get(rel, key)
         if found is not None:
-            self._seen_files[rel] = record
+            self._seen_files[rel] = self._files[rel]
         return found
 
     def by_content(self, rel: str, st: os.stat_result, key: bytes) -> Card | None:
