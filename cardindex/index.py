@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .card import TYPES, Card
-from .config import Budget
 from .errors import CheckFailed, Refused
 from .vault import Vault
 
@@ -82,7 +81,7 @@ def render(vault: Vault, cards: Sequence[Card], today: dt.date) -> Rendered:
     live.sort(key=priority)
     candidates = [entry(c) for c in live[: budget.lines]]
     override = vault.root / vault.config.templates if vault.config.templates else None
-    memo = _Memo(vault.state_dir / "cache" / "index.marshal", override, budget, len(live), candidates)
+    memo = _rendered_memo(vault, override, len(live), candidates)
     remembered = memo.get()
     if remembered is not None:
         return remembered
@@ -123,30 +122,18 @@ def _fit(candidates: list[Entry], total: int, max_lines: int, max_bytes: int, ov
     return Rendered(text_for(low), low, total - low)
 
 
-class _Unchanged:
-    """The index of a vault whose cards (by stat), settings, template and date are unchanged.
+class _Remembered:
+    """A rendered index kept under `.cardindex/cache/` with a digest of what it was made from.
 
-    Keyed on `Vault.fingerprint()`, so a warm `cards index` on an unchanged vault reads
-    no card at all. Vaults with broken cards are never remembered (they must be reported).
+    Two keys use it: the index's own inputs (the candidate lines, budget, template), so
+    an unchanged result is not rendered again; and a stat-only fingerprint of the vault
+    (`Vault.fingerprint()`, with settings, template and date), so an unchanged vault is
+    not even loaded.
     """
 
-    def __init__(self, vault: Vault, today: dt.date) -> None:
-        from . import __version__, templates
-
-        self.path = vault.state_dir / "cache" / "unchanged.marshal"
-        fingerprint = vault.fingerprint()
-        self.key: bytes | None = None
-        if fingerprint is None:
-            return
-        override = vault.root / vault.config.templates if vault.config.templates else None
-        template = templates.locate("index.md.j2", override)
-        try:
-            st = template.stat()
-            stamp: tuple[object, ...] = (str(template), st.st_mtime_ns, st.st_size)
-        except OSError:
-            stamp = (str(template),)
-        data = repr((__version__, fingerprint, today.isoformat(), vault.config, vault.index_name, stamp))
-        self.key = hashlib.blake2b(data.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    def __init__(self, path: Path, key: bytes | None) -> None:
+        self.path = path
+        self.key = key
 
     def get(self) -> Rendered | None:
         if self.key is None:
@@ -165,35 +152,35 @@ class _Unchanged:
                 write_atomic(self.path, marshal.dumps((self.key, *rendered)), durable=False)
 
 
-class _Memo:
-    """The last rendered index and a digest of its inputs (template, budget, entries)."""
+def _digest(*parts: object) -> bytes:
+    from . import __version__
 
-    def __init__(self, path: Path, override: Path | None, budget: Budget, total: int, candidates: list[Entry]) -> None:
-        from . import __version__, templates
+    return hashlib.blake2b(repr((__version__, *parts)).encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
-        template = templates.locate("index.md.j2", override)
-        try:
-            st = template.stat()
-            stamp: tuple[object, ...] = (str(template), st.st_mtime_ns, st.st_size)
-        except OSError:
-            stamp = (str(template),)
-        data = repr((__version__, stamp, HEADER, tuple(budget), total, candidates))
-        self.key = hashlib.blake2b(data.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-        self.path = path
 
-    def get(self) -> Rendered | None:
-        try:
-            key, text, shown, omitted = marshal.loads(self.path.read_bytes())
-        except (OSError, EOFError, ValueError, TypeError):
-            return None
-        return Rendered(text, shown, omitted) if key == self.key else None
+def _template_stamp(override: Path | None) -> tuple[object, ...]:
+    from . import templates
 
-    def put(self, rendered: Rendered) -> None:
-        from .atomic import write_atomic
+    template = templates.locate("index.md.j2", override)
+    try:
+        st = template.stat()
+    except OSError:
+        return (str(template),)
+    return (str(template), st.st_mtime_ns, st.st_size)
 
-        if self.path.parent.is_dir():
-            with contextlib.suppress(OSError):
-                write_atomic(self.path, marshal.dumps((self.key, *rendered)), durable=False)
+
+def _rendered_memo(vault: Vault, override: Path | None, total: int, candidates: list[Entry]) -> _Remembered:
+    key = _digest(_template_stamp(override), HEADER, tuple(vault.config.index_budget), total, candidates)
+    return _Remembered(vault.state_dir / "cache" / "index.marshal", key)
+
+
+def _unchanged_memo(vault: Vault, today: dt.date) -> _Remembered:
+    fingerprint = vault.fingerprint()
+    override = vault.root / vault.config.templates if vault.config.templates else None
+    key = None if fingerprint is None else _digest(
+        fingerprint, today.isoformat(), vault.config, vault.index_name, _template_stamp(override)
+    )
+    return _Remembered(vault.state_dir / "cache" / "unchanged.marshal", key)
 
 
 def hand_kept_lines(text: str, card_paths: set[str]) -> list[int]:
@@ -249,7 +236,7 @@ def write(vault: Vault, today: dt.date, *, check: bool = False) -> IndexResult:
     with vault.lock():
         path = vault.index_path
         current = read_index(vault)
-        remembered = _Unchanged(vault, today)
+        remembered = _unchanged_memo(vault, today)
         rendered = remembered.get()
         if rendered is not None:
             broken: list[Card] = []  # only clean vaults are remembered
