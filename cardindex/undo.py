@@ -25,6 +25,8 @@ def pick(jobs: list[dict[str, Any]], job_id: str | None) -> dict[str, Any]:
     """The job to undo: the one named (an id or a unique prefix), else the newest not yet undone."""
     done = undone(jobs)
     if job_id is None:
+        if not jobs:
+            raise Refused("nothing to undo: the journal is empty")
         for job in reversed(jobs):
             if not job.get("undoes") and job["id"] not in done:
                 newest: dict[str, Any] = job

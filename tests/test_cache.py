@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import marshal
-import math
 import os
 import random
 import shutil
@@ -12,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import same
 
 import cardindex.cache
 from cardindex.cache import ParseCache, digest
@@ -21,20 +21,6 @@ from cardindex.vault import STATE_DIR, Vault
 FIXTURES = Path(__file__).parent / "fixtures" / "cards"
 FIXTURE_FILES = sorted(FIXTURES.glob("*/*.md"))
 
-
-def same(a: Any, b: Any) -> bool:
-    """Equal, and of the same types all the way down (True is not 1, a date is not a str)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, float) and math.isnan(a):
-        return math.isnan(b)
-    if isinstance(a, dt.datetime):
-        return bool(a == b and a.utcoffset() == b.utcoffset())
-    return bool(a == b)
 
 
 def same_cards(a: list[Card], b: list[Card]) -> bool:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import math
 import re
 import time
 import tracemalloc
@@ -18,6 +17,7 @@ from typing import Any
 
 import pytest
 import yaml
+from helpers import same
 
 from cardindex.card import Card, Problem, decode, links, quote, set_fields, yaml_value
 from cardindex.errors import CardError
@@ -32,18 +32,6 @@ BAD_NAMES = sorted(BAD)
 NOT_TEXT = {"binary.md", "latin1.md", "utf16.md"}  # rejected by decode() itself
 MISSING = object()
 
-
-def same(a: Any, b: Any) -> bool:
-    """Equal, and of the same types all the way down (True is not 1, a date is not a str)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, float) and math.isnan(a):
-        return math.isnan(b)
-    return bool(a == b)
 
 
 def read_text(path: Path) -> str:

@@ -9,7 +9,6 @@ blank lines) with arbitrary bodies. The differential test holds the fast path
 from __future__ import annotations
 
 import datetime as dt
-import math
 import re
 import string
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from typing import Any
 
 import pytest
 import yaml
+from helpers import same
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -32,18 +32,6 @@ SETTINGS = settings(
 YAML_WORDS = {"y", "n", "yes", "no", "on", "off", "true", "false", "null"}
 MISSING = object()
 
-
-def same(a: Any, b: Any) -> bool:
-    """Equal, and of the same types all the way down (True is not 1, a date is not a str)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, float) and math.isnan(a):
-        return math.isnan(b)
-    return bool(a == b)
 
 
 def file_lines(text: str) -> list[str]:

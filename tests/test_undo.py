@@ -91,6 +91,10 @@ def test_undo_is_refused_after_a_hand_edit(invoke: Callable[..., Result], vault:
 
 def test_nothing_to_undo(invoke: Callable[..., Result]) -> None:
     result = invoke("undo")
+    assert (result.exit_code, result.stderr) == (1, "error: nothing to undo: the journal is empty\n")
+    assert invoke("add", "Deploy to production on Thursdays only.").exit_code == 0
+    assert invoke("undo").exit_code == 0
+    result = invoke("undo")
     assert (result.exit_code, result.stderr) == (1, "error: nothing to undo: every job in the journal is undone already\n")
     result = invoke("undo", "1999")
     assert (result.exit_code, result.stderr) == (2, "error: no job '1999' in the journal\n")

@@ -11,6 +11,7 @@ from pathlib import Path
 from .. import index
 from ..atomic import write_atomic
 from ..card import Card
+from ..errors import UsageError
 from ..journal import Action, FileChange, Journal, sha256
 from ..lifecycle import Retirement, retire
 from ..lint.finding import SAFE_FIXES, Finding
@@ -38,6 +39,8 @@ def run(
 ) -> int:
     """Lint the vault (or the given card files) and print the findings. Returns the exit code."""
     now = today()
+    if repo is not None and not Path(repo).is_dir():
+        raise UsageError(f"--repo {repo}: no such folder")
     everything: list[Finding] = []
     for root, paths in _groups(vault_option, files):
         vault = Vault(root, use_cache=use_cache)
