@@ -306,3 +306,15 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 1
     return 0
+
+
+def _register_more() -> None:
+    """Commands defined in their own CLI modules (each imports only click at startup)."""
+    from .cli_git import git_setup, merge_index
+    from .cli_watch import watch
+
+    for command in (watch, git_setup, merge_index):
+        cli.add_command(command)
+
+
+_register_more()
