@@ -8,6 +8,7 @@ after; the prior bytes of every file changed or removed are kept under
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import json
@@ -42,6 +43,7 @@ class Journal:
     def __init__(self, state_dir: Path) -> None:
         self.folder = state_dir / "journal"
         self.objects = state_dir / "objects"
+        self.pending_mark = state_dir / "pending"  # the id of a job being applied right now
 
     def keep(self, data: bytes) -> str:
         """Store bytes by content hash (once) and return the hash."""
@@ -55,9 +57,19 @@ class Journal:
         return (self.objects / digest[:2] / digest[2:]).read_bytes()
 
     def record(
-        self, command: str, actions: list[Action], *, now: dt.datetime | None = None, undoes: str | None = None
+        self,
+        command: str,
+        actions: list[Action],
+        *,
+        now: dt.datetime | None = None,
+        undoes: str | None = None,
+        pending: bool = False,
     ) -> str:
-        """Write one job and return its id."""
+        """Write one job and return its id.
+
+        `pending`: the job is about to be applied; until `clear_pending`, a crash leaves
+        it marked, and the next job rolls it back (`lifecycle.recover`).
+        """
         now = now or dt.datetime.now(dt.timezone.utc)
         # Sortable by time to the microsecond (writers hold the vault lock, so jobs do
         # not share one), with a random tail in case the clock steps back.
@@ -78,8 +90,48 @@ class Journal:
                 for a in actions
             ],
         }
-        write_atomic(self.folder / f"{job_id}.json", json.dumps(entry, indent=1, ensure_ascii=False) + "\n")
+        write_atomic(self._path(job_id), json.dumps(entry, indent=1, ensure_ascii=False) + "\n")
+        if pending:
+            write_atomic(self.pending_mark, job_id + "\n")
         return job_id
+
+    def _path(self, job_id: str) -> Path:
+        return self.folder / f"{job_id}.json"
+
+    def load(self, job_id: str) -> dict[str, Any] | None:
+        try:
+            entry: dict[str, Any] = json.loads(self._path(job_id).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return entry
+
+    def pending(self) -> str | None:
+        """The id of a job that was being applied when its process stopped, if any."""
+        try:
+            job_id = self.pending_mark.read_text(encoding="ascii").strip()
+        except (OSError, ValueError):
+            return None
+        return job_id or None
+
+    def clear_pending(self, job_id: str) -> None:
+        if self.pending() == job_id:
+            self.pending_mark.unlink()
+
+    def mark_rolled_back(self, job_id: str) -> None:
+        entry = self.load(job_id)
+        if entry is not None:
+            entry["rolled_back"] = True
+            write_atomic(self._path(job_id), json.dumps(entry, indent=1, ensure_ascii=False) + "\n")
+        with contextlib.suppress(FileNotFoundError):
+            self.pending_mark.unlink()
+
+    def last(self, command: str | None = None) -> dict[str, Any] | None:
+        """The newest job (of `command`, if given) that was not rolled back."""
+        for job in reversed(self.jobs()):
+            if not job.get("rolled_back") and (command is None or job.get("command") == command):
+                found: dict[str, Any] = job
+                return found
+        return None
 
     def jobs(self) -> list[dict[str, Any]]:
         """Every job, oldest first; unreadable entries are skipped."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from typing import Any
 
 from .atomic import create_new, write_atomic
@@ -18,7 +19,8 @@ from .vault import Vault
 
 
 def undone(jobs: list[dict[str, Any]]) -> set[str]:
-    return {job["undoes"] for job in jobs if job.get("undoes")}
+    """Ids of jobs that need no undo: undone by a later job, or rolled back when interrupted."""
+    return {job["undoes"] for job in jobs if job.get("undoes")} | {job["id"] for job in jobs if job.get("rolled_back")}
 
 
 def pick(jobs: list[dict[str, Any]], job_id: str | None) -> dict[str, Any]:
@@ -37,7 +39,8 @@ def pick(jobs: list[dict[str, Any]], job_id: str | None) -> dict[str, Any]:
         raise NotFound(f"no job {job_id!r} in the journal" if not matches else f"{job_id!r} names several jobs; give more of the id")
     chosen: dict[str, Any] = matches[0]
     if chosen["id"] in done:
-        raise Refused(f"job {chosen['id']} is undone already")
+        raise Refused(f"job {chosen['id']} is undone already" if not chosen.get("rolled_back")
+                      else f"job {chosen['id']} was interrupted and rolled back; there is nothing to undo")
     if chosen.get("undoes"):
         raise Refused(f"job {chosen['id']} is itself an undo; to redo, run the original command again")
     return chosen
@@ -89,3 +92,38 @@ def undo(vault: Vault, job_id: str | None = None) -> tuple[str, str, list[FileCh
     new_id = journal.record("undo", [Action("undo", job["id"], f"undo {job['command']}", tuple(restored))], undoes=job["id"])
     vault.invalidate()
     return job["id"], new_id, restored
+
+
+def roll_back(vault: Vault, journal: Journal, job_id: str) -> int:
+    """Put back what an interrupted job changed, as far as it got; mark it rolled back.
+
+    Unlike `undo`, files the job never reached are fine (they are still what it found).
+    A file that is neither what the job found nor what it wrote was changed by someone
+    else since: it is left alone, and said so. Returns how many files were put back.
+    """
+    entry = journal.load(job_id) or {}
+    changes = [FileChange(**f) for action in entry.get("actions", []) for f in action["files"]]
+    count = 0
+    # Restore first, then remove, so a crash during the rollback loses nothing either.
+    for change in changes:
+        current = _current(vault, change.path)
+        if current == change.before:
+            continue
+        if current != change.after:
+            print(f"warning: {change.path} changed after job {job_id} was interrupted; left as it is", file=sys.stderr)
+            continue
+        if change.before is not None:
+            data = journal.blob(change.before)
+            if current is None:
+                create_new(vault.path_of(change.path), data)
+            else:
+                write_atomic(vault.path_of(change.path), data)
+            count += 1
+    for change in changes:
+        if change.before is None and change.after is not None and _current(vault, change.path) == change.after:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(vault.path_of(change.path))
+            count += 1
+    journal.mark_rolled_back(job_id)
+    vault.invalidate()
+    return count

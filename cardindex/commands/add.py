@@ -13,7 +13,7 @@ from ..atomic import create_new
 from ..card import MAX_BYTES, Card
 from ..errors import Refused, UsageError
 from ..journal import Action, FileChange, sha256
-from ..lifecycle import Retirement, free_name, retire
+from ..lifecycle import Step, apply, free_name
 from ..vault import Vault, today
 
 MAX_SLUG = 60
@@ -142,11 +142,11 @@ def run(
                 Action("conflict", new.id, f"key {key!r} is held by locked card(s) {', '.join(c.id for c in locked)}")
             )
         retirements = [
-            Retirement(old, {"status": "superseded", "superseded_by": new.id}, "supersede",
-                       f"newer value for key {key!r} from {new.id}")
+            Step(old, "archive", {"status": "superseded", "superseded_by": new.id}, "supersede",
+                 f"newer value for key {key!r} from {new.id}")
             for old in (holders if not locked else [])
         ]
-        job, moves = retire(vault, retirements, command="add", also=also)
+        job, done = apply(vault, retirements, command="add", also=also)
         vault.changed(added=[new])
         result = index.write(vault, now)
 
@@ -162,8 +162,8 @@ def run(
         }))
     else:
         print(shown)
-    for old_path, target in moves:
-        print(f"superseded {old_path[:-3]} (same key {key!r}); archived as {target}", file=sys.stderr)
+    for d in done:
+        print(f"superseded {d.step.card.id} (same key {key!r}); archived as {d.path}", file=sys.stderr)
     if locked:
         print(
             f"conflict: key {key!r} belongs to locked card {locked[0].id}; the new card is marked conflict",

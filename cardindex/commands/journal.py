@@ -17,7 +17,12 @@ def run(*, vault: Vault, limit: int | None = None, output_format: str = "text") 
         return 0
     done = {job["undoes"] for job in jobs if job.get("undoes")}
     for job in reversed(jobs):
-        mark = "  (undone)" if job["id"] in done else (f"  (undoes {job['undoes']})" if job.get("undoes") else "")
+        if job.get("rolled_back"):
+            mark = "  (interrupted; rolled back)"
+        elif job["id"] in done:
+            mark = "  (undone)"
+        else:
+            mark = f"  (undoes {job['undoes']})" if job.get("undoes") else ""
         print(f"{job['id']}  {job['time']}  {job['command']}{mark}")
         for action in job.get("actions", []):
             print(f"    {action['action']:<10} {action['card']}  ({action['reason']})")

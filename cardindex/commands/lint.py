@@ -13,7 +13,7 @@ from ..atomic import write_atomic
 from ..card import Card
 from ..errors import UsageError
 from ..journal import Action, FileChange, Journal, sha256
-from ..lifecycle import Retirement, retire
+from ..lifecycle import Step, apply
 from ..lint.finding import SAFE_FIXES, Finding
 from ..lint.formatters import FORMATTERS, statistics
 from ..lint.registry import selected
@@ -108,11 +108,11 @@ def _apply_fixes(vault: Vault, findings: list[Finding], *, unsafe: bool) -> bool
                 if f.fix == "archive" and f.path in cards:
                     doomed.setdefault(f.path, f)
             if doomed:
-                items = [Retirement(cards[p], {"status": "archived"}, "archive", f"{f.code} {f.message}")
+                steps = [Step(cards[p], "archive", {"status": "archived"}, "archive", f"{f.code} {f.message}")
                          for p, f in sorted(doomed.items())]
-                _, moves = retire(vault, items, command="lint --unsafe-fixes")
-                for source, target in moves:
-                    print(f"archived {source} as {target}", file=sys.stderr)
+                _, done = apply(vault, steps, command="lint --unsafe-fixes")
+                for d in done:
+                    print(f"archived {d.step.card.path} as {d.path}", file=sys.stderr)
                 changed = True
         vault.invalidate()
         if changed or any(f.fix == "reindex" for f in findings):
