@@ -287,6 +287,107 @@ def undo(obj: Options, job: str | None) -> None:
     _exit(command.run(vault=obj.open(), job=job))
 
 
+DATE = click.DateTime(["%Y-%m-%d"])
+
+
+@cli.command()
+@click.option("-n", "--dry-run", is_flag=True, help="Print the plan; change nothing.")
+@click.option("--all", "everything", is_flag=True, help="Consider every card, not only those changed since the last run.")
+@click.option("--since", type=DATE, metavar="DATE", help="Consider cards modified, created or verified on or after DATE.")
+@click.option("--now", type=DATE, metavar="DATE", help="Decide as of DATE (expiry, max_age), for reproducible runs.")
+@FORMAT
+@click.pass_obj
+def consolidate(obj: Options, dry_run: bool, everything: bool, since: dt.datetime | None, now: dt.datetime | None,
+                output_format: str) -> None:
+    """Merge duplicates, supersede old values, mark conflicts, archive the expired.
+
+    The offline pass between sessions ("sleep"). Cards changed since the last run start
+    the decisions; a locked card is never changed. Every change is one journalled job:
+    `cards journal` shows it, `cards undo` reverts it byte for byte.
+
+    \b
+    Examples:
+      cards consolidate --dry-run        # show the plan
+      cards consolidate                  # apply it
+      cards consolidate --all --format json
+      cards consolidate --now 2026-12-01 --since 2026-11-01
+    """
+    from .commands import consolidate as command
+
+    _exit(command.run(vault=obj.open(), dry_run=dry_run, everything=everything,
+                      since=since.date() if since else None, now=now.date() if now else None,
+                      output_format=output_format))
+
+
+@cli.command()
+@click.argument("old")
+@click.argument("new")
+@click.option("-f", "--force", is_flag=True, help="Also when OLD is locked.")
+@click.pass_obj
+def supersede(obj: Options, old: str, new: str, force: bool) -> None:
+    """Mark OLD as replaced by NEW and move it to the archive (journalled).
+
+    \b
+    Examples:
+      cards supersede deploy-day-tuesday deploy-day
+      cards undo                         # put it back
+    """
+    from .commands import lifecycle as command
+
+    _exit(command.supersede(vault=obj.open(), old=old, new=new, force=force))
+
+
+@cli.command()
+@click.argument("cards", nargs=-1, required=True)
+@click.option("-f", "--force", is_flag=True, help="Also locked cards.")
+@click.option("-r", "--reason", help="Why, for the journal.")
+@click.pass_obj
+def archive(obj: Options, cards: tuple[str, ...], force: bool, reason: str | None) -> None:
+    """Move cards to the archive: kept, never indexed (journalled).
+
+    \b
+    Examples:
+      cards archive sprint-42-goal
+      cards archive old-a old-b --reason "the project ended"
+    """
+    from .commands import lifecycle as command
+
+    _exit(command.archive(vault=obj.open(), refs=list(cards), force=force, reason=reason))
+
+
+@cli.command()
+@click.argument("cards", nargs=-1, required=True)
+@click.option("-f", "--force", is_flag=True, help="Also locked cards.")
+@click.pass_obj
+def rm(obj: Options, cards: tuple[str, ...], force: bool) -> None:
+    """Delete cards (live or archived). The journal keeps their bytes: `cards undo` restores them.
+
+    \b
+    Examples:
+      cards rm scratch-note
+      cards rm archive/old-deploy-day
+    """
+    from .commands import lifecycle as command
+
+    _exit(command.remove(vault=obj.open(), refs=list(cards), force=force))
+
+
+@cli.command()
+@FORMAT
+@click.pass_obj
+def status(obj: Options, output_format: str) -> None:
+    """The backlog: cards changed since the last consolidation, conflicts, index budget, last job.
+
+    \b
+    Examples:
+      cards status
+      cards status --format json
+    """
+    from .commands import status as command
+
+    _exit(command.run(vault=obj.open(), output_format=output_format))
+
+
 def _exit(code: int) -> None:
     click.get_current_context().exit(code)
 

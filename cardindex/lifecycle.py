@@ -87,7 +87,7 @@ def apply(vault: Vault, steps: Sequence[Step], *, command: str, also: Sequence[A
             data = vault.path_of(source).read_bytes()
         except FileNotFoundError:
             raise Refused(f"{source} was removed while the job was planned; nothing written, run it again") from None
-        if decode(data)[0] != step.card.text:
+        if (decode(data)[0] or "") != step.card.text:
             raise Refused(f"{source} changed while the job was planned; nothing written, run it again")
         before = journal.keep(data)
         if step.op == "remove":

@@ -88,6 +88,7 @@ def undo(vault: Vault, job_id: str | None = None) -> tuple[str, str, list[FileCh
             journal.keep(vault.path_of(change.path).read_bytes())
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(vault.path_of(change.path))
+            _prune(vault, change.path)
             restored.append(FileChange(change.path, change.after, None))
     new_id = journal.record("undo", [Action("undo", job["id"], f"undo {job['command']}", tuple(restored))], undoes=job["id"])
     vault.invalidate()
@@ -123,7 +124,19 @@ def roll_back(vault: Vault, journal: Journal, job_id: str) -> int:
         if change.before is None and change.after is not None and _current(vault, change.path) == change.after:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(vault.path_of(change.path))
+            _prune(vault, change.path)
             count += 1
     journal.mark_rolled_back(job_id)
     vault.invalidate()
     return count
+
+
+def _prune(vault: Vault, path: str) -> None:
+    """Remove the folders a job created for `path` (such as the archive) if they are empty now."""
+    parts = path.split("/")[:-1]
+    while parts:
+        with contextlib.suppress(OSError):  # not empty, or gone: stop there
+            os.rmdir(vault.path_of("/".join(parts)))
+            parts.pop()
+            continue
+        break

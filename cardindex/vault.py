@@ -202,6 +202,16 @@ class Vault:
             digest.update(rel.encode("utf-8", "surrogateescape") + b"\0" + key)
         return digest.digest()
 
+    def mtimes(self) -> dict[str, int]:
+        """When each card outside the archive was last modified (ns), from the listing's stat."""
+        out = {}
+        for rel, entry in self._live_listing():
+            try:
+                out[rel] = entry.stat().st_mtime_ns
+            except OSError:
+                continue
+        return out
+
     def archived(self) -> list[Card]:
         """Every card in the archive folder."""
         return self._load(self._card_entries(archived=True), "archive")

@@ -1,0 +1,102 @@
+"""`cards consolidate`: plan, then apply as one journalled job, then update INDEX.md."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+from typing import Any
+
+from .. import index, window
+from ..consolidate import Decision, Plan, plan
+from ..journal import sha256
+from ..lifecycle import Step, apply, new_text, recover
+from ..vault import Vault, today
+
+ARROWS = {"merge": "←", "supersede": "→", "conflict": "↔", "keep": "↔", "resolve": "—"}
+
+
+def run(
+    *,
+    vault: Vault,
+    dry_run: bool = False,
+    everything: bool = False,
+    since: dt.date | None = None,
+    now: dt.date | None = None,
+    output_format: str = "text",
+) -> int:
+    now = now or today()
+    started = window.start()
+    with vault.lock():
+        if dry_run:
+            if vault.state_dir.joinpath("pending").exists():
+                print("note: an interrupted job will be rolled back by the next real run", file=sys.stderr)
+        else:
+            recover(vault)
+            index.ensure_replaceable(vault, index.read_index(vault))
+        cards = vault.cards
+        if len(cards) > 5000 and sys.stderr.isatty():
+            print(f"consolidate: planning over {len(cards):,} cards…", file=sys.stderr)
+        changed = None if everything else window.changed(vault, cards, since)
+        decided = plan(cards, now=now, multi_valued=vault.config.multi_valued_keys,
+                       max_age=vault.config.max_age, window=changed)
+        steps = decided.steps
+        job = None
+        if not dry_run:
+            steps = _rewrite_merged(vault, decided) if vault.config.llm else steps
+            job, done = apply(vault, steps, command="consolidate")
+            written = window.still_written(vault, cards)  # what earlier runs wrote, unchanged since
+            written.update({d.path: sha256(new_text(d.step, d.step.card.text).encode("utf-8"))
+                            for d in done if d.path == d.step.card.path})
+            window.save(vault, started, written, job)
+            if job:
+                index.write(vault, now)
+    _report(decided, steps, job, dry_run, output_format, everything or changed is None)
+    return 0
+
+
+def _rewrite_merged(vault: Vault, decided: Plan) -> list[Step]:
+    """Let the configured llm command write each merged canonical card's body."""
+    from ..llm import rewrite
+
+    bodies = {m.canonical.path: rewrite(vault, m) for m in decided.merges}
+    return [s._replace(body=bodies[s.card.path]) if s.op == "edit" and bodies.get(s.card.path) else s
+            for s in decided.steps]
+
+
+def _report(decided: Plan, steps: list[Step], job: str | None, dry_run: bool, output_format: str, whole: bool) -> None:
+    if output_format == "json":
+        out: dict[str, Any] = {
+            "job": job,
+            "dry_run": dry_run,
+            "live": decided.live,
+            "window": decided.window,
+            "decisions": [_as_json(d) for d in decided.decisions],
+            "changes": [{"card": s.card.id, "op": s.op, "action": s.action, "reason": s.reason,
+                         "fields": {k: _plain(v) for k, v in s.updates.items()},
+                         **({"body": "rewritten"} if s.body is not None else {})} for s in steps],
+        }
+        print(json.dumps(out, indent=1, ensure_ascii=False))
+        return
+    scope = "all" if whole else f"{decided.window} changed since the last run, of"
+    if not decided.decisions:
+        print(f"nothing to do ({scope} {decided.live} live cards)")
+        return
+    for d in decided.decisions:
+        others = f" {ARROWS.get(d.action, '·')} {', '.join(d.related)}" if d.related else ""
+        print(f"{d.action:<10} {d.card}{others}  ({d.reason})")
+    changed = sum(s.op != "remove" for s in steps)
+    if dry_run:
+        print(f"dry run: {len(decided.decisions)} decision(s), {changed} card(s) would change; nothing written")
+    elif job:
+        print(f"job {job}: {len(decided.decisions)} decision(s), {changed} card(s) changed; `cards undo` reverts it")
+    else:
+        print(f"{len(decided.decisions)} decision(s); no card needed changing")
+
+
+def _as_json(d: Decision) -> dict[str, Any]:
+    return {"action": d.action, "card": d.card, "related": list(d.related), "reason": d.reason}
+
+
+def _plain(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, dt.date) else value

@@ -1,0 +1,79 @@
+"""`cards supersede`, `cards archive`, `cards rm`: explicit lifecycle edits, journalled."""
+
+from __future__ import annotations
+
+import sys
+
+from .. import index
+from ..card import Card, id_list
+from ..errors import Refused, UsageError
+from ..lifecycle import Done, Step, apply
+from ..vault import Vault, today
+
+
+def _live(vault: Vault, ref: str) -> Card:
+    card = vault.find(ref)
+    if card.path.startswith(vault.archive_dir + "/"):
+        raise Refused(f"{card.path} is already in the archive")
+    if not card.usable:
+        problem = next(p for p in card.problems if p.severity == "error")
+        raise Refused(f"{card.path}: cannot change a broken card ({problem.message}); fix it first")
+    return card
+
+
+def _unlocked(card: Card, force: bool) -> Card:
+    if card.locked and not force:
+        raise Refused(f"{card.path} is locked (stated by the user); use --force to change it anyway")
+    return card
+
+
+def _finish(vault: Vault, steps: list[Step], command: str) -> tuple[str | None, list[Done]]:
+    with vault.lock():
+        job, done = apply(vault, steps, command=command)
+        vault.invalidate()
+        result = index.write(vault, today())
+    if result.broken:
+        print(f"warning: {len(result.broken)} unreadable card(s) left out of {result.path}", file=sys.stderr)
+    return job, done
+
+
+def supersede(*, vault: Vault, old: str, new: str, force: bool = False) -> int:
+    old_card = _unlocked(_live(vault, old), force)
+    new_card = _live(vault, new)
+    if old_card.path == new_card.path:
+        raise UsageError("OLD and NEW are the same card")
+    have = id_list(new_card.meta.get("supersedes"))
+    ids = list(dict.fromkeys([*have, old_card.id]))
+    steps = [
+        Step(old_card, "archive", {"status": "superseded", "superseded_by": new_card.id}, "supersede",
+             f"replaced by {new_card.id} (cards supersede)"),
+        Step(new_card, "edit", {"supersedes": ids[0] if len(ids) == 1 else ids}, "supersede",
+             f"supersedes {old_card.id} (cards supersede)"),
+    ]
+    job, done = _finish(vault, steps, "supersede")
+    print(f"superseded {old_card.id} by {new_card.id}; archived as {done[0].path} (job {job})")
+    return 0
+
+
+def archive(*, vault: Vault, refs: list[str], force: bool = False, reason: str | None = None) -> int:
+    cards = _distinct([_unlocked(_live(vault, ref), force) for ref in refs])
+    steps = [Step(c, "archive", {"status": "archived"}, "archive", reason or "cards archive") for c in cards]
+    job, done = _finish(vault, steps, "archive")
+    for d in done:
+        print(f"archived {d.step.card.id} as {d.path}")
+    print(f"job {job}; `cards undo` puts them back", file=sys.stderr)
+    return 0
+
+
+def remove(*, vault: Vault, refs: list[str], force: bool = False) -> int:
+    cards = _distinct([_unlocked(vault.find(ref), force) for ref in refs])
+    steps = [Step(c, "remove", {}, "remove", "cards rm") for c in cards]
+    job, done = _finish(vault, steps, "rm")
+    for d in done:
+        print(f"removed {d.step.card.path}")
+    print(f"job {job}; `cards undo` restores them", file=sys.stderr)
+    return 0
+
+
+def _distinct(cards: list[Card]) -> list[Card]:
+    return list({c.path: c for c in cards}.values())

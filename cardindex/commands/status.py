@@ -1,0 +1,72 @@
+"""`cards status`: the backlog a user should see before trusting the index."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .. import index, window
+from ..card import id_list
+from ..journal import Journal
+from ..vault import Vault, today
+
+
+def run(*, vault: Vault, output_format: str = "text") -> int:
+    now = today()
+    cards = vault.cards
+    live = [c for c in cards if c.live(now)]
+    changed = window.changed(vault, cards)
+    state = window.load(vault)
+    journal = Journal(vault.state_dir)
+    last_job = journal.last()
+    rendered = index.render(vault, cards, now)
+    budget = vault.config.index_budget
+    conflicts = [c for c in live if c.status == "conflict"]
+    expired = [c for c in cards if c.usable and c.status in ("active", "conflict") and c.expired(now)]
+    broken = [c for c in cards if not c.usable]
+    out: dict[str, Any] = {
+        "vault": str(vault.root),
+        "live": len(live),
+        "changed_since_consolidation": None if changed is None else sorted(changed),
+        "last_consolidation": state.get("started") if state else None,
+        "last_job": {"id": last_job["id"], "time": last_job["time"], "command": last_job["command"]} if last_job else None,
+        "interrupted_job": journal.pending(),
+        "conflicts": [{"card": c.id, "with": id_list(c.meta.get("conflicts_with"))} for c in conflicts],
+        "expired": [c.id for c in expired],
+        "broken": [c.path for c in broken],
+        "index": {
+            "file": vault.index_name,
+            "lines": rendered.text.count("\n"),
+            "bytes": len(rendered.text.encode("utf-8")),
+            "budget_lines": budget.lines,
+            "budget_bytes": budget.bytes,
+            "shown": rendered.shown,
+            "omitted": rendered.omitted,
+            "current": index.read_index(vault) == rendered.text,
+        },
+    }
+    if output_format == "json":
+        print(json.dumps(out, indent=1, ensure_ascii=False))
+        return 0
+    ix = out["index"]
+    pending = "every card (never consolidated)" if changed is None else f"{len(changed)} card(s)"
+    print(f"{len(live)} live card(s) in {vault.root}")
+    print(f"changed since the last consolidation: {pending}"
+          + (f" (last run {out['last_consolidation']})" if state else ""))
+    print(f"open conflicts: {len(conflicts)}")
+    for c in conflicts:
+        others = id_list(c.meta.get("conflicts_with"))
+        print(f"  {c.id}" + (f" ↔ {', '.join(others)}" if others else ""))
+    if expired:
+        print(f"expired but live: {len(expired)} (cards consolidate archives them)")
+    if broken:
+        print(f"unreadable cards: {len(broken)} (cards lint shows why)")
+    print(f"{ix['file']}: {ix['lines']}/{ix['budget_lines']} lines, {ix['bytes']:,}/{ix['budget_bytes']:,} bytes, "
+          f"{ix['shown']} shown, {ix['omitted']} left out" + ("" if ix["current"] else "; out of date (cards index)"))
+    if last_job:
+        print(f"last job: {last_job['id']} ({last_job['command']}, {last_job['time']})")
+    else:
+        print("last job: none")
+    if out["interrupted_job"]:
+        print(f"interrupted job: {out['interrupted_job']} (the next write rolls it back)")
+    return 0

@@ -1,0 +1,365 @@
+"""Consolidation ("sleep"): plan what to merge, supersede, mark and archive.
+
+Planning reads the vault and decides; it writes nothing. `commands/consolidate.py`
+applies the plan as one journalled job (`lifecycle.apply`). Decisions, in order:
+
+1. **archive** what time retired: expired cards, cards older than `max_age` for their
+   type, and cards marked superseded or archived that still sit in the live folders;
+2. **supersede** within each single-valued `key`: the newest evidence (`verified`, else
+   `created`) wins and older values are archived with `superseded_by`, so a late card
+   with older evidence is superseded on arrival. A tie on the newest date is a
+   **conflict**: time cannot decide, so nobody wins;
+3. **merge** duplicates (the linter's similarity) into the best-described card, which
+   records `merged_from` and the newest `verified`; the others are archived;
+4. **conflict**: two cards without a key that contradict each other (a rule and its
+   negation, two values for one thing) are both marked and stay live. When one of
+   them has a key, they fill one slot and evidence decides, as in 2;
+5. **resolve**: a conflict whose other side has gone is active again.
+
+A locked card is never edited, archived or downgraded: what disagrees with it becomes
+the conflict instead. Only cards in the window (changed since the last run) start a
+decision, so a second run with nothing new plans nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
+
+from .card import LIVE_STATUSES, Card, id_list
+from .lifecycle import Step
+from .similarity import Pair, find_pairs, words
+
+_REASONS = re.compile(r"(?im)^\W*(?:why|how to apply)\b")
+NEVER = dt.date.min
+
+
+class Decision(NamedTuple):
+    """One decision, as shown to the user and written to the journal."""
+
+    action: str  # archive, supersede, merge, conflict, resolve, keep (a lock prevented a change)
+    card: str  # the card the decision is about: the archived one, the canonical, the winner
+    related: tuple[str, ...]  # the other cards: merged, superseded by, in conflict with
+    reason: str
+
+
+class Merge(NamedTuple):
+    canonical: Card
+    merged: tuple[Card, ...]
+
+
+class Plan(NamedTuple):
+    decisions: list[Decision]
+    steps: list[Step]
+    merges: list[Merge]  # for the optional llm rewrite of the canonical card
+    window: int  # cards that could start a decision
+    live: int
+
+
+def evidence_order(card: Card) -> tuple[dt.date, dt.date]:
+    """Newest evidence first: `verified` (else `created`), then `created`."""
+    return card.evidence or NEVER, card.created or NEVER
+
+
+def quality(card: Card) -> tuple[bool, bool, int, dt.date, dt.date]:
+    """How well a card is described: the one to keep when duplicates merge."""
+    described = len(set(words(card.description).tokens))
+    return card.locked, bool(_REASONS.search(card.body)), min(described, 12), *evidence_order(card)
+
+
+def best(cards: Iterable[Card]) -> Card:
+    return max(sorted(cards, key=lambda c: c.path), key=quality)
+
+
+def _one_or_many(ids: Sequence[str]) -> str | list[str]:
+    return ids[0] if len(ids) == 1 else list(ids)
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+class Planner:
+    def __init__(self, cards: Sequence[Card], *, now: dt.date, multi_valued: frozenset[str],
+                 max_age: Mapping[str, int], window: set[str] | None) -> None:
+        self.now = now
+        self.multi_valued = multi_valued
+        self.max_age = max_age
+        self.window = window
+        self.cards = [c for c in cards if c.usable]
+        self.live = [c for c in self.cards if c.live(now)]
+        self.decisions: list[Decision] = []
+        self.merges: list[Merge] = []
+        self._edits: dict[str, dict[str, Any]] = {}
+        self._retired: dict[str, dict[str, Any]] = {}
+        self._why: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        self._by_path = {c.path: c for c in self.cards}
+
+    # ---------------------------------------------------------------- bookkeeping
+
+    def gone(self, card: Card) -> bool:
+        return card.path in self._retired
+
+    def in_window(self, *cards: Card) -> bool:
+        return self.window is None or any(c.path in self.window for c in cards)
+
+    def _retire(self, card: Card, updates: dict[str, Any], action: str, reason: str) -> None:
+        assert not card.locked
+        self._retired[card.path] = updates
+        self._why[card.path].append((action, reason))
+
+    def _edit(self, card: Card, updates: dict[str, Any], action: str, reason: str) -> None:
+        if card.locked or self.gone(card):
+            return
+        current = self._edits.setdefault(card.path, {})
+        for field, value in updates.items():
+            if card.meta.get(field) != value or field in current:
+                current[field] = value
+        if not current:
+            del self._edits[card.path]
+            return
+        self._why[card.path].append((action, reason))
+
+    def steps(self) -> list[Step]:
+        out = []
+        for path, updates in sorted(self._retired.items()):
+            out.append(self._step(path, "archive", updates))
+        for path, updates in sorted(self._edits.items()):
+            if path not in self._retired:
+                out.append(self._step(path, "edit", updates))
+        return out
+
+    def _step(self, path: str, op: str, updates: dict[str, Any]) -> Step:
+        why = self._why[path]
+        action = "+".join(_unique(a for a, _ in why))
+        return Step(self._by_path[path], op, updates, action, "; ".join(_unique(r for _, r in why)))
+
+    # ---------------------------------------------------------------- the plan
+
+    def plan(self) -> Plan:
+        self.retire_by_time()
+        pairs = find_pairs(self.live, self.multi_valued)
+        self.kinds = {(p.a.path, p.b.path): p for p in pairs} | {(p.b.path, p.a.path): p for p in pairs}
+        by_key: dict[str, list[Card]] = defaultdict(list)
+        for card in self.live:
+            if card.key and card.key not in self.multi_valued and not self.gone(card):
+                by_key[card.key].append(card)
+        for key, group in sorted(by_key.items()):
+            if len(group) > 1 and self.in_window(*group):
+                self.settle_key(key, group)
+        self.merge_duplicates([p for p in pairs if p.kind == "duplicate" and p.reason != "same-key"])
+        for pair in pairs:
+            if pair.kind == "contradiction" and pair.reason != "same-key":
+                self.contradiction(pair)
+        self.resolve_conflicts()
+        window = len(self.live) if self.window is None else sum(c.path in self.window for c in self.live)
+        return Plan(self.decisions, self.steps(), self.merges, window, len(self.live))
+
+    def pair(self, a: Card, b: Card) -> Pair | None:
+        return self.kinds.get((a.path, b.path))
+
+    def duplicate(self, a: Card, b: Card) -> bool:
+        """The same fact. For one key, also the same value: cards filling one slot often
+        share a description (what the fact is for) while their bodies give other values."""
+        pair = self.pair(a, b)
+        if pair is None or pair.kind != "duplicate":
+            return False
+        if pair.reason != "same-key":
+            return True
+        wa, wb = words(a.body), words(b.body)
+        if wa.values or wb.values:
+            return wa.values == wb.values
+        return not (set(wa.tokens) - set(wb.tokens) and set(wb.tokens) - set(wa.tokens))
+
+    def retire_by_time(self) -> None:
+        for card in self.cards:
+            if card.status in LIVE_STATUSES and card.expired(self.now):
+                assert card.expires is not None
+                self.archive(card, {"status": "archived"}, f"expired on {card.expires.isoformat()}")
+            elif card.status in LIVE_STATUSES and self._too_old(card):
+                assert card.evidence is not None
+                self.archive(card, {"status": "stale"}, f"last confirmed {card.evidence.isoformat()}, "
+                             f"older than max_age {self.max_age[card.type or '']} days for {card.type}")
+            elif card.status not in LIVE_STATUSES:
+                self.archive(card, {}, f"status {card.status} but still in the live folders")
+
+    def _too_old(self, card: Card) -> bool:
+        limit = self.max_age.get(card.type or "")
+        return limit is not None and card.evidence is not None and (self.now - card.evidence).days > limit
+
+    def archive(self, card: Card, updates: dict[str, Any], reason: str) -> None:
+        if card.locked:
+            self.decisions.append(Decision("keep", card.id, (), f"locked; not archived although {reason}"))
+            return
+        self._retire(card, updates, "archive", reason)
+        self.decisions.append(Decision("archive", card.id, (), reason))
+
+    # ---------------------------------------------------------------- single-valued keys
+
+    def settle_key(self, key: str, group: list[Card]) -> None:
+        locked = [c for c in group if c.locked]
+        if locked:
+            self._against_locked(key, group, locked)
+            return
+        ordered = sorted(sorted(group, key=lambda c: c.path), key=evidence_order, reverse=True)
+        newest = evidence_order(ordered[0])
+        top = [c for c in ordered if evidence_order(c) == newest]
+        canonical = best(top)
+        same = [c for c in ordered if c is not canonical and self.duplicate(c, canonical)]
+        rivals = [c for c in top if c is not canonical and c not in same]
+        if same:
+            self.merge(canonical, same, f"the same value for key {key!r}")
+        if rivals:
+            date = newest[0].isoformat() if newest[0] != NEVER else "none"
+            self.conflict([canonical, *rivals], f"key {key!r}: different values with the same evidence date ({date})")
+        winners = [canonical, *rivals]
+        for old in ordered:
+            if old not in winners and old not in same:
+                self.supersede(old, winners, f"key {key!r}")
+
+    def supersede(self, old: Card, winners: list[Card], why: str) -> None:
+        shown = old.evidence.isoformat() if old.evidence else "no date"
+        reason = f"{why}: newer value in {', '.join(w.id for w in winners)} (this one: {shown})"
+        self._retire(old, {"status": "superseded", "superseded_by": _one_or_many([w.id for w in winners])},
+                     "supersede", reason)
+        for winner in winners:
+            have = id_list(winner.meta.get("supersedes")) + id_list(self._edits.get(winner.path, {}).get("supersedes"))
+            self._edit(winner, {"supersedes": _one_or_many(_unique([*have, old.id]))}, "supersede",
+                       f"supersedes {old.id} ({why})")
+        self.decisions.append(Decision("supersede", old.id, tuple(w.id for w in winners), reason))
+
+    def _against_locked(self, key: str, group: list[Card], locked: list[Card]) -> None:
+        for card in group:
+            if card.locked:
+                continue
+            twin = next((lk for lk in locked if self.duplicate(card, lk)), None)
+            if twin is not None:
+                self.merge(twin, [card], f"the same value for key {key!r} as the locked card")
+            else:
+                self.conflict([card, *locked], f"key {key!r} is held by locked card {', '.join(c.id for c in locked)}")
+        values = [c for c in locked if not any(self.duplicate(c, other) for other in locked if other is not c)]
+        if len(values) > 1:
+            self.decisions.append(Decision("keep", values[0].id, tuple(c.id for c in values[1:]),
+                                           f"locked cards give key {key!r} different values; only you can decide"))
+
+    # ---------------------------------------------------------------- duplicates
+
+    def merge_duplicates(self, pairs: list[Pair]) -> None:
+        """Merge each group of duplicates into its best card; only direct duplicates of it merge."""
+        parent: dict[str, str] = {}
+
+        def root(path: str) -> str:
+            while parent.get(path, path) != path:
+                path = parent[path]
+            return path
+
+        for pair in pairs:
+            if self.in_window(pair.a, pair.b) and not self.gone(pair.a) and not self.gone(pair.b):
+                parent.setdefault(pair.a.path, pair.a.path)
+                parent.setdefault(pair.b.path, pair.b.path)
+                parent[root(pair.a.path)] = root(pair.b.path)
+        groups: dict[str, list[Card]] = defaultdict(list)
+        for path in parent:
+            groups[root(path)].append(self._by_path[path])
+        for members in sorted(groups.values(), key=lambda m: min(c.path for c in m)):
+            canonical = best(members)
+            merged = [c for c in members if c is not canonical and not c.locked and self.duplicate(c, canonical)
+                      and not any(self._contradicts(c, m) for m in members)]
+            if merged:
+                self.merge(canonical, merged, "the same fact in other words")
+
+    def _contradicts(self, a: Card, b: Card) -> bool:
+        pair = self.pair(a, b)
+        return pair is not None and pair.kind == "contradiction"
+
+    def merge(self, canonical: Card, merged: list[Card], reason: str) -> None:
+        merged = [c for c in merged if not c.locked and not self.gone(c)]
+        if not merged:
+            return
+        cluster = [canonical, *merged]
+        ids = [m.id for m in merged]
+        updates: dict[str, Any] = {
+            "merged_from": _one_or_many(_unique(
+                [*id_list(canonical.meta.get("merged_from")), *ids, *(i for m in merged for i in id_list(m.meta.get("merged_from")))]
+            ))
+        }
+        verified = max((c.verified for c in cluster if c.verified), default=None)
+        if verified and verified != canonical.verified:
+            updates["verified"] = verified
+        created = min((c.created for c in cluster if c.created), default=None)
+        if created and created != canonical.created:
+            updates["created"] = created
+        sources = _unique(s for c in cluster for s in _strings(c.meta.get("source")))
+        if sources and sources != _strings(canonical.meta.get("source")):
+            updates["source"] = _one_or_many(sources)
+        tags = _unique(t for c in cluster for t in _strings(c.meta.get("tags")))
+        if tags and tags != _strings(canonical.meta.get("tags")):
+            updates["tags"] = tags
+        self._edit(canonical, updates, "merge", f"absorbed {', '.join(ids)}: {reason}")
+        for card in merged:
+            self._retire(card, {"status": "archived", "merged_into": canonical.id}, "merge",
+                         f"merged into {canonical.id}: {reason}")
+        self.decisions.append(Decision("merge", canonical.id, tuple(ids), reason))
+        if not canonical.locked:
+            self.merges.append(Merge(canonical, tuple(merged)))
+
+    # ---------------------------------------------------------------- contradictions
+
+    def contradiction(self, pair: Pair) -> None:
+        """Two cards that cannot both hold: time decides when a key says they fill one slot."""
+        a, b = pair.a, pair.b
+        if self.gone(a) or self.gone(b) or not self.in_window(a, b):
+            return
+        keyed = any(c.key and c.key not in self.multi_valued for c in (a, b))
+        newer, older = sorted((a, b), key=evidence_order, reverse=True)
+        if keyed and evidence_order(newer) != evidence_order(older) and not older.locked:
+            self.supersede(older, [newer], pair.detail)
+        else:
+            self.conflict([a, b], pair.detail)
+
+    def conflict(self, cards: list[Card], reason: str) -> None:
+        """Mark every unlocked card of `cards` as in conflict with the others."""
+        changed = False
+        for card in cards:
+            if card.locked or self.gone(card):
+                continue
+            others = [c.id for c in cards if c is not card]
+            pending = self._edits.get(card.path, {})
+            have = id_list(card.meta.get("conflicts_with")) + id_list(pending.get("conflicts_with"))
+            status = pending.get("status", card.status)
+            if status == "conflict" and set(others) <= set(have):
+                continue
+            partners = _unique([*have, *others])
+            self._edit(card, {"status": "conflict", "conflicts_with": _one_or_many(partners)}, "conflict", reason)
+            changed = True
+        if changed:
+            self.decisions.append(Decision("conflict", cards[0].id, tuple(c.id for c in cards[1:]), reason))
+
+    def resolve_conflicts(self) -> None:
+        """A card marked conflict whose other side is no longer live is active again."""
+        live = {c.id for c in self.live if not self.gone(c)}
+        for card in self.live:
+            partners = id_list(card.meta.get("conflicts_with"))
+            if card.status != "conflict" or not partners or card.path in self._edits or self.gone(card):
+                continue
+            if not any(p in live for p in partners):
+                reason = f"the other side ({', '.join(partners)}) is no longer live"
+                self._edit(card, {"status": None, "conflicts_with": None}, "resolve", reason)
+                self.decisions.append(Decision("resolve", card.id, tuple(partners), reason))
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, str)]
+    return []
+
+
+def plan(cards: Sequence[Card], *, now: dt.date, multi_valued: frozenset[str] = frozenset(),
+         max_age: Mapping[str, int] | None = None, window: set[str] | None = None) -> Plan:
+    """Decide what consolidation would do to `cards` (the vault's live folders) on `now`."""
+    return Planner(cards, now=now, multi_valued=multi_valued, max_age=max_age or {}, window=window).plan()
