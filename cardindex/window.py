@@ -1,8 +1,8 @@
 """Which cards changed since consolidation last ran: the window it starts decisions from.
 
 After each run, `.cardindex/consolidated.json` records when the run started and the hash
-of every card it wrote. A card is in the window when it was modified after that start
-and is not exactly what the run itself wrote. A second run with nothing new therefore
+of every card it read or wrote that is newer than that. A card is in the window when it
+was modified after that start and is not exactly what the run saw or wrote. A second run with nothing new therefore
 has an empty window, and plans nothing.
 """
 
@@ -48,16 +48,14 @@ def save(vault: Vault, started_ns: int, written: Mapping[str, str], job: str | N
     write_atomic(vault.state_dir / STATE, json.dumps(state, indent=1) + "\n", durable=False)
 
 
-def still_written(vault: Vault, cards: Sequence[Card]) -> dict[str, str]:
-    """The cards the last runs wrote that are still exactly as written (carried into the next state)."""
-    state = load(vault)
-    written = (state or {}).get("written") or {}
-    out = {}
-    for card in cards:
-        digest = written.get(card.path)
-        if digest and digest == sha256(card.text.encode("utf-8")):
-            out[card.path] = digest
-    return out
+def seen(vault: Vault, cards: Sequence[Card], started_ns: int) -> dict[str, str]:
+    """Hashes of the cards this run read that were modified after it started (less the margin).
+
+    Recorded so that the next run does not take them for changes: only a different
+    hash (someone wrote the card since this run read it) puts them in its window.
+    """
+    mtimes = vault.mtimes()
+    return {c.path: sha256(c.text.encode("utf-8")) for c in cards if mtimes.get(c.path, 0) > started_ns}
 
 
 def changed(vault: Vault, cards: Sequence[Card], since: dt.date | None = None) -> set[str] | None:

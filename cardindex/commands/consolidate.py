@@ -45,10 +45,10 @@ def run(
         if not dry_run:
             steps = _rewrite_merged(vault, decided) if vault.config.llm else steps
             job, done = apply(vault, steps, command="consolidate")
-            written = window.still_written(vault, cards)  # what earlier runs wrote, unchanged since
-            written.update({d.path: sha256(new_text(d.step, d.step.card.text).encode("utf-8"))
-                            for d in done if d.path == d.step.card.path})
-            window.save(vault, started, written, job)
+            known = window.seen(vault, cards, started)
+            known.update({d.path: sha256(new_text(d.step, d.step.card.text).encode("utf-8"))
+                          for d in done if d.path == d.step.card.path})
+            window.save(vault, started, known, job)
             if job:
                 index.write(vault, now)
     _report(decided, steps, job, dry_run, output_format, everything or changed is None)
