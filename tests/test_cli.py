@@ -434,7 +434,7 @@ def test_add_key_held_by_locked_card_makes_a_conflict(invoke, vault):
     assert not (vault / "archive").exists()
     assert (vault / "deploy-weekday.md").read_text(encoding="utf-8") == (
         "---\nname: Deploy weekday\ndescription: Deploy on Fridays.\ntype: project\nkey: deploy-day\n"
-        "created: 2026-11-30\nverified: 2026-11-30\nstatus: conflict\n---\nDeploy on Fridays.\n"
+        "created: 2026-11-30\nverified: 2026-11-30\nstatus: conflict\nconflicts_with: deploy-day\n---\nDeploy on Fridays.\n"
     )
     assert index_of(vault) == HEADER + (
         "\n## Project\n\n"

@@ -116,6 +116,7 @@ def run(
             ("lock", True if lock else None),
             ("tags", list(tags) or None),
             ("status", "conflict" if locked else None),
+            ("conflicts_with", _one_or_many([c.id for c in locked]) if locked else None),
             ("supersedes", None if locked or not holders else _one_or_many([c.id for c in holders])),
         ]
         card_text = _render(vault, fields, body)
