@@ -388,6 +388,63 @@ def status(obj: Options, output_format: str) -> None:
     _exit(command.run(vault=obj.open(), output_format=output_format))
 
 
+@cli.command()
+@click.option("-s", "--scope", metavar="SCOPE", help="Where the agent works: a path (src/api), path:…, repo:NAME or a free-text scope.")
+@click.option("-b", "--budget", type=click.IntRange(min=200), default=6000, show_default=True, metavar="CHARS",
+              help="At most this many characters.")
+@click.option("--as-of", type=DATE, metavar="DATE", help="What the vault said at the end of DATE (from the journal).")
+@click.option("-o", "--output", metavar="FILE", help="Write to FILE (atomically) instead of stdout.")
+@FORMAT
+@click.pass_obj
+def context(obj: Options, scope: str | None, budget: int, as_of: dt.datetime | None, output: str | None,
+            output_format: str) -> None:
+    """What an agent should read at session start: the live cards that matter, within a budget.
+
+    Locked, conflicting, user and feedback cards first, then the newest evidence; a
+    conflict shows every side, marked "verify before acting". Expired, stale and
+    archived cards are left out; a last line says how many did not fit.
+
+    \b
+    Examples:
+      cards context                          # in a session-start hook
+      cards context --scope src/api --budget 1500
+      cards context --budget 1500 --output CURRENT_STATE.md
+      cards context --as-of 2026-10-01 --format json
+    """
+    from .commands import context as command
+
+    _exit(command.run(vault=obj.open(), scope=scope, budget=budget, as_of=as_of.date() if as_of else None,
+                      output_format=output_format, output=output))
+
+
+@cli.command()
+@click.argument("query")
+@click.option("-t", "--type", "card_type", type=click.Choice(TYPES), help="Only cards of this type.")
+@click.option("-s", "--scope", metavar="SCOPE", help="Only cards that apply to this scope (global ones always do).")
+@click.option("--status", type=click.Choice(["active", "conflict", "stale", "superseded", "archived", "expired", "any"]),
+              help="Only cards with this status (default: live ones; archived ones need --status).")
+@click.option("-n", "--limit", type=click.IntRange(min=1), default=10, show_default=True, help="At most N results.")
+@click.option("--min-score", type=click.FloatRange(0, 100), default=40.0, show_default=True, help="Leave out weaker matches (0-100).")
+@FORMAT
+@click.pass_obj
+def search(obj: Options, query: str, card_type: str | None, scope: str | None, status: str | None, limit: int,
+           min_score: float, output_format: str) -> None:
+    """Find cards by fuzzy match over names, descriptions and bodies, best first.
+
+    Exit 1 when nothing matches (like grep).
+
+    \b
+    Examples:
+      cards search "deploy day"
+      cards search postgres --type reference --format json
+      cards search "release freeze" --status archived
+    """
+    from .commands import search as command
+
+    _exit(command.run(vault=obj.open(), query=query, card_type=card_type, scope=scope, status=status, limit=limit,
+                      min_score=min_score, output_format=output_format))
+
+
 def _exit(code: int) -> None:
     click.get_current_context().exit(code)
 

@@ -64,9 +64,12 @@ class Journal:
         now: dt.datetime | None = None,
         undoes: str | None = None,
         pending: bool = False,
+        day: dt.date | None = None,
     ) -> str:
         """Write one job and return its id.
 
+        `day`: the vault's date for the job when it is not the clock's (`--now`,
+        `CARDS_TODAY`), which `cards context --as-of` rewinds by.
         `pending`: the job is about to be applied; until `clear_pending`, a crash leaves
         it marked, and the next job rolls it back (`lifecycle.recover`).
         """
@@ -77,6 +80,7 @@ class Journal:
         entry = {
             "id": job_id,
             "time": now.isoformat(timespec="seconds"),
+            **({"day": day.isoformat()} if day else {}),
             "command": command,
             "pid": os.getpid(),
             **({"undoes": undoes} if undoes else {}),

@@ -16,6 +16,7 @@ If the process dies between 2 and 4, the next job rolls the interrupted one back
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import signal
 import sys
@@ -27,7 +28,7 @@ from .card import Card, decode, set_fields
 from .errors import CardIndexError, Refused
 from .journal import Action, FileChange, Journal, sha256
 from .undo import roll_back
-from .vault import Vault
+from .vault import Vault, today
 
 OPS = ("edit", "archive", "remove")
 
@@ -68,7 +69,9 @@ def new_text(step: Step, text: str) -> str:
     return out
 
 
-def apply(vault: Vault, steps: Sequence[Step], *, command: str, also: Sequence[Action] = ()) -> tuple[str | None, list[Done]]:
+def apply(
+    vault: Vault, steps: Sequence[Step], *, command: str, also: Sequence[Action] = (), day: dt.date | None = None
+) -> tuple[str | None, list[Done]]:
     """Run `steps` as one journalled job (caller holds the vault lock).
 
     Returns the job id (None when there was nothing to record) and where each card went.
@@ -106,7 +109,7 @@ def apply(vault: Vault, steps: Sequence[Step], *, command: str, also: Sequence[A
         actions.append(Action(step.action, step.card.id, step.reason, files))
     if not actions:
         return None, []
-    job = journal.record(command, actions, pending=True)
+    job = journal.record(command, actions, pending=True, day=day or today())
     kill_after = _kill_after()
     done: list[Done] = []
     try:

@@ -15,7 +15,7 @@ from typing import Any
 from .atomic import create_new, write_atomic
 from .errors import NotFound, Refused
 from .journal import Action, FileChange, Journal, sha256
-from .vault import Vault
+from .vault import Vault, today
 
 
 def undone(jobs: list[dict[str, Any]]) -> set[str]:
@@ -90,7 +90,7 @@ def undo(vault: Vault, job_id: str | None = None) -> tuple[str, str, list[FileCh
                 os.unlink(vault.path_of(change.path))
             _prune(vault, change.path)
             restored.append(FileChange(change.path, change.after, None))
-    new_id = journal.record("undo", [Action("undo", job["id"], f"undo {job['command']}", tuple(restored))], undoes=job["id"])
+    new_id = journal.record("undo", [Action("undo", job["id"], f"undo {job['command']}", tuple(restored))], undoes=job["id"], day=today())
     vault.invalidate()
     return job["id"], new_id, restored
 

@@ -44,7 +44,7 @@ def run(
         job = None
         if not dry_run:
             steps = _rewrite_merged(vault, decided) if vault.config.llm else steps
-            job, done = apply(vault, steps, command="consolidate")
+            job, done = apply(vault, steps, command="consolidate", day=now)
             known = window.seen(vault, cards, started)
             known.update({d.path: sha256(new_text(d.step, d.step.card.text).encode("utf-8"))
                           for d in done if d.path == d.step.card.path})

@@ -146,7 +146,7 @@ def _quote_values(vault: Vault, cards: dict[str, Card], findings: list[Finding])
         writes.append((path, text))
     if not writes:
         return False
-    journal.record("lint --fix", actions)
+    journal.record("lint --fix", actions, day=today())
     for path, text in writes:
         write_atomic(vault.path_of(path), text)
         print(f"fixed {path}: quoted a value with ': ' in it", file=sys.stderr)

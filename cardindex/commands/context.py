@@ -1,0 +1,64 @@
+"""`cards context`: what an agent reads at session start."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+from .. import context
+from ..atomic import write_atomic
+from ..memo import Memo, digest
+from ..vault import Vault, today
+
+
+def run(
+    *,
+    vault: Vault,
+    scope: str | None = None,
+    budget: int = context.DEFAULT_BUDGET,
+    as_of: dt.date | None = None,
+    output_format: str = "text",
+    output: str | None = None,
+) -> int:
+    day = as_of or today()
+    memo = None
+    if as_of is None:  # an unchanged vault answers from the memo without loading a card
+        fingerprint = vault.fingerprint()
+        key = None if fingerprint is None else digest(fingerprint, day.isoformat(), vault.config, scope, budget,
+                                                      output_format, str(vault.root))
+        memo = Memo(vault.state_dir / "cache" / "context.marshal", key)
+        remembered = memo.get()
+        if isinstance(remembered, str):
+            _emit(remembered, output)
+            return 0
+    if as_of is not None:
+        from ..history import live_at
+
+        cards = live_at(vault, as_of)
+    else:
+        cards = vault.cards
+    when = f"as of {day.isoformat()}" if as_of else day.isoformat()
+    where = f", scope {scope}" if scope else ""
+    header = f"# Memory (cards context, {when}{where})\n"
+    built = context.build(cards, today=day, scope=scope, budget=budget, max_age=vault.config.max_age,
+                          repo_name=_repo_name(vault.root), header=header)
+    text = json.dumps(context.as_json(built), indent=1, ensure_ascii=False) + "\n" if output_format == "json" else built.text
+    if memo is not None:
+        memo.put(text)
+    _emit(text, output)
+    return 0
+
+
+def _emit(text: str, output: str | None) -> None:
+    if output:
+        write_atomic(Path(output), text)
+    else:
+        print(text, end="")
+
+
+def _repo_name(root: Path) -> str | None:
+    for folder in [root.resolve(), *root.resolve().parents]:
+        if (folder / ".git").exists():
+            return folder.name
+    return None

@@ -1,0 +1,49 @@
+"""`cards search QUERY`: find a card mid-session."""
+
+from __future__ import annotations
+
+import json
+
+from ..card import LIVE_STATUSES
+from ..context import fact, scope_matches
+from ..search import search
+from ..vault import Vault, today
+from .browse import summary
+
+
+def run(
+    *,
+    vault: Vault,
+    query: str,
+    card_type: str | None = None,
+    scope: str | None = None,
+    status: str | None = None,
+    limit: int = 10,
+    min_score: float = 40.0,
+    output_format: str = "text",
+) -> int:
+    now = today()
+    cards = vault.cards
+    if status in ("archived", "superseded", "stale", "any"):
+        cards = cards + vault.archived()
+    pool = [
+        c for c in cards
+        if c.usable
+        and (card_type is None or c.type == card_type)
+        and (scope is None or scope_matches(c.scope, scope))
+        and _status_matches(summary(c, now)["status"], status)
+    ]
+    hits = search(pool, query, limit=limit, min_score=min_score)
+    if output_format == "json":
+        print(json.dumps([{**summary(h.card, now), "score": h.score, "matched": h.field, "fact": fact(h.card)}
+                          for h in hits], indent=1, ensure_ascii=False))
+    else:
+        for h in hits:
+            print(f"{h.score:5.1f}  {h.card.id}  {h.card.description}")
+    return 0 if hits else 1
+
+
+def _status_matches(actual: str, wanted: str | None) -> bool:
+    if wanted is None:
+        return actual in LIVE_STATUSES
+    return wanted == "any" or actual == wanted

@@ -1,0 +1,60 @@
+"""What the vault held at a past date: today's files, rewound through the journal.
+
+Every journalled job records, per file, the content hash before and after, and keeps
+the prior bytes. Rewinding to the end of day D: for each file that a job after D
+touched, the first such change says what the file was at D (its `before`; None: the
+file did not exist yet). Files no job touched after D are as they are now. Edits made
+by hand and never journalled cannot be rewound; the cards' own dates (`created`,
+`expires`) still rule out what was not yet written or had already expired.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from .card import Card, decode, parse
+from .journal import Journal
+from .vault import Vault
+
+
+def cards_at(vault: Vault, day: dt.date) -> list[Card]:
+    """The cards (live folders and archive) as they were at the end of `day`."""
+    journal = Journal(vault.state_dir)
+    first_change: dict[str, str | None] = {}
+    for job in journal.jobs():
+        if job.get("rolled_back") or _job_day(job) <= day:
+            continue
+        for action in job.get("actions", []):
+            for change in action.get("files", []):
+                first_change.setdefault(change["path"], change["before"])
+    current = {c.path: c for c in [*vault.cards, *vault.archived()]}
+    out = [c for path, c in current.items() if path not in first_change]
+    for path, before in first_change.items():
+        if before is None:
+            continue  # created after that day
+        try:
+            text, _problem = decode(journal.blob(before))
+        except OSError:
+            continue  # the saved copy is gone: nothing to show
+        if text is not None:
+            out.append(Card(path, text, *parse(text)))
+    return sorted(out, key=lambda c: c.path)
+
+
+def live_at(vault: Vault, day: dt.date) -> list[Card]:
+    """The cards that were live at the end of `day`: outside the archive, live, already created."""
+    archive = vault.archive_dir + "/"
+    return [
+        c for c in cards_at(vault, day)
+        if not c.path.startswith(archive) and c.live(day) and (c.created is None or c.created <= day)
+    ]
+
+
+def _job_day(job: dict[str, object]) -> dt.date:
+    """The vault's date of a job: its `day` (the date cards used), else its clock time's."""
+    try:
+        if job.get("day"):
+            return dt.date.fromisoformat(str(job["day"]))
+        return dt.datetime.fromisoformat(str(job["time"])).date()
+    except (KeyError, ValueError):
+        return dt.date.max
