@@ -470,9 +470,10 @@ def _register_more() -> None:
     """Commands defined in their own CLI modules (each imports only click at startup)."""
     from .cli_git import git_setup, merge_index
     from .cli_import import import_cards
+    from .cli_mcp import mcp
     from .cli_watch import watch
 
-    for command in (watch, git_setup, merge_index, import_cards):
+    for command in (watch, git_setup, merge_index, import_cards, mcp):
         cli.add_command(command)
 
 
