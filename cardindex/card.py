@@ -118,9 +118,17 @@ class Card(NamedTuple):
         return as_date(self.meta.get("expires"))
 
     @property
+    def modified(self) -> dt.date | None:
+        """Claude Code's `modified` (top level, or under `metadata:` in newer versions)."""
+        value = self.meta.get("modified")
+        if value is None and isinstance(self.meta.get("metadata"), dict):
+            value = self.meta["metadata"].get("modified")
+        return as_date(value)
+
+    @property
     def evidence(self) -> dt.date | None:
-        """When the fact was last known true: `verified`, else `created`."""
-        return self.verified or self.created
+        """When the fact was last known true: `verified`, else `created`, else Claude Code's `modified`."""
+        return self.verified or self.created or self.modified
 
     def expired(self, today: dt.date) -> bool:
         return self.expires is not None and self.expires < today

@@ -66,8 +66,11 @@ def cli(ctx: click.Context, vault: str | None, no_cache: bool) -> None:
 @cli.command()
 @click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path))
 @click.option("--index-file", metavar="NAME", help="Index file name, e.g. MEMORY.md for a Claude Code memory dir.")
+@click.option("--claude", is_flag=True,
+              help="Manage a Claude Code memory directory: MEMORY.md as the index; without DIRECTORY, the one "
+                   "Claude Code uses for the current project (~/.claude/projects/<project>/memory).")
 @click.pass_obj
-def init(obj: Options, directory: Path | None, index_file: str | None) -> None:
+def init(obj: Options, directory: Path | None, index_file: str | None, claude: bool) -> None:
     """Make a folder a vault: .cardindex.yaml, .cardindex/ and INDEX.md.
 
     Safe to run again: existing settings and cards are kept.
@@ -76,10 +79,16 @@ def init(obj: Options, directory: Path | None, index_file: str | None) -> None:
     Examples:
       cards init
       cards init memory/
-      cards init ~/.claude/projects/myproj/memory --index-file MEMORY.md
+      cards init --claude                 # this project's Claude Code memory directory
+      cards init ~/.claude/projects/-home-me-proj/memory --claude
     """
     from .commands import init as command
 
+    if claude:
+        if index_file not in (None, "MEMORY.md"):
+            raise click.UsageError("--claude uses MEMORY.md as the index file")
+        root = directory or (Path(obj.vault) if obj.vault else command.claude_memory_dir(Path.cwd()))
+        _exit(command.run(root=root, index_file="MEMORY.md", claude=True))
     root = directory or Path(obj.vault or os.environ.get("CARDS_VAULT") or ".")
     _exit(command.run(root=root, index_file=index_file))
 

@@ -286,9 +286,9 @@ class Planner:
                 [*id_list(canonical.meta.get("merged_from")), *ids, *(i for m in merged for i in id_list(m.meta.get("merged_from")))]
             ))
         }
-        verified = max((c.verified for c in cluster if c.verified), default=None)
-        if verified and verified != canonical.verified:
-            updates["verified"] = verified
+        newest = max((c.evidence for c in cluster if c.evidence), default=None)
+        if newest and newest != canonical.evidence:
+            updates["verified"] = newest  # the newest evidence any of them had
         created = min((c.created for c in cluster if c.created), default=None)
         if created and created != canonical.created:
             updates["created"] = created
