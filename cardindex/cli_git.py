@@ -10,9 +10,14 @@ import click
 def git_setup(obj: object) -> None:
     """Register the INDEX.md merge driver in .gitattributes and the local git config.
 
+    Writes `INDEX.md merge=cards-index` (the vault's index file, relative to the repo
+    root) to .gitattributes and `cards merge-index %O %A %B %P` as the driver in
+    .git/config. Running it again changes nothing.
+
     \b
     Examples:
       cards git-setup
+      cards --vault memory git-setup
     """
     from .commands import git as command
 
@@ -25,9 +30,16 @@ def git_setup(obj: object) -> None:
 @click.argument("theirs")
 @click.argument("path", required=False)
 def merge_index(base: str, ours: str, theirs: str, path: str | None) -> None:
-    """Git merge driver for INDEX.md (git runs it as: cards merge-index %O %A %B %P).
+    """Git merge driver for INDEX.md: merge BASE, OURS and THEIRS line by line into OURS.
 
-    Writes the merged index to OURS; exits 1 only when both sides changed one card's line differently.
+    Lines are keyed on the card they link to, so different cards added, edited or
+    removed on two branches merge cleanly. Exits 1, leaving conflict markers, only when
+    both sides changed one card's line differently. Reads no card files.
+
+    \b
+    Examples:
+      cards merge-index %O %A %B %P      # what git runs (set up by cards git-setup)
+      cards merge-index base.md ours.md theirs.md INDEX.md
     """
     from .commands import git as command
 
