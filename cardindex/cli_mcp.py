@@ -2,19 +2,38 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
+
+if TYPE_CHECKING:
+    from .cli import Options
+
+SDK_MISSING = "cards mcp needs the MCP SDK: pip install 'cardindex[mcp]'"
 
 
 @click.command()
 @click.pass_obj
-def mcp(obj: object) -> None:
+def mcp(obj: Options) -> None:
     """Serve the vault to agents over MCP (stdio): search, read, context, add, supersede, lint.
+
+    Tools: search, read, context, add (through the same write gate as `cards add`),
+    supersede and lint; resources: cards://index and cards://card/{id}. An MCP client
+    starts it; it serves until the client closes stdin. Needs the `mcp` extra.
 
     \b
     Examples:
-      cards --vault memory mcp
-      claude mcp add cards -- cards --vault ~/work/proj/memory mcp
+      cards mcp                              # the vault in the current folder
+      cards --vault ~/work/proj/memory mcp
+      claude mcp add memory -- cards --vault ~/work/proj/memory mcp
     """
     from .errors import UsageError
 
-    raise UsageError("cards mcp is not built yet")
+    try:
+        from . import mcp_server
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in ("mcp", "mcp_types"):
+            raise
+        raise UsageError(SDK_MISSING) from None
+    vault = obj.open()  # a missing folder or a bad config fails here, before serving
+    click.get_current_context().exit(mcp_server.serve(vault.root, use_cache=vault.use_cache))

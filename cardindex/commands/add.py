@@ -6,15 +6,19 @@ import datetime as dt
 import json
 import re
 import sys
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import index, templates
 from ..atomic import create_new
 from ..card import MAX_BYTES, Card
 from ..errors import Refused, UsageError
 from ..journal import Action, FileChange, sha256
-from ..lifecycle import Step, apply, free_name
+from ..lifecycle import Done, Step, apply, free_name
 from ..vault import Vault, today
+
+if TYPE_CHECKING:
+    from ..lint.finding import Finding
 
 MAX_SLUG = 60
 MAX_DERIVED_DESCRIPTION = 100
@@ -61,6 +65,31 @@ def _one_line(value: str | None, option: str) -> str | None:
     return value
 
 
+class GateRefused(Refused):
+    """The write gate refused the card; nothing was written."""
+
+    def __init__(self, message: str, *, name: str, findings: Sequence[Finding]) -> None:
+        super().__init__(message)
+        self.name = name  # the file name the card would have had
+        self.findings = tuple(findings)
+
+
+class Added(NamedTuple):
+    """What `add_card` wrote: the new card, and what its key did to other cards."""
+
+    card: Card
+    key: str | None
+    superseded: list[str]  # ids of the live key holders it replaced (archived)
+    retired: list[Done]  # where each of them went
+    conflicts_with: list[str]  # ids of locked key holders: the new card is a conflict
+    job: str | None
+    indexed: index.IndexResult  # what regenerating the index found
+
+    @property
+    def status(self) -> str:
+        return "conflict" if self.conflicts_with else "active"
+
+
 def run(
     *,
     vault: Vault,
@@ -78,6 +107,60 @@ def run(
     output_format: str = "text",
 ) -> int:
     """Add a card from `text`; print its path. Returns the exit code."""
+    try:
+        added = add_card(vault=vault, text=text, description=description, card_type=card_type, key=key, scope=scope,
+                         name=name, lock=lock, source=source, expires=expires, tags=tags, force=force)
+    except GateRefused as refused:
+        for f in refused.findings:
+            print(f"{refused.name}:{f.line}: {f.code} {f.message}", file=sys.stderr)
+        raise
+    new, key = added.card, added.key
+    shown = str(vault.path_of(new.path))
+    if output_format == "json":
+        print(json.dumps({
+            "path": shown,
+            "id": new.id,
+            "status": added.status,
+            "superseded": added.superseded,
+            "conflicts_with": added.conflicts_with,
+            "job": added.job,
+        }))
+    else:
+        print(shown)
+    for d in added.retired:
+        print(f"superseded {d.step.card.id} (same key {key!r}); archived as {d.path}", file=sys.stderr)
+    if added.conflicts_with:
+        print(
+            f"conflict: key {key!r} belongs to locked card {added.conflicts_with[0]}; the new card is marked conflict",
+            file=sys.stderr,
+        )
+    broken = added.indexed.broken
+    if broken:
+        print(f"warning: {len(broken)} unreadable card(s) left out of {added.indexed.path}; run `cards index`",
+              file=sys.stderr)
+    return 0
+
+
+def add_card(
+    *,
+    vault: Vault,
+    text: str,
+    description: str | None = None,
+    card_type: str = "project",
+    key: str | None = None,
+    scope: str | None = None,
+    name: str | None = None,
+    lock: bool = False,
+    source: str | None = None,
+    expires: dt.date | None = None,
+    tags: Sequence[str] = (),
+    force: bool = False,
+) -> Added:
+    """Write a new card from `text` through the write gate, supersede what its key replaces, update the index.
+
+    Prints nothing (the MCP server calls it too). Raises `GateRefused`, with the
+    findings, when the gate refuses the card and `force` is not set.
+    """
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -125,11 +208,11 @@ def run(
 
             findings = gate.review(Card.from_text(f"{slug}.md", card_text), vault)
             if findings:
-                for f in findings:
-                    print(f"{slug}.md:{f.line}: {f.code} {f.message}", file=sys.stderr)
-                raise Refused(
+                raise GateRefused(
                     f"card refused by the write gate ({', '.join(sorted({f.category for f in findings}))}); "
-                    "nothing written. Use --force to add it anyway"
+                    "nothing written. Use --force to add it anyway",
+                    name=f"{slug}.md",
+                    findings=findings,
                 )
         rel = free_name(vault, slug)
         while not create_new(vault.path_of(rel), card_text):
@@ -151,29 +234,7 @@ def run(
         vault.changed(added=[new])
         result = index.write(vault, now)
 
-    shown = str(vault.path_of(rel))
-    if output_format == "json":
-        print(json.dumps({
-            "path": shown,
-            "id": new.id,
-            "status": "conflict" if locked else "active",
-            "superseded": [c.id for c in holders] if not locked else [],
-            "conflicts_with": [c.id for c in locked],
-            "job": job,
-        }))
-    else:
-        print(shown)
-    for d in done:
-        print(f"superseded {d.step.card.id} (same key {key!r}); archived as {d.path}", file=sys.stderr)
-    if locked:
-        print(
-            f"conflict: key {key!r} belongs to locked card {locked[0].id}; the new card is marked conflict",
-            file=sys.stderr,
-        )
-    if result.broken:
-        print(f"warning: {len(result.broken)} unreadable card(s) left out of {result.path}; run `cards index`",
-              file=sys.stderr)
-    return 0
+    return Added(new, key, [c.id for c in holders] if not locked else [], done, [c.id for c in locked], job, result)
 
 
 def _key_holders(vault: Vault, key: str | None, now: dt.date) -> list[Card]:

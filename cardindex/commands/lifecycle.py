@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import sys
+from typing import NamedTuple
 
 from .. import index
 from ..card import Card, id_list
 from ..errors import Refused, UsageError
 from ..lifecycle import Done, Step, apply
 from ..vault import Vault, today
+
+
+class Superseded(NamedTuple):
+    """What `supersede_card` did: OLD archived as `archived_as`, NEW recording it."""
+
+    old: str
+    new: str
+    archived_as: str | None
+    job: str | None
+    indexed: index.IndexResult  # what regenerating the index found
 
 
 def _live(vault: Vault, ref: str) -> Card:
@@ -27,17 +38,34 @@ def _unlocked(card: Card, force: bool) -> Card:
     return card
 
 
-def _finish(vault: Vault, steps: list[Step], command: str) -> tuple[str | None, list[Done]]:
+def _apply(vault: Vault, steps: list[Step], command: str) -> tuple[str | None, list[Done], index.IndexResult]:
     with vault.lock():
         job, done = apply(vault, steps, command=command)
         vault.invalidate()
         result = index.write(vault, today())
-    if result.broken:
-        print(f"warning: {len(result.broken)} unreadable card(s) left out of {result.path}", file=sys.stderr)
+    return job, done, result
+
+
+def _finish(vault: Vault, steps: list[Step], command: str) -> tuple[str | None, list[Done]]:
+    job, done, result = _apply(vault, steps, command)
+    _warn(result)
     return job, done
 
 
+def _warn(result: index.IndexResult) -> None:
+    if result.broken:
+        print(f"warning: {len(result.broken)} unreadable card(s) left out of {result.path}", file=sys.stderr)
+
+
 def supersede(*, vault: Vault, old: str, new: str, force: bool = False) -> int:
+    done = supersede_card(vault=vault, old=old, new=new, force=force)
+    _warn(done.indexed)
+    print(f"superseded {done.old} by {done.new}; archived as {done.archived_as} (job {done.job})")
+    return 0
+
+
+def supersede_card(*, vault: Vault, old: str, new: str, force: bool = False) -> Superseded:
+    """Archive OLD as superseded by NEW and record it on NEW, as one journalled job. Prints nothing."""
     old_card = _unlocked(_live(vault, old), force)
     new_card = _live(vault, new)
     if old_card.path == new_card.path:
@@ -50,9 +78,8 @@ def supersede(*, vault: Vault, old: str, new: str, force: bool = False) -> int:
         Step(new_card, "edit", {"supersedes": ids[0] if len(ids) == 1 else ids}, "supersede",
              f"supersedes {old_card.id} (cards supersede)"),
     ]
-    job, done = _finish(vault, steps, "supersede")
-    print(f"superseded {old_card.id} by {new_card.id}; archived as {done[0].path} (job {job})")
-    return 0
+    job, done, result = _apply(vault, steps, "supersede")
+    return Superseded(old_card.id, new_card.id, done[0].path, job, result)
 
 
 def archive(*, vault: Vault, refs: list[str], force: bool = False, reason: str | None = None) -> int:
