@@ -28,17 +28,16 @@ from pydantic import BaseModel, Field
 from . import __version__
 from . import context as session
 from . import index as card_index
-from .card import LIVE_STATUSES
 from .commands.add import GateRefused, add_card
 from .commands.browse import jsonable, summary
-from .commands.context import _repo_name
+from .commands.context import render as render_context
 from .commands.lifecycle import supersede_card
+from .commands.search import find as find_cards
 from .errors import CardIndexError, NotFound, UsageError
 from .lint.finding import Finding
 from .lint.registry import selected
 from .lint.repo import find_repo_root
 from .lint.runner import lint as lint_cards
-from .search import search as find_cards
 from .vault import Vault, today
 
 CardType = Literal["user", "feedback", "project", "reference"]
@@ -333,17 +332,10 @@ def serve(root: Path, *, use_cache: bool = True) -> int:
 
 def _search(vault: Vault, query: str, card_type: str | None, scope: str | None, limit: int) -> SearchResult:
     now = today()
-    pool = [
-        c for c in vault.cards
-        if c.usable
-        and (card_type is None or c.type == card_type)
-        and (scope is None or session.scope_matches(c.scope, scope))
-        and summary(c, now)["status"] in LIVE_STATUSES
-    ]
     return SearchResult(hits=[
         SearchHit(id=h.card.id, path=h.card.path, description=h.card.description, type=h.card.type,
                   status=summary(h.card, now)["status"], fact=session.fact(h.card), score=h.score, matched=h.field)
-        for h in find_cards(pool, query, limit=limit)
+        for h in find_cards(vault, query, card_type=card_type, scope=scope, limit=limit)
     ])
 
 
@@ -363,11 +355,7 @@ def _read(vault: Vault, ref: str) -> CardView:
 
 
 def _context(vault: Vault, scope: str | None, budget: int) -> str:
-    day = today()
-    where = f", scope {scope}" if scope else ""
-    header = f"# Memory (cards context, {day.isoformat()}{where})\n"
-    return session.build(vault.cards, today=day, scope=scope, budget=budget, max_age=vault.config.max_age,
-                         repo_name=_repo_name(vault.root), header=header).text
+    return render_context(vault, scope=scope, budget=budget)
 
 
 def _add(vault: Vault, text: str, **options: Any) -> AddResult:

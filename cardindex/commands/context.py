@@ -12,15 +12,15 @@ from ..memo import Memo, digest
 from ..vault import Vault, today
 
 
-def run(
-    *,
+def render(
     vault: Vault,
+    *,
     scope: str | None = None,
     budget: int = context.DEFAULT_BUDGET,
     as_of: dt.date | None = None,
     output_format: str = "text",
-    output: str | None = None,
-) -> int:
+) -> str:
+    """The session-start context as text or JSON: what `cards context` prints and the MCP tool returns."""
     day = as_of or today()
     memo = None
     if as_of is None:  # an unchanged vault answers from the memo without loading a card
@@ -30,8 +30,7 @@ def run(
         memo = Memo(vault.state_dir / "cache" / "context.marshal", key)
         remembered = memo.get()
         if isinstance(remembered, str):
-            _emit(remembered, output)
-            return 0
+            return remembered
     if as_of is not None:
         from ..history import live_at
 
@@ -46,15 +45,24 @@ def run(
     text = json.dumps(context.as_json(built), indent=1, ensure_ascii=False) + "\n" if output_format == "json" else built.text
     if memo is not None:
         memo.put(text)
-    _emit(text, output)
-    return 0
+    return text
 
 
-def _emit(text: str, output: str | None) -> None:
+def run(
+    *,
+    vault: Vault,
+    scope: str | None = None,
+    budget: int = context.DEFAULT_BUDGET,
+    as_of: dt.date | None = None,
+    output_format: str = "text",
+    output: str | None = None,
+) -> int:
+    text = render(vault, scope=scope, budget=budget, as_of=as_of, output_format=output_format)
     if output:
         write_atomic(Path(output), text)
     else:
         print(text, end="")
+    return 0
 
 
 def _repo_name(root: Path) -> str | None:

@@ -6,9 +6,34 @@ import json
 
 from ..card import LIVE_STATUSES
 from ..context import fact, scope_matches
-from ..search import search
+from ..search import Hit, search
 from ..vault import Vault, today
 from .browse import summary
+
+
+def find(
+    vault: Vault,
+    query: str,
+    *,
+    card_type: str | None = None,
+    scope: str | None = None,
+    status: str | None = None,
+    limit: int = 10,
+    min_score: float = 40.0,
+) -> list[Hit]:
+    """Ranked hits among the cards that pass the filters (live ones unless `status` says otherwise)."""
+    now = today()
+    cards = vault.cards
+    if status in ("archived", "superseded", "stale", "any"):
+        cards = cards + vault.archived()
+    pool = [
+        c for c in cards
+        if c.usable
+        and (card_type is None or c.type == card_type)
+        and (scope is None or scope_matches(c.scope, scope))
+        and _status_matches(summary(c, now)["status"], status)
+    ]
+    return search(pool, query, limit=limit, min_score=min_score)
 
 
 def run(
@@ -23,17 +48,7 @@ def run(
     output_format: str = "text",
 ) -> int:
     now = today()
-    cards = vault.cards
-    if status in ("archived", "superseded", "stale", "any"):
-        cards = cards + vault.archived()
-    pool = [
-        c for c in cards
-        if c.usable
-        and (card_type is None or c.type == card_type)
-        and (scope is None or scope_matches(c.scope, scope))
-        and _status_matches(summary(c, now)["status"], status)
-    ]
-    hits = search(pool, query, limit=limit, min_score=min_score)
+    hits = find(vault, query, card_type=card_type, scope=scope, status=status, limit=limit, min_score=min_score)
     if output_format == "json":
         print(json.dumps([{**summary(h.card, now), "score": h.score, "matched": h.field, "fact": fact(h.card)}
                           for h in hits], indent=1, ensure_ascii=False))
