@@ -1,10 +1,550 @@
-"""`cards import` (placeholder until it lands)."""
+"""`cards import FILE...`: bring existing memory in, one candidate card per fact, through the write gate.
+
+Every candidate is rendered exactly as `cards add` would write it and reviewed by the
+same write gate, against the vault and against the candidates this import already
+accepted (so a file that says one thing twice yields one card). Nothing is written
+without `--apply`; with it, the accepted cards are one journalled job that one
+`cards undo` removes.
+"""
 
 from __future__ import annotations
 
-from ..errors import UsageError
-from ..vault import Vault
+import contextlib
+import datetime as dt
+import functools
+import json
+import re
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from .. import index, templates
+from ..atomic import create_new, write_atomic
+from ..card import MAX_BYTES, Card
+from ..errors import CardIndexError, Refused, UsageError
+from ..importer import (
+    SHORT_DESCRIPTION_WORDS,
+    Candidate,
+    Skipped,
+    extract_log,
+    index_lines,
+    numbered,
+    parse_llm_answer,
+    split_markdown,
+)
+from ..journal import Action, FileChange, Journal, sha256
+from ..lifecycle import free_name, recover
+from ..lint.finding import Finding
+from ..undo import roll_back
+from ..vault import Vault, today
+from .add import _render, derive_description, slugify
+
+STDIN = "-"
+MAX_SLUG = 32  # a file name of a few words (`cards add` allows 60)
+INDEX_LINE = 150  # what lint I103 allows an INDEX.md line
+LLM_TIMEOUT = 120.0
+MAX_LLM_CANDIDATES = 100
+_FIRST_SENTENCE = re.compile(r"^(.+?[.!?])\s+[A-Z`*\"'(]")
+_DAILY_LOG_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}\b.*\.(?:md|markdown|txt|log)$", re.IGNORECASE)
 
 
-def run(*, vault: Vault, files: list[str], apply: bool) -> int:
-    raise UsageError("cards import is not built yet")
+class Input(NamedTuple):
+    source: str  # as recorded in `source:` ("stdin" for -)
+    text: str
+    path: Path | None  # None for stdin
+
+
+class Outcome(NamedTuple):
+    """What the gate said about one candidate."""
+
+    candidate: Candidate
+    description: str
+    path: str  # the vault path it gets (or got, with --apply)
+    text: str  # the card file as it would be written
+    findings: tuple[Finding, ...]
+    earlier: tuple[str, ...] = ()  # FILE:LINE of the candidates of this import the findings name
+
+    @property
+    def accepted(self) -> bool:
+        return not self.findings
+
+    @property
+    def secret(self) -> bool:
+        return any(f.category == "secret" for f in self.findings)
+
+
+def run(
+    *,
+    vault: Vault,
+    files: Sequence[str],
+    apply: bool = False,
+    from_log: bool = False,
+    card_type: str | None = None,
+    use_llm: bool = True,
+    exit_zero: bool = False,
+    output_format: str = "text",
+) -> int:
+    """Import FILES into the vault (only report, unless `apply`). Returns the exit code."""
+    if not files:
+        raise UsageError("no FILE given; name a memory file, or '-' for stdin")
+    if list(files).count(STDIN) > 1:
+        raise UsageError("'-' (stdin) can be given only once")
+    inputs = [_read(name) for name in files]  # every input is checked before anything happens
+    own_index = [i for i in inputs if i.path is not None and _same_file(i.path, vault.index_path)]
+    now = today()
+    candidates, skipped, log_lines = _collect(vault, inputs, from_log=from_log, card_type=card_type,
+                                              use_llm=use_llm, quiet=own_index)
+
+    job: str | None = None
+    replaced_index = False
+    with vault.lock() if apply else contextlib.nullcontext():  # a report alone blocks no writer
+        if apply:
+            recover(vault)
+            if not own_index:
+                index.ensure_replaceable(vault, index.read_index(vault))
+        outcomes = _review(vault, candidates, now, inputs)
+        accepted = [o for o in outcomes if o.accepted]
+        if apply and (accepted or own_index):
+            job, replaced_index = _write(vault, accepted, now, replace_index=bool(own_index))
+            index.write(vault, now)
+
+    summary = _summary(inputs, outcomes, skipped, from_log, log_lines)
+    if output_format == "json":
+        print(json.dumps({
+            "files": [i.source for i in inputs],
+            "applied": apply,
+            "job": job,
+            "index_replaced": replaced_index,
+            "candidates": [_as_json(o) for o in outcomes],
+            "skipped": [{"source": s.source, "line": s.line, "reason": s.reason} for s in skipped],
+            "summary": summary,
+        }, indent=1, ensure_ascii=False))
+    else:
+        for line in _text_report(outcomes, skipped):
+            print(line)
+        print(_summary_line(summary, apply, job))
+    if own_index:
+        refused = summary["refused"]
+        dropped = f"; its {refused} refused line(s) are not kept" if refused else ""
+        if replaced_index:
+            print(f"note: {vault.index_name} was the vault's hand-kept index: replaced by the generated one, its facts "
+                  f"now in cards{dropped} (`cards undo` restores the file)", file=sys.stderr)
+        elif not apply:
+            print(f"note: {vault.index_name} is the vault's own index: with --apply it is replaced by the generated "
+                  f"one once its facts are cards{dropped} (the journal keeps it; `cards undo` restores it)",
+                  file=sys.stderr)
+    return 1 if summary["refused"] and not exit_zero else 0
+
+
+def _collect(vault: Vault, inputs: list[Input], *, from_log: bool, card_type: str | None, use_llm: bool,
+             quiet: list[Input]) -> tuple[list[Candidate], list[Skipped], int]:
+    """The candidates of every input, in order; what was skipped; how many log lines were read."""
+    candidates: list[Candidate] = []
+    skipped: list[Skipped] = []
+    log_lines = 0
+    for item in inputs:
+        if from_log:
+            found, count = extract_log(item.text, item.source, card_type)
+            log_lines += count
+            candidates.extend(found)
+            if use_llm and vault.config.llm:
+                candidates.extend(_llm_candidates(vault, vault.config.llm, item, found, card_type or "project"))
+        else:
+            found, passed_over = split_markdown(item.text, item.source, card_type or "project")
+            candidates.extend(found)
+            skipped.extend(passed_over)
+            if item not in quiet:  # links in the vault's own index point to its cards, as they should
+                _hints(item, passed_over, found)
+    return candidates, skipped, log_lines
+
+
+# --------------------------------------------------------------------------- reading inputs
+
+
+def _read(name: str) -> Input:
+    """Read one input file (or stdin) as text; any problem is one clear error naming it."""
+    if name == STDIN:
+        data = sys.stdin.buffer.read(MAX_BYTES + 1)
+        return Input("stdin", _decode(data, "stdin"), None)
+    path = Path(name)
+    if path.is_dir():
+        raise UsageError(f"is a folder; pass the files in it (cards import {name.rstrip('/')}/*.md)", path=name)
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise UsageError("no such file", path=name) from None
+    except OSError as exc:
+        raise UsageError(f"cannot read: {exc.strerror}", path=name) from None
+    if size > MAX_BYTES:
+        raise UsageError(_too_big(size), path=name)
+    try:
+        with path.open("rb") as fh:
+            data = fh.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read: {exc.strerror}", path=name) from None
+    return Input(name, _decode(data, name), path)
+
+
+def _too_big(size: int) -> str:
+    return (f"is {size:,} bytes, over the {MAX_BYTES // 1_000_000} MB limit; split it into smaller files "
+            "first (memory that large is a log, not a set of facts)")
+
+
+def _decode(data: bytes, name: str) -> str:
+    if len(data) > MAX_BYTES:
+        raise UsageError(_too_big(len(data)), path=name)
+    if b"\0" in data:
+        raise UsageError("binary file (it holds NUL bytes); cards import reads Markdown or plain text", path=name)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise UsageError(f"not UTF-8 (byte 0x{data[exc.start]:02x}); convert it first, "
+                         "e.g. iconv -f latin1 -t utf-8", path=name, line=line) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
+
+
+def _hints(item: Input, skipped: list[Skipped], found: list[Candidate]) -> None:
+    links = index_lines(skipped)
+    if links and links >= len(found):
+        folder = item.path.parent if item.path is not None else Path(".")
+        name = item.path.name if item.path is not None else "MEMORY.md"
+        print(f"note: {item.source} is mostly an index ({links} line(s) linking to card files): those facts live "
+              f"in the cards it links to. If they sit next to it, make that folder a vault instead: "
+              f"cards init {folder} --index-file {name}", file=sys.stderr)
+    elif links:
+        print(f"note: {item.source} holds {links} index line(s) linking to card files; those facts live in the "
+              "cards they link to: import or copy those files instead", file=sys.stderr)
+    if item.path is not None and _DAILY_LOG_NAME.match(item.path.name):
+        print(f"note: {item.source} looks like a daily log; `cards import --from-log` takes only its corrections, "
+              "decisions, preferences and 'remember that' requests", file=sys.stderr)
+
+
+# --------------------------------------------------------------------------- the gate
+
+
+class _Staged(Vault):
+    """The vault with this import's accepted candidates added, as the write gate sees it."""
+
+    def __init__(self, base: Vault) -> None:
+        base.cards  # load once, before the state is shared  # noqa: B018
+        self.__dict__.update(base.__dict__)
+        self.staged: list[Card] = []
+
+    @property
+    def cards(self) -> list[Card]:
+        return [*super().cards, *self.staged]
+
+
+@contextlib.contextmanager
+def _repo_read_once() -> Iterator[None]:
+    """Read the repo the derivable rules compare against once for the whole import.
+
+    `gate.review` builds a fresh lint context per card, and each reads the repo again
+    (0.3 s on a 500-file repo): 60 candidates would take 20 s. Until the gate can review
+    a batch, remember what it read for the length of this command.
+    """
+    from ..lint import repo
+
+    original = repo.load_repo_facts
+    repo.load_repo_facts = functools.lru_cache(maxsize=4)(original)
+    try:
+        yield
+    finally:
+        repo.load_repo_facts = original
+
+
+def _review(vault: Vault, candidates: list[Candidate], now: dt.date, inputs: list[Input]) -> list[Outcome]:
+    """Run every candidate through the write gate, in order; the accepted ones count for the rest."""
+    with _repo_read_once():
+        return _review_all(vault, candidates, now, _as_repo_docs(vault, inputs))
+
+
+def _review_all(vault: Vault, candidates: list[Candidate], now: dt.date, own_docs: tuple[str, ...]) -> list[Outcome]:
+    from .. import gate
+
+    staged = _Staged(vault)
+    taken: set[str] = set()
+    origin: dict[str, str] = {}  # planned path -> where its candidate came from
+    outcomes = []
+    for cand in candidates:
+        rel = free_name(vault, _slug(_description(cand)), taken=taken)
+        description = _fit(_description(cand), rel)
+        fields: list[tuple[str, Any]] = [
+            ("description", description),
+            ("type", cand.type),
+            ("created", now),
+            ("verified", now),
+            ("source", cand.where),
+        ]
+        text = _render(vault, fields, cand.text)
+        card = Card.from_text(rel, text)
+        raw = sorted((f for f in gate.review(card, staged) if not _says_itself(f, own_docs)), key=Finding.sort_key)
+        earlier = tuple(dict.fromkeys(origin[r] for f in raw for r in f.related if r in origin))
+        findings = tuple(f._replace(related=tuple(origin.get(r, r) for r in f.related)) for f in raw)
+        if not findings:
+            staged.staged.append(card)
+            taken.add(rel)
+            origin[rel] = cand.where
+        outcomes.append(Outcome(cand, description, rel, text, findings, earlier))
+    return outcomes
+
+
+def _as_repo_docs(vault: Vault, inputs: list[Input]) -> tuple[str, ...]:
+    """The input files as the derivable rules name the repo's docs (repo-relative paths)."""
+    from ..lint.repo import find_repo_root
+
+    explicit = vault.root / vault.config.repo if vault.config.repo else None
+    root = find_repo_root(vault.root, explicit, disabled=vault.config.repo == "")
+    out = []
+    for item in inputs:
+        if root is not None and item.path is not None:
+            with contextlib.suppress(ValueError, OSError):
+                out.append(item.path.resolve().relative_to(root).as_posix())
+    return tuple(out)
+
+
+def _says_itself(finding: Finding, own_docs: tuple[str, ...]) -> bool:
+    """A D105 hit on the very file being imported ("docs/notes.md line 3 already says this").
+
+    The file is where the fact is moving from, not evidence that the repo records it.
+    """
+    return finding.code == "D105" and any(finding.message.startswith(f"{doc} line ") for doc in own_docs)
+
+
+def _slug(description: str) -> str:
+    """A file name stem from the description, cut at a word to leave room in the index line."""
+    slug = slugify(description) or "card"
+    if len(slug) > MAX_SLUG:
+        slug = slug[: MAX_SLUG + 1].rsplit("-", 1)[0] or slug[:MAX_SLUG]
+    return slug
+
+
+def _fit(description: str, rel: str) -> str:
+    """The description, cut so the card's INDEX.md line stays within 150 characters (lint I103).
+
+    The line is `- [ID](PATH) — DESCRIPTION`: the id and the path both count.
+    """
+    room = INDEX_LINE - len("- []() — ") - len(rel.removesuffix(".md")) - len(rel)
+    if len(description) <= room:
+        return description
+    return description[: room - 1].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
+
+
+def _description(cand: Candidate) -> str:
+    """Like `cards add`: the first line, cut; a very short one gets its section heading as context.
+
+    A paragraph wrapped over several lines counts as one line, and of several sentences
+    the first is enough.
+    """
+    lead: list[str] = []
+    for line in cand.text.splitlines():
+        if not line.strip() or (lead and line.lstrip().startswith(("```", "~~~", "|", "- ", "* ", "+ "))):
+            break
+        lead.append(line.strip())
+    joined = " ".join(lead) or cand.text
+    first = _FIRST_SENTENCE.match(joined)
+    if first and len(first.group(1).split()) >= SHORT_DESCRIPTION_WORDS:
+        joined = first.group(1)
+    description = derive_description(joined)
+    heading = cand.section.rsplit(" > ", 1)[-1] if cand.section else ""
+    if heading and len(description.split()) < SHORT_DESCRIPTION_WORDS:
+        description = derive_description(f"{heading}: {description}")
+    return description
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _write(vault: Vault, accepted: list[Outcome], now: dt.date, *, replace_index: bool) -> tuple[str | None, bool]:
+    """Create the accepted cards as one journalled job (caller holds the lock).
+
+    The journal entry is written, marked pending, before the first card: a crash part
+    way leaves a job the next command rolls back, never cards no journal knows of.
+    """
+    journal = Journal(vault.state_dir)
+    cards = [Card.from_text(o.path, o.text) for o in accepted]
+    actions = [
+        Action("add", card.id, f"cards import {o.candidate.where}",
+               (FileChange(card.path, None, sha256(o.text.encode("utf-8"))),))
+        for card, o in zip(cards, accepted, strict=True)
+    ]
+    new_index: bytes | None = None
+    if replace_index:
+        # Importing the vault's own hand-kept index moves its facts into cards; the
+        # generated index takes its place, and the journal keeps what it held.
+        old = vault.index_path.read_bytes()
+        new_index = index.render(vault, [*vault.cards, *cards], now).text.encode("utf-8")
+        if new_index != old:
+            actions.append(Action("index", vault.index_name, "its facts were imported into cards",
+                                  (FileChange(vault.index_name, journal.keep(old), sha256(new_index)),)))
+        else:
+            new_index = None
+    if not actions:
+        return None, False
+    job = journal.record("import", actions, pending=True, day=now)
+    try:
+        for o in accepted:
+            if not create_new(vault.path_of(o.path), o.text):
+                raise Refused(f"{o.path} appeared while importing")
+        if new_index is not None:
+            write_atomic(vault.index_path, new_index)
+    except (OSError, CardIndexError) as exc:
+        rolled = roll_back(vault, journal, job)
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise Refused(f"job {job} failed ({reason}); rolled back {rolled} file(s), the vault is as it was") from None
+    journal.clear_pending(job)
+    vault.changed(added=cards)
+    return job, new_index is not None
+
+
+# --------------------------------------------------------------------------- the optional llm
+
+
+def _llm_candidates(vault: Vault, command: str, item: Input, found: list[Candidate], default_type: str) -> list[Candidate]:
+    """More statements of a log, from the configured llm command (a warning when it fails)."""
+    override = vault.root / vault.config.templates if vault.config.templates else None
+    prompt = templates.render("import-log-prompt.md.j2", override, source=item.source, log=numbered(item.text),
+                              found=[c.text for c in found])
+    answer, problem = _ask(vault, command, prompt)
+    if problem or answer is None:
+        print(f"warning: llm command for {item.source}: {problem}; only the statements found without it are used",
+              file=sys.stderr)
+        return []
+    extra, problems = parse_llm_answer(answer, item.source, len(item.text.splitlines()), default_type)
+    if problems:
+        print(f"warning: llm command for {item.source}: {len(problems)} line(s) of its answer ignored "
+              f"({problems[0]})", file=sys.stderr)
+    if len(extra) > MAX_LLM_CANDIDATES:
+        print(f"warning: llm command for {item.source}: {len(extra)} statements; only the first "
+              f"{MAX_LLM_CANDIDATES} are used", file=sys.stderr)
+    return extra[:MAX_LLM_CANDIDATES]
+
+
+def _ask(vault: Vault, command: str, prompt: str) -> tuple[str | None, str | None]:
+    import shlex
+    import subprocess
+
+    try:
+        done = subprocess.run(shlex.split(command), input=prompt, capture_output=True, encoding="utf-8",
+                              errors="replace", timeout=LLM_TIMEOUT, cwd=vault.root, check=False)
+    except (OSError, ValueError) as exc:
+        return None, f"cannot run {command!r}: {exc}"
+    except subprocess.TimeoutExpired:
+        return None, f"no answer within {LLM_TIMEOUT:g} s"
+    if done.returncode != 0:
+        detail = (done.stderr.strip().splitlines() or [""])[-1][:200]
+        return None, f"exit {done.returncode}{': ' + detail if detail else ''}"
+    if "\0" in done.stdout or len(done.stdout.encode("utf-8")) > MAX_BYTES:
+        return None, "the answer is not text (binary or over 1 MB)"
+    return done.stdout, None
+
+
+# --------------------------------------------------------------------------- output
+
+
+def _summary(inputs: list[Input], outcomes: list[Outcome], skipped: list[Skipped], from_log: bool,
+             log_lines: int) -> dict[str, Any]:
+    categories: dict[str, int] = {}
+    for o in outcomes:
+        for category in sorted({f.category for f in o.findings}):
+            categories[category] = categories.get(category, 0) + 1
+    return {
+        "files": len(inputs),
+        "candidates": len(outcomes),
+        "accepted": sum(1 for o in outcomes if o.accepted),
+        "refused": sum(1 for o in outcomes if not o.accepted),
+        "refused_by_category": dict(sorted(categories.items())),
+        "skipped": len(skipped),
+        **({"log_lines": log_lines} if from_log else {}),
+    }
+
+
+def _shown_description(o: Outcome) -> str | None:
+    return None if o.secret else o.description
+
+
+def _as_json(o: Outcome) -> dict[str, Any]:
+    c = o.candidate
+    return {
+        "source": c.source,
+        "line": c.line or None,
+        "verdict": "accept" if o.accepted else "refuse",
+        "type": c.type,
+        "description": _shown_description(o),
+        "text": None if o.secret else c.text,
+        "withheld": o.secret,
+        "section": c.section or None,
+        "origin": c.origin,
+        "kind": c.kind or None,
+        "path": o.path if o.accepted else None,
+        "findings": [
+            {"code": f.code, "category": f.category, "severity": f.severity, "message": f.message,
+             "related": list(f.related)}
+            for f in o.findings
+        ],
+    }
+
+
+def _text_report(outcomes: list[Outcome], skipped: list[Skipped]) -> list[str]:
+    rows: list[tuple[str, int, int, list[str]]] = []  # source, line, order, lines
+    for order, o in enumerate(outcomes):
+        c = o.candidate
+        where = c.where
+        via = " (from the llm command)" if c.origin == "llm" else ""
+        if o.accepted:
+            rows.append((c.source, c.line, order, [f"{where}: accept [{c.type}] {o.description} -> {o.path}{via}"]))
+        else:
+            shown = _shown_description(o) or "(text withheld: it holds a secret)"
+            lines = [f"{where}: refuse [{c.type}] {shown}{via}"]
+            lines += [f"    {f.code} {f.category}: {f.message}{_related(f, o)}" for f in _distinct(o.findings)]
+            rows.append((c.source, c.line, order, lines))
+    for order, s in enumerate(skipped, len(outcomes)):
+        rows.append((s.source, s.line, order, [f"{s.where}: skip {s.reason}"]))
+    files = {source: i for i, (source, _, _, _) in reversed(list(enumerate(rows)))}
+    rows.sort(key=lambda r: (files[r[0]], r[1] or sys.maxsize, r[2]))  # the llm's line-less ones last
+    return [line for row in rows for line in row[3]]
+
+
+def _distinct(findings: tuple[Finding, ...]) -> list[Finding]:
+    """One line per code and message (a secret in the description and the body is one secret)."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for f in findings:
+        if (f.code, f.message) not in seen:
+            seen.add((f.code, f.message))
+            out.append(f)
+    return out
+
+
+def _related(f: Finding, o: Outcome) -> str:
+    """Name the candidates of this import a finding points to, by where they came from."""
+    mine = [r for r in f.related if r in o.earlier]
+    return f" (from {', '.join(mine)}, earlier in this import)" if mine else ""
+
+
+def _summary_line(summary: dict[str, Any], apply: bool, job: str | None) -> str:
+    parts = [f"{summary['candidates']} candidate(s)"]
+    if "log_lines" in summary:
+        parts[0] += f" from {summary['log_lines']} log line(s) (the rest stays in the log)"
+    parts.append(f"{summary['accepted']} accepted")
+    refused = f"{summary['refused']} refused"
+    if summary["refused_by_category"]:
+        refused += " (" + ", ".join(f"{k} {v}" for k, v in summary["refused_by_category"].items()) + ")"
+    parts.append(refused)
+    if summary["skipped"]:
+        parts.append(f"{summary['skipped']} skipped")
+    line = ", ".join(parts) + "."
+    if apply and job:
+        return f"{line} Wrote {summary['accepted']} card(s) as job {job}; `cards undo` removes them."
+    if apply or not summary["accepted"]:
+        return f"{line} Nothing written."
+    return f"{line} Nothing written: run again with --apply to write the {summary['accepted']} accepted card(s)."
