@@ -23,25 +23,26 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from .atomic import move_new, write_atomic
+from .atomic import create_new, move_new, write_atomic
 from .card import Card, decode, set_fields
 from .errors import CardIndexError, Refused
 from .journal import Action, FileChange, Journal, sha256
 from .undo import roll_back
 from .vault import Vault, today
 
-OPS = ("edit", "archive", "remove")
+OPS = ("create", "replace", "edit", "archive", "remove")  # also the order a job writes in
 
 
 class Step(NamedTuple):
     """One card's part in a job."""
 
     card: Card
-    op: str  # "edit" (in place), "archive" (move to the archive), "remove" (delete)
+    op: str  # "create" (a new card), "edit" (in place), "replace" (the whole file by `body`),
+    #          "archive" (move to the archive), "remove" (delete)
     updates: Mapping[str, Any]  # fields to set on the way (None removes a field)
     action: str  # what the journal calls it: merge, supersede, conflict, archive, ...
     reason: str
-    body: str | None = None  # a new body for an edit (the optional llm rewrite)
+    body: str | None = None  # edit: a new body (the optional llm rewrite); replace: the whole new text
 
 
 class Done(NamedTuple):
@@ -69,59 +70,48 @@ def new_text(step: Step, text: str) -> str:
     return out
 
 
+class _Write(NamedTuple):
+    step: Step
+    source: str | None  # the file the step reads (None: a new card)
+    target: str | None  # the file it writes (None: removed)
+    data: bytes | None
+    before: str | None = None  # sha256 of the source as read (its bytes kept in the journal)
+
+
 def apply(
     vault: Vault, steps: Sequence[Step], *, command: str, also: Sequence[Action] = (), day: dt.date | None = None
 ) -> tuple[str | None, list[Done]]:
     """Run `steps` as one journalled job (caller holds the vault lock).
 
     Returns the job id (None when there was nothing to record) and where each card went.
-    Refuses, writing nothing, when a card changed on disk since it was read.
+    Refuses, writing nothing, when a card changed on disk since it was read, or a new
+    card's name is taken. New cards are written first and removals last, so a crash
+    part way leaves a card too many, never one too few (and the next job rolls it back).
     """
     recover(vault)
     journal = Journal(vault.state_dir)
-    actions = list(also)
-    writes: list[tuple[Step, str, str | None, bytes | None]] = []  # step, source, target, data
+    actions: list[Action] = []
+    writes: list[_Write] = []
     taken: set[str] = set()
-    for step in steps:
-        if step.op not in OPS:
-            raise ValueError(f"unknown op {step.op!r}")
-        source = step.card.path
-        try:
-            data = vault.path_of(source).read_bytes()
-        except FileNotFoundError:
-            raise Refused(f"{source} was removed while the job was planned; nothing written, run it again") from None
-        if (decode(data)[0] or "") != step.card.text:
-            raise Refused(f"{source} changed while the job was planned; nothing written, run it again")
-        before = journal.keep(data)
-        if step.op == "remove":
-            writes.append((step, source, None, None))
-            files: tuple[FileChange, ...] = (FileChange(source, before, None),)
+    for step in sorted(steps, key=lambda s: OPS.index(s.op) if s.op in OPS else -1):
+        write = _plan(vault, journal, step, taken)
+        writes.append(write)
+        before, after = write.before, None if write.data is None else sha256(write.data)
+        if write.source is not None and write.target not in (None, write.source):  # a move
+            files: tuple[FileChange, ...] = (FileChange(write.source, before, None), FileChange(write.target, None, after))
         else:
-            out = new_text(step, step.card.text).encode("utf-8")
-            if step.op == "edit":
-                target = source
-                files = (FileChange(source, before, sha256(out)),)
-            else:
-                target = free_name(vault, step.card.id, folder=vault.archive_dir, taken=taken)
-                taken.add(target)
-                files = (FileChange(source, before, None), FileChange(target, None, sha256(out)))
-            writes.append((step, source, target, out))
+            files = (FileChange(write.source or step.card.path, before, after),)
         actions.append(Action(step.action, step.card.id, step.reason, files))
+    actions += also  # notes without files, after what they are about
     if not actions:
         return None, []
     job = journal.record(command, actions, pending=True, day=day or today())
     kill_after = _kill_after()
     done: list[Done] = []
     try:
-        for count, (step, source, into, payload) in enumerate(writes, 1):
-            if into is None:
-                os.unlink(vault.path_of(source))
-            elif into == source:
-                assert payload is not None
-                write_atomic(vault.path_of(into), payload)
-            elif payload is None or not move_new(vault.path_of(source), vault.path_of(into), payload):
-                raise Refused(f"{into} appeared while archiving {source}")
-            done.append(Done(step, into))
+        for count, write in enumerate(writes, 1):
+            _execute(vault, write)
+            done.append(Done(write.step, write.target))
             if count == kill_after:
                 os.kill(os.getpid(), signal.SIGKILL)  # fault injection for the tests: a real kill -9
     except (OSError, CardIndexError) as exc:
@@ -129,10 +119,53 @@ def apply(
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise Refused(f"job {job} failed ({reason}); rolled back {rolled} file(s), the vault is as it was") from None
     journal.clear_pending(job)
-    vault.changed(removed=[d.step.card.path for d in done if d.path != d.step.card.path])
-    if any(d.path == d.step.card.path for d in done):
-        vault.invalidate()
+    vault.invalidate()
     return job, done
+
+
+def _plan(vault: Vault, journal: Journal, step: Step, taken: set[str]) -> _Write:
+    """What one step reads and writes; refuses when the vault is not what the plan saw."""
+    if step.op not in OPS:
+        raise ValueError(f"unknown op {step.op!r}")
+    path = step.card.path
+    if step.op == "create":
+        if vault.path_of(path).exists() or path in taken:
+            raise Refused(f"{path} already exists; nothing written")
+        taken.add(path)
+        return _Write(step, None, path, step.card.text.encode("utf-8"))
+    try:
+        data = vault.path_of(path).read_bytes()
+    except FileNotFoundError:
+        raise Refused(f"{path} was removed while the job was planned; nothing written, run it again") from None
+    if (decode(data)[0] or "") != step.card.text:
+        raise Refused(f"{path} changed while the job was planned; nothing written, run it again")
+    before = journal.keep(data)  # the prior bytes, for undo and rollback
+    if step.op == "remove":
+        return _Write(step, path, None, None, before)
+    if step.op == "replace":
+        return _Write(step, path, path, (step.body or "").encode("utf-8"), before)
+    out = new_text(step, step.card.text).encode("utf-8")
+    if step.op == "edit":
+        return _Write(step, path, path, out, before)
+    target = free_name(vault, step.card.id, folder=vault.archive_dir, taken=taken)
+    taken.add(target)
+    return _Write(step, path, target, out, before)
+
+
+def _execute(vault: Vault, write: _Write) -> None:
+    source, target, data = write.source, write.target, write.data
+    if target is None:
+        assert source is not None
+        os.unlink(vault.path_of(source))
+    elif source is None:
+        assert data is not None
+        if not create_new(vault.path_of(target), data):
+            raise Refused(f"{target} appeared while the job ran")
+    elif target == source:
+        assert data is not None
+        write_atomic(vault.path_of(target), data)
+    elif data is None or not move_new(vault.path_of(source), vault.path_of(target), data):
+        raise Refused(f"{target} appeared while archiving {source}")
 
 
 def _kill_after() -> int | None:

@@ -33,12 +33,11 @@ def rewrite(vault: Vault, merge: Merge) -> str | None:
     return answer
 
 
-def _ask(vault: Vault, command: str, merge: Merge) -> tuple[str | None, str | None]:
-    override = vault.root / vault.config.templates if vault.config.templates else None
-    prompt = templates.render("merge-prompt.md.j2", override, canonical=merge.canonical, merged=merge.merged)
+def ask(vault: Vault, command: str, prompt: str) -> tuple[str | None, str | None]:
+    """Run the configured command with `prompt` on stdin: (its stdout, None) or (None, what went wrong)."""
     try:
-        done = subprocess.run(shlex.split(command), input=prompt, capture_output=True, text=True,
-                              timeout=TIMEOUT, cwd=vault.root, check=False)
+        done = subprocess.run(shlex.split(command), input=prompt, capture_output=True, encoding="utf-8",
+                              errors="replace", timeout=TIMEOUT, cwd=vault.root, check=False)
     except (OSError, ValueError) as exc:
         return None, f"cannot run {command!r}: {exc}"
     except subprocess.TimeoutExpired:
@@ -46,11 +45,22 @@ def _ask(vault: Vault, command: str, merge: Merge) -> tuple[str | None, str | No
     if done.returncode != 0:
         detail = (done.stderr.strip().splitlines() or [""])[-1][:200]
         return None, f"exit {done.returncode}{': ' + detail if detail else ''}"
-    answer = done.stdout.strip()
+    if "\0" in done.stdout or len(done.stdout.encode("utf-8")) > MAX_BYTES:
+        return None, "the answer is not text (binary or over 1 MB)"
+    return done.stdout, None
+
+
+def _ask(vault: Vault, command: str, merge: Merge) -> tuple[str | None, str | None]:
+    override = vault.root / vault.config.templates if vault.config.templates else None
+    prompt = templates.render("merge-prompt.md.j2", override, canonical=merge.canonical, merged=merge.merged)
+    raw, problem = ask(vault, command, prompt)
+    if raw is None:
+        return None, problem
+    answer = raw.strip()
     if not answer:
         return None, "empty answer"
-    if "\0" in answer or len(answer.encode("utf-8")) > MAX_BYTES // 2:
-        return None, "the answer is not a card body (binary or too large)"
+    if len(answer.encode("utf-8")) > MAX_BYTES // 2:
+        return None, "the answer is too large for a card body"
     if answer.startswith("---"):
         return None, "the answer starts with frontmatter; expected the body only"
     return answer + "\n", None

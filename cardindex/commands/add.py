@@ -10,10 +10,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import index, templates
-from ..atomic import create_new
 from ..card import MAX_BYTES, Card
 from ..errors import Refused, UsageError
-from ..journal import Action, FileChange, sha256
+from ..journal import Action
 from ..lifecycle import Done, Step, apply, free_name
 from ..vault import Vault, today
 
@@ -215,23 +214,19 @@ def add_card(
                     findings=findings,
                 )
         rel = free_name(vault, slug)
-        while not create_new(vault.path_of(rel), card_text):
-            rel = free_name(vault, slug)  # a name taken by someone outside the lock
         new = Card.from_text(rel, card_text)
-
-        added = Action("add", new.id, "cards add", (FileChange(rel, None, sha256(card_text.encode())),))
-        also = [added]
+        also = []
         if locked:
             also.append(
                 Action("conflict", new.id, f"key {key!r} is held by locked card(s) {', '.join(c.id for c in locked)}")
             )
-        retirements = [
+        steps = [Step(new, "create", {}, "add", "cards add")] + [
             Step(old, "archive", {"status": "superseded", "superseded_by": new.id}, "supersede",
                  f"newer value for key {key!r} from {new.id}")
             for old in (holders if not locked else [])
         ]
-        job, done = apply(vault, retirements, command="add", also=also)
-        vault.changed(added=[new])
+        job, done = apply(vault, steps, command="add", also=also)
+        done = [d for d in done if d.step.op == "archive"]
         result = index.write(vault, now)
 
     return Added(new, key, [c.id for c in holders] if not locked else [], done, [c.id for c in locked], job, result)

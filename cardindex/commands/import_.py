@@ -20,9 +20,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .. import index, templates
-from ..atomic import create_new, write_atomic
 from ..card import MAX_BYTES, Card
-from ..errors import CardIndexError, Refused, UsageError
+from ..errors import UsageError
 from ..importer import (
     SHORT_DESCRIPTION_WORDS,
     Candidate,
@@ -33,17 +32,15 @@ from ..importer import (
     parse_llm_answer,
     split_markdown,
 )
-from ..journal import Action, FileChange, Journal, sha256
-from ..lifecycle import free_name, recover
+from ..lifecycle import Step, apply, free_name, recover
 from ..lint.finding import Finding
-from ..undo import roll_back
+from ..llm import ask
 from ..vault import Vault, today
 from .add import _render, derive_description, slugify
 
 STDIN = "-"
 MAX_SLUG = 32  # a file name of a few words (`cards add` allows 60)
 INDEX_LINE = 150  # what lint I103 allows an INDEX.md line
-LLM_TIMEOUT = 120.0
 MAX_LLM_CANDIDATES = 100
 _FIRST_SENTENCE = re.compile(r"^(.+?[.!?])\s+[A-Z`*\"'(]")
 _DAILY_LOG_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}\b.*\.(?:md|markdown|txt|log)$", re.IGNORECASE)
@@ -367,43 +364,24 @@ def _description(cand: Candidate) -> str:
 def _write(vault: Vault, accepted: list[Outcome], now: dt.date, *, replace_index: bool) -> tuple[str | None, bool]:
     """Create the accepted cards as one journalled job (caller holds the lock).
 
-    The journal entry is written, marked pending, before the first card: a crash part
-    way leaves a job the next command rolls back, never cards no journal knows of.
+    `lifecycle.apply` writes the journal entry, marked pending, before the first card: a
+    crash part way leaves a job the next command rolls back, never cards no journal knows of.
     """
-    journal = Journal(vault.state_dir)
     cards = [Card.from_text(o.path, o.text) for o in accepted]
-    actions = [
-        Action("add", card.id, f"cards import {o.candidate.where}",
-               (FileChange(card.path, None, sha256(o.text.encode("utf-8"))),))
-        for card, o in zip(cards, accepted, strict=True)
-    ]
-    new_index: bytes | None = None
+    steps = [Step(card, "create", {}, "add", f"cards import {o.candidate.where}")
+             for card, o in zip(cards, accepted, strict=True)]
+    replaced = False
     if replace_index:
         # Importing the vault's own hand-kept index moves its facts into cards; the
         # generated index takes its place, and the journal keeps what it held.
-        old = vault.index_path.read_bytes()
-        new_index = index.render(vault, [*vault.cards, *cards], now).text.encode("utf-8")
+        old = vault.index_path.read_bytes().decode("utf-8")
+        new_index = index.render(vault, [*vault.cards, *cards], now).text
         if new_index != old:
-            actions.append(Action("index", vault.index_name, "its facts were imported into cards",
-                                  (FileChange(vault.index_name, journal.keep(old), sha256(new_index)),)))
-        else:
-            new_index = None
-    if not actions:
-        return None, False
-    job = journal.record("import", actions, pending=True, day=now)
-    try:
-        for o in accepted:
-            if not create_new(vault.path_of(o.path), o.text):
-                raise Refused(f"{o.path} appeared while importing")
-        if new_index is not None:
-            write_atomic(vault.index_path, new_index)
-    except (OSError, CardIndexError) as exc:
-        rolled = roll_back(vault, journal, job)
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise Refused(f"job {job} failed ({reason}); rolled back {rolled} file(s), the vault is as it was") from None
-    journal.clear_pending(job)
-    vault.changed(added=cards)
-    return job, new_index is not None
+            steps.append(Step(Card.from_text(vault.index_name, old), "replace", {}, "index",
+                              "its facts were imported into cards", body=new_index))
+            replaced = True
+    job, _done = apply(vault, steps, command="import", day=now)
+    return job, replaced
 
 
 # --------------------------------------------------------------------------- the optional llm
@@ -414,7 +392,7 @@ def _llm_candidates(vault: Vault, command: str, item: Input, found: list[Candida
     override = vault.root / vault.config.templates if vault.config.templates else None
     prompt = templates.render("import-log-prompt.md.j2", override, source=item.source, log=numbered(item.text),
                               found=[c.text for c in found])
-    answer, problem = _ask(vault, command, prompt)
+    answer, problem = ask(vault, command, prompt)
     if problem or answer is None:
         print(f"warning: llm command for {item.source}: {problem}; only the statements found without it are used",
               file=sys.stderr)
@@ -427,25 +405,6 @@ def _llm_candidates(vault: Vault, command: str, item: Input, found: list[Candida
         print(f"warning: llm command for {item.source}: {len(extra)} statements; only the first "
               f"{MAX_LLM_CANDIDATES} are used", file=sys.stderr)
     return extra[:MAX_LLM_CANDIDATES]
-
-
-def _ask(vault: Vault, command: str, prompt: str) -> tuple[str | None, str | None]:
-    import shlex
-    import subprocess
-
-    try:
-        done = subprocess.run(shlex.split(command), input=prompt, capture_output=True, encoding="utf-8",
-                              errors="replace", timeout=LLM_TIMEOUT, cwd=vault.root, check=False)
-    except (OSError, ValueError) as exc:
-        return None, f"cannot run {command!r}: {exc}"
-    except subprocess.TimeoutExpired:
-        return None, f"no answer within {LLM_TIMEOUT:g} s"
-    if done.returncode != 0:
-        detail = (done.stderr.strip().splitlines() or [""])[-1][:200]
-        return None, f"exit {done.returncode}{': ' + detail if detail else ''}"
-    if "\0" in done.stdout or len(done.stdout.encode("utf-8")) > MAX_BYTES:
-        return None, "the answer is not text (binary or over 1 MB)"
-    return done.stdout, None
 
 
 # --------------------------------------------------------------------------- output

@@ -79,7 +79,7 @@ def supersede_card(*, vault: Vault, old: str, new: str, force: bool = False) -> 
              f"supersedes {old_card.id} (cards supersede)"),
     ]
     job, done, result = _apply(vault, steps, "supersede")
-    return Superseded(old_card.id, new_card.id, done[0].path, job, result)
+    return Superseded(old_card.id, new_card.id, next(d.path for d in done if d.step.op == "archive"), job, result)
 
 
 def archive(*, vault: Vault, refs: list[str], force: bool = False, reason: str | None = None) -> int:

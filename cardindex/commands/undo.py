@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from .. import index
+from ..errors import Refused
 from ..undo import undo
 from ..vault import Vault, today
 
@@ -12,7 +13,13 @@ from ..vault import Vault, today
 def run(*, vault: Vault, job: str | None = None) -> int:
     with vault.lock():
         undone_id, new_id, files = undo(vault, job)
-        index.write(vault, today())
+        try:
+            index.ensure_replaceable(vault, index.read_index(vault))
+        except Refused:  # the undo put back an index kept by hand: it stays as restored
+            print(f"note: {vault.index_name} is kept by hand again, as before the job; not regenerated",
+                  file=sys.stderr)
+        else:
+            index.write(vault, today())
     for change in files:
         verb = "removed" if change.after is None else ("restored" if change.before is None else "reverted")
         print(f"{verb} {change.path}", file=sys.stderr)
