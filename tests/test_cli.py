@@ -790,3 +790,14 @@ def test_the_real_home_is_out_of_reach(fake_home, tmp_path):
     assert fake_home.parent == tmp_path
     assert os.environ["CARDS_TODAY"] == "2026-11-30"
     assert not {"CARDS_VAULT", "EDITOR", "VISUAL"} & set(os.environ)
+
+
+def test_add_with_a_long_first_line_keeps_the_index_line_within_150_characters(invoke, vault):
+    text = ("Staging is reset every Monday at 06:00 UTC, so never keep test data there over a weekend "
+            "or any longer stretch of time than a working week.")
+    result = invoke("add", text)
+    assert result.exit_code == 0, result.stderr
+    lines = [line for line in (vault / "INDEX.md").read_text(encoding="utf-8").splitlines() if line.startswith("- [")]
+    assert len(lines) == 1 and len(lines[0]) <= 150, lines
+    assert lines[0].endswith("…")
+    assert invoke("lint", "--select", "I103").exit_code == 0

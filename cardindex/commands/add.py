@@ -19,8 +19,10 @@ from ..vault import Vault, today
 if TYPE_CHECKING:
     from ..lint.finding import Finding
 
-MAX_SLUG = 60
+MAX_SLUG = 60  # a file name given by --name
+MIN_DERIVED_SLUG = 24  # one made from the description is cut to leave room in the index line, not below this
 MAX_DERIVED_DESCRIPTION = 100
+INDEX_LINE = 150  # what lint I103 allows an INDEX.md line
 
 
 def slugify(text: str) -> str:
@@ -51,6 +53,28 @@ def derive_description(text: str) -> str:
         return first
     cut = first[:MAX_DERIVED_DESCRIPTION].rsplit(" ", 1)[0].rstrip(" ,;:")
     return cut + "…"
+
+
+def derived_stem(description: str) -> str:
+    """A file name stem from a description, cut at a word so that the card's index line
+    (`- [STEM](STEM.md) — DESCRIPTION`) keeps room for the whole description: the
+    description is what an agent reads, the stem only names the file."""
+    longest = max(MIN_DERIVED_SLUG, min(MAX_SLUG, (INDEX_LINE - len("- []() — .md") - len(description)) // 2))
+    slug = slugify(description) or "card"
+    if len(slug) > longest:
+        slug = slug[: longest + 1].rsplit("-", 1)[0] or slug[:longest]
+    return slug
+
+
+def fit_description(description: str, rel: str, title: str | None = None) -> str:
+    """A derived description, cut so the card's INDEX.md line stays within 150 characters (lint I103).
+
+    The line is `- [TITLE](PATH) — DESCRIPTION`: the title (the name, else the id) and the path both count.
+    """
+    room = INDEX_LINE - len("- []() — ") - len(title or rel.removesuffix(".md")) - len(rel)
+    if len(description) <= room:
+        return description
+    return description[: room - 1].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
 
 
 def _one_line(value: str | None, option: str) -> str | None:
@@ -171,18 +195,22 @@ def add_card(
         raise UsageError("empty card text; nothing written")
     if len(body.encode("utf-8")) > MAX_BYTES // 2:
         raise UsageError(f"card text is {len(body.encode('utf-8')):,} bytes; a card holds one fact, not a document")
-    description = _one_line(description, "--description") or derive_description(body)
+    given = _one_line(description, "--description")
+    description = given or derive_description(body)
     key = _one_line(key, "--key")
     scope = _one_line(scope, "--scope")
     name = _one_line(name, "--name")
     source = _one_line(source, "--source")
     for tag in tags:
         _one_line(tag, "--tag")
-    slug = slugify(name or "") or slugify(description) or "card"
+    slug = slugify(name or "") or derived_stem(description)
     now = today()
 
     with vault.lock():
         index.ensure_replaceable(vault, index.read_index(vault))
+        rel = free_name(vault, slug)
+        if not given:
+            description = fit_description(description, rel, name)
         holders = _key_holders(vault, key, now)
         locked = [c for c in holders if c.locked]
         fields: list[tuple[str, Any]] = [
@@ -205,15 +233,14 @@ def add_card(
         if not force:
             from .. import gate  # the lint rules: imported only when the gate runs
 
-            findings = gate.review(Card.from_text(f"{slug}.md", card_text), vault)
+            findings = gate.review(Card.from_text(rel, card_text), vault)
             if findings:
                 raise GateRefused(
                     f"card refused by the write gate ({', '.join(sorted({f.category for f in findings}))}); "
                     "nothing written. Use --force to add it anyway",
-                    name=f"{slug}.md",
+                    name=rel,
                     findings=findings,
                 )
-        rel = free_name(vault, slug)
         new = Card.from_text(rel, card_text)
         also = []
         if locked:

@@ -36,11 +36,9 @@ from ..lifecycle import Step, apply, free_name, recover
 from ..lint.finding import Finding
 from ..llm import ask
 from ..vault import Vault, today
-from .add import _render, derive_description, slugify
+from .add import _render, derive_description, derived_stem, fit_description
 
 STDIN = "-"
-MAX_SLUG = 32  # a file name of a few words (`cards add` allows 60)
-INDEX_LINE = 150  # what lint I103 allows an INDEX.md line
 MAX_LLM_CANDIDATES = 100
 _FIRST_SENTENCE = re.compile(r"^(.+?[.!?])\s+[A-Z`*\"'(]")
 _DAILY_LOG_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}\b.*\.(?:md|markdown|txt|log)$", re.IGNORECASE)
@@ -273,8 +271,8 @@ def _review_all(vault: Vault, candidates: list[Candidate], now: dt.date, own_doc
     origin: dict[str, str] = {}  # planned path -> where its candidate came from
     outcomes = []
     for cand in candidates:
-        rel = free_name(vault, _slug(_description(cand)), taken=taken)
-        description = _fit(_description(cand), rel)
+        rel = free_name(vault, derived_stem(_description(cand)), taken=taken)
+        description = fit_description(_description(cand), rel)
         fields: list[tuple[str, Any]] = [
             ("description", description),
             ("type", cand.type),
@@ -315,25 +313,6 @@ def _says_itself(finding: Finding, own_docs: tuple[str, ...]) -> bool:
     The file is where the fact is moving from, not evidence that the repo records it.
     """
     return finding.code == "D105" and any(finding.message.startswith(f"{doc} line ") for doc in own_docs)
-
-
-def _slug(description: str) -> str:
-    """A file name stem from the description, cut at a word to leave room in the index line."""
-    slug = slugify(description) or "card"
-    if len(slug) > MAX_SLUG:
-        slug = slug[: MAX_SLUG + 1].rsplit("-", 1)[0] or slug[:MAX_SLUG]
-    return slug
-
-
-def _fit(description: str, rel: str) -> str:
-    """The description, cut so the card's INDEX.md line stays within 150 characters (lint I103).
-
-    The line is `- [ID](PATH) — DESCRIPTION`: the id and the path both count.
-    """
-    room = INDEX_LINE - len("- []() — ") - len(rel.removesuffix(".md")) - len(rel)
-    if len(description) <= room:
-        return description
-    return description[: room - 1].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
 
 
 def _description(cand: Candidate) -> str:
