@@ -113,26 +113,10 @@ class Added(NamedTuple):
         return "conflict" if self.conflicts_with else "active"
 
 
-def run(
-    *,
-    vault: Vault,
-    text: str,
-    description: str | None = None,
-    card_type: str = "project",
-    key: str | None = None,
-    scope: str | None = None,
-    name: str | None = None,
-    lock: bool = False,
-    source: str | None = None,
-    expires: dt.date | None = None,
-    tags: tuple[str, ...] = (),
-    force: bool = False,
-    output_format: str = "text",
-) -> int:
-    """Add a card from `text`; print its path. Returns the exit code."""
+def run(*, vault: Vault, output_format: str = "text", **options: Any) -> int:
+    """Add a card (`options` as for `add_card`); print its path. Returns the exit code."""
     try:
-        added = add_card(vault=vault, text=text, description=description, card_type=card_type, key=key, scope=scope,
-                         name=name, lock=lock, source=source, expires=expires, tags=tags, force=force)
+        added = add_card(vault=vault, **options)
     except GateRefused as refused:
         for f in refused.findings:
             print(f"{refused.name}:{f.line}: {f.code} {f.message}", file=sys.stderr)
