@@ -1,10 +1,110 @@
-"""`cards watch` (placeholder until it lands)."""
+"""`cards watch`: keep INDEX.md current while cards are edited; print findings for changed cards.
+
+Findings go to stdout in `cards lint`'s formats; one `index: ...` line per pass, and
+what the watcher is doing, go to stderr. watchdog loads only once watching starts
+(`cardindex.watch.start_observer`), so `--once` never imports it.
+"""
 
 from __future__ import annotations
 
-from ..errors import UsageError
-from ..vault import Vault
+import logging
+import signal
+import sys
+from types import FrameType
+
+from ..errors import CardIndexError, LockTimeout, UsageError
+from ..lint.finding import Finding
+from ..lint.formatters import FORMATTERS, Formatter
+from ..vault import Vault, today
+from ..watch import POLL_INTERVAL, Trigger, WatchdogLog, Watcher, lint_cards, start_observer
 
 
-def run(*, vault: Vault, once: bool) -> int:
-    raise UsageError("cards watch is not built yet")
+def run(
+    *,
+    vault: Vault,
+    once: bool = False,
+    debounce: float,
+    poll: bool = False,
+    output_format: str = "text",
+) -> int:
+    """Watch the vault until SIGINT or SIGTERM (exit 0); with `once`, one pass over every card.
+
+    `once` exits like `cards lint`: 1 when any card has findings, else 0.
+    """
+    if debounce < 0:
+        raise UsageError(f"--debounce must be 0 or more seconds, got {debounce:g}")
+    watcher = Watcher(vault.root, use_cache=vault.use_cache)
+    formatter = FORMATTERS[output_format](sys.stdout, vault.root)
+    if not once:
+        return _watch(vault, watcher, formatter, debounce=debounce, poll=poll)
+    now = today()
+    fresh, cards, change = watcher.refresh(now)
+    _say(change.summary(first=True))
+    findings = lint_cards(fresh, cards, cards, now)
+    _show(formatter, findings)
+    if findings and output_format == "text":
+        _say(f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''}.")
+    return 1 if findings else 0
+
+
+def _watch(vault: Vault, watcher: Watcher, formatter: Formatter, *, debounce: float, poll: bool) -> int:
+    trigger = Trigger(debounce, max_delay=max(1.0, 10 * debounce))
+    stop: list[int] = []
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.append(signum)
+        if signum == signal.SIGINT:
+            signal.signal(signal.SIGINT, signal.default_int_handler)  # a second Ctrl-C interrupts at once
+
+    previous = {signum: signal.signal(signum, on_signal) for signum in (signal.SIGINT, signal.SIGTERM)}
+    previous_fd = signal.set_wakeup_fd(trigger.wakeup_fd, warn_on_full_buffer=False)
+    log = WatchdogLog(trigger.poke, _say)
+    logging.getLogger("watchdog").addHandler(log)
+    observer = None
+    try:
+        try:
+            observer, fallback = start_observer(vault.root, trigger.poke, index_name=vault.index_name, poll=poll)
+        except OSError as exc:
+            raise UsageError(f"cannot watch {vault.root}: {exc.strerror or exc}") from None
+        if fallback:
+            _say(f"warning: {fallback}")
+        _, _, change = watcher.refresh(today())
+        _say(change.summary(first=True))
+        how = f"polling every {POLL_INTERVAL:g} s" if poll or fallback else "inotify"
+        _say(f"watching {vault.root} ({how}); Ctrl-C to stop")
+        while trigger.wait(lambda: bool(stop)):
+            if not vault.root.is_dir():
+                _say(f"error: the vault folder {vault.root} is gone; stopped watching")
+                return 1
+            now = today()
+            try:
+                fresh, cards, change = watcher.refresh(now)
+                _say(change.summary(first=False))
+                changed = set(change.added) | set(change.changed)
+                _show(formatter, lint_cards(fresh, cards, [c for c in cards if c.path in changed], now))
+            except LockTimeout as exc:  # another writer held the vault for CARDS_LOCK_TIMEOUT: try again
+                _say(f"error: {exc}")
+                trigger.poke()
+            except CardIndexError as exc:  # a bad config, a hand-kept index: say so, keep watching
+                _say(f"error: {exc}")
+        _say(f"stopped watching {vault.root}")
+        return 0
+    finally:
+        log.quiet = True
+        if observer is not None:
+            observer.stop()
+            observer.join(timeout=5)
+        logging.getLogger("watchdog").removeHandler(log)
+        signal.set_wakeup_fd(previous_fd)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        trigger.close()
+
+
+def _show(formatter: Formatter, findings: list[Finding]) -> None:
+    formatter.write(findings)
+    sys.stdout.flush()
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
