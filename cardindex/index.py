@@ -212,19 +212,23 @@ def read_index(vault: Vault) -> str | None:
         return None
 
 
-def write(vault: Vault, today: dt.date, *, check: bool = False) -> IndexResult:
-    """Regenerate the index file (or, with `check`, fail when it is out of date)."""
+def write(vault: Vault, today: dt.date, *, check: bool = False, cards: Sequence[Card] | None = None) -> IndexResult:
+    """Regenerate the index file (or, with `check`, fail when it is out of date).
+
+    `cards`: render these instead of the vault's (`cards watch` passes a broken card's
+    last good version in its place).
+    """
     from .atomic import write_atomic
 
     with vault.lock():
         path = vault.index_path
         current = read_index(vault)
-        remembered = _unchanged_memo(vault, today)
+        remembered = _unchanged_memo(vault, today) if cards is None else _Remembered(path, None)
         rendered = remembered.get()
         if rendered is not None:
             broken: list[Card] = []  # only clean vaults are remembered
         else:
-            cards = vault.cards
+            cards = vault.cards if cards is None else cards
             rendered = render(vault, cards, today)
             broken = [c for c in cards if not c.usable]
             if not broken:

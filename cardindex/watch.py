@@ -308,10 +308,9 @@ class Watcher:
                     changed.append(card)
                 if card.problems and not card.usable:
                     broken.append(card)
-            standins = [self._good[c.path] for c in broken if c.path in self._good]
-            if standins:
-                vault.changed(added=standins)  # what index.write renders: the last good versions
-            result = index.write(vault, today)
+            good = {c.path: self._good[c.path] for c in broken if c.path in self._good}
+            shown = [good.get(c.path, c) for c in cards] if good else None  # broken ones: their last good versions
+            result = index.write(vault, today, cards=shown)
         removed = sorted(path for path in seen if path not in now)
         self._seen = now
         for path in removed:
@@ -319,7 +318,7 @@ class Watcher:
         for card in added + changed:  # the others' last good versions are what they are now
             if card.usable:
                 self._good[card.path] = card
-        kept = [s.path for s in standins]
+        kept = sorted(good)
         dropped = [c.path for c in broken if c.path not in self._good]
         return vault, cards, Change([c.path for c in added], [c.path for c in changed], removed, kept, dropped,
                                     len(cards), result.path, result.changed)
