@@ -43,7 +43,7 @@ class VaultLock:
                 break
             except BlockingIOError:
                 if time.monotonic() >= deadline:
-                    holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "another process"
+                    holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip() or "another process"
                     os.close(fd)
                     raise LockTimeout(
                         f"the vault is locked by {holder} (waited {self.timeout:g} s); "
@@ -53,7 +53,7 @@ class VaultLock:
                 time.sleep(delay)
                 delay = min(delay * 2, 0.1)
         os.ftruncate(fd, 0)
-        os.pwrite(fd, f"pid {os.getpid()}\n".encode(), 0)
+        os.pwrite(fd, f"pid {os.getpid()} ({_command()})\n".encode("utf-8", "replace"), 0)
         self._fd = fd
         self._depth = 1
         return self
@@ -68,3 +68,13 @@ class VaultLock:
         if self._depth == 0 and self._fd is not None:
             os.close(self._fd)  # closing the descriptor releases the flock
             self._fd = None
+
+
+def _command() -> str:
+    """What holds the lock, for the message another process shows: `cards consolidate`, say."""
+    import sys
+
+    words = [os.path.basename(sys.argv[0]) or "python", *sys.argv[1:]]
+    if words[0] in ("__main__.py", "-m", "-c"):
+        words[0] = "cards"
+    return " ".join(words)[:120]
