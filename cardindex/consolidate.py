@@ -59,15 +59,19 @@ class Plan(NamedTuple):
     live: int
 
 
-def evidence_order(card: Card) -> tuple[dt.date, dt.date]:
-    """Newest evidence first: `verified` (else `created`), then `created`."""
-    return card.evidence or NEVER, card.created or NEVER
+def evidence_order(card: Card) -> dt.date:
+    """When the fact was last known true (`verified`, else `created`, else `modified`).
+
+    Two values of one slot with the same evidence date are a conflict: when a card was
+    written (`created`) says nothing about which value held later.
+    """
+    return card.evidence or NEVER
 
 
 def quality(card: Card) -> tuple[bool, bool, int, dt.date, dt.date]:
     """How well a card is described: the one to keep when duplicates merge."""
     described = len(set(words(card.description).tokens))
-    return card.locked, bool(_REASONS.search(card.body)), min(described, 12), *evidence_order(card)
+    return card.locked, bool(_REASONS.search(card.body)), min(described, 12), evidence_order(card), card.created or NEVER
 
 
 def best(cards: Iterable[Card]) -> Card:
@@ -141,13 +145,14 @@ class Planner:
 
     def plan(self) -> Plan:
         self.retire_by_time()
-        pairs = find_pairs(self.live, self.multi_valued)
+        # Cards for different scopes (two projects, two paths) are different facts, however alike.
+        pairs = [p for p in find_pairs(self.live, self.multi_valued) if p.a.scope == p.b.scope]
         self.kinds = {(p.a.path, p.b.path): p for p in pairs} | {(p.b.path, p.a.path): p for p in pairs}
-        by_key: dict[str, list[Card]] = defaultdict(list)
+        by_key: dict[tuple[str, str], list[Card]] = defaultdict(list)
         for card in self.live:
             if card.key and card.key not in self.multi_valued and not self.gone(card):
-                by_key[card.key].append(card)
-        for key, group in sorted(by_key.items()):
+                by_key[(card.key, card.scope)].append(card)  # one slot per key and scope
+        for (key, _scope), group in sorted(by_key.items()):
             if len(group) > 1 and self.in_window(*group):
                 self.settle_key(key, group)
         self.merge_duplicates([p for p in pairs if p.kind == "duplicate" and p.reason != "same-key"])
@@ -165,14 +170,14 @@ class Planner:
         """The same fact. For one key, also the same value: cards filling one slot often
         share a description (what the fact is for) while their bodies give other values."""
         pair = self.pair(a, b)
-        if pair is None or pair.kind != "duplicate":
+        if pair is None:
             return False
-        if pair.reason != "same-key":
-            return True
-        wa, wb = words(a.body), words(b.body)
-        if wa.values or wb.values:
-            return wa.values == wb.values
-        return not (set(wa.tokens) - set(wb.tokens) and set(wb.tokens) - set(wa.tokens))
+        if a.key and a.key == b.key:  # one slot: the same value (not the same description) is the same fact
+            wa, wb = words(a.body), words(b.body)
+            if wa.values or wb.values:
+                return wa.values == wb.values
+            return pair.kind == "duplicate" and not (set(wa.tokens) - set(wb.tokens) and set(wb.tokens) - set(wa.tokens))
+        return pair.kind == "duplicate"
 
     def retire_by_time(self) -> None:
         for card in self.cards:
@@ -213,7 +218,7 @@ class Planner:
         if same:
             self.merge(canonical, same, f"the same value for key {key!r}")
         if rivals:
-            date = newest[0].isoformat() if newest[0] != NEVER else "none"
+            date = newest.isoformat() if newest != NEVER else "none"
             self.conflict([canonical, *rivals], f"key {key!r}: different values with the same evidence date ({date})")
         winners = [canonical, *rivals]
         for old in ordered:
@@ -315,7 +320,8 @@ class Planner:
             return
         keyed = any(c.key and c.key not in self.multi_valued for c in (a, b))
         newer, older = sorted((a, b), key=evidence_order, reverse=True)
-        if keyed and evidence_order(newer) != evidence_order(older) and not older.locked:
+        by_time = keyed or pair.reason == "value"  # one slot: a key says so, or one value differs in one sentence
+        if by_time and evidence_order(newer) != evidence_order(older) and not older.locked:
             self.supersede(older, [newer], pair.detail)
         else:
             self.conflict([a, b], pair.detail)

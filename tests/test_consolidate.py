@@ -428,3 +428,46 @@ def test_a_failing_llm_command_leaves_the_merge_deterministic(invoke: Invoke, va
     assert "warning: llm command for tz2: exit 3" in result.stderr
     assert card(vault, "tz2.md").body == "User is in the Europe/Berlin timezone.\n"
     assert card(vault, "tz2.md").meta["merged_from"] == "tz1"
+
+
+# ------------------------------------------------------------------ found by the lifecycle benchmark
+
+
+def test_cards_for_different_scopes_are_never_merged_or_superseded(invoke: Invoke, vault: Path) -> None:
+    put(vault, "jilis.md", "Jilis: avoid having to force push before merging", "It applies to every environment.",
+        type="feedback", scope='"project:jilis"', verified="2026-01-25")
+    put(vault, "milonis.md", "Milonis: avoid having to force push before opening a pull request",
+        "Confirmed during the August review.", type="feedback", scope='"project:milonis"', verified="2026-03-18")
+    put(vault, "yodunar.md", "Link to the dashboard for Yodunar: https://intranet.example.com/yodunar/dashboard-766",
+        "See the link.", type="reference", key="reference.yodunar.dashboard", scope='"project:yodunar"',
+        verified="2026-02-08")
+    put(vault, "gumelon.md", "Link to the dashboard for Gumelon: https://intranet.example.com/gumelon/dashboard-256",
+        "See the link.", type="reference", scope='"project:gumelon"', verified="2026-03-05")
+    put(vault, "deploy-api.md", "Deploy weekday", "Deploy the API on Thursdays.", key="deploy-day",
+        scope="path:api", verified="2026-01-01")
+    put(vault, "deploy-web.md", "Deploy weekday", "Deploy the web app on Tuesdays.", key="deploy-day",
+        scope="path:web", verified="2026-06-01")
+    assert decisions(consolidate(invoke)) == []
+
+
+def test_a_changed_value_without_a_key_is_settled_by_date(invoke: Invoke, vault: Path) -> None:
+    put(vault, "node-18.md", "The edge worker runtime is Node.js 18", "Edge workers use the Node.js 18 runtime.",
+        verified="2026-01-20")
+    put(vault, "node-22.md", "The edge worker runtime is Node.js 22", "Edge workers use the Node.js 22 runtime.",
+        verified="2026-02-15")
+    assert [(a, c, r) for a, c, r in decisions(consolidate(invoke))] == [("supersede", "node-18", ("node-22",))]
+    assert card(vault, "archive/node-18.md").meta["superseded_by"] == "node-22"
+
+
+def test_the_same_verified_date_is_a_conflict_whatever_created_says(invoke: Invoke, vault: Path) -> None:
+    put(vault, "auth-a.md", "Auth provider of the notification service", "Notifications authenticate with Okta.",
+        key="notification-auth", created="2024-01-09", verified="2024-04-23")
+    put(vault, "auth-b.md", "Auth provider of the notification service", "Notifications authenticate with Auth0.",
+        key="notification-auth", created="2023-10-13", verified="2024-04-23")
+    assert [d[0] for d in decisions(consolidate(invoke))] == ["conflict"]
+
+
+def test_consolidate_leaves_the_index_current_even_when_it_decides_nothing(invoke: Invoke, vault: Path) -> None:
+    put(vault, "one.md", "Where release notes are drafted", "Release notes are drafted in the wiki.")
+    assert invoke("consolidate").stdout.startswith("nothing to do")
+    assert invoke("index", "--check").exit_code == 0

@@ -445,3 +445,15 @@ def test_brackets_in_titles_are_escaped(invoke, vault, write_card, make_card):
         "- [\\[WIP\\] deploy \\[day\\]](wip.md) — Work in progress flag",
         "- [C:\\\\temp\\\\](back.md) — Backslash title",
     ]
+
+
+def test_over_budget_a_reinforced_old_fact_outranks_a_newer_passing_one(invoke, vault, write_card, make_card):
+    (vault / ".cardindex.yaml").write_text("index_budget:\n  lines: 9\n")
+    write_card(vault, "rule.md", make_card("Deploy weekday rule", verified="2026-06-01",
+                                           merged_from="[a, b, c]", supersedes="old-rule"))
+    for i in range(5):
+        write_card(vault, f"passing-{i}.md", make_card(f"Passing fact {i}", verified=f"2026-08-0{i + 1}"))
+    assert invoke("index").exit_code == 0
+    text = (vault / "INDEX.md").read_text()
+    assert "(rule.md)" in text  # 2026-06-01 plus 4 x 30 days of reinforcement
+    assert "more" in text.splitlines()[-1]

@@ -49,8 +49,7 @@ def run(
             known.update({d.path: sha256(new_text(d.step, d.step.card.text).encode("utf-8"))
                           for d in done if d.path == d.step.card.path})
             window.save(vault, started, known, job)
-            if job:
-                index.write(vault, now)
+            index.write(vault, now)  # also when nothing was decided: cards may have changed by hand
     _report(decided, steps, job, dry_run, output_format, everything or changed is None)
     return 0
 
