@@ -119,7 +119,13 @@ def apply(
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise Refused(f"job {job} failed ({reason}); rolled back {rolled} file(s), the vault is as it was") from None
     journal.clear_pending(job)
-    vault.invalidate()
+    # The vault's loaded cards follow what the job wrote, so the index after it needs no reload.
+    vault.changed(
+        added=[Card.from_text(w.target, w.data.decode("utf-8")) for w in writes
+               if w.target is not None and w.data is not None and w.target == (w.source or w.target)
+               and vault.is_card_name(w.target.rsplit("/", 1)[-1])],
+        removed=[w.source for w in writes if w.source is not None and w.target != w.source],
+    )
     return job, done
 
 
