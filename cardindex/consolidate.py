@@ -172,8 +172,10 @@ class Planner:
         pair = self.pair(a, b)
         if pair is None:
             return False
+        if pair.kind == "contradiction" and pair.reason != "same-key":
+            return False  # opposite polarity, or another value in the same place
         if a.key and a.key == b.key:  # one slot: the same value (not the same description) is the same fact
-            wa, wb = words(a.body), words(b.body)
+            wa, wb = words(f"{a.description}\n{a.body}"), words(f"{b.description}\n{b.body}")
             if wa.values or wb.values:
                 return wa.values == wb.values
             return pair.kind == "duplicate" and not (set(wa.tokens) - set(wb.tokens) and set(wb.tokens) - set(wa.tokens))

@@ -471,3 +471,14 @@ def test_consolidate_leaves_the_index_current_even_when_it_decides_nothing(invok
     put(vault, "one.md", "Where release notes are drafted", "Release notes are drafted in the wiki.")
     assert invoke("consolidate").stdout.startswith("nothing to do")
     assert invoke("index", "--check").exit_code == 0
+
+
+def test_a_negated_twin_under_one_key_is_superseded_never_merged(invoke: Invoke, vault: Path) -> None:
+    put(vault, "never.md", "Never add a regression test before the nightly build in Ramoria",
+        "Never add a regression test before the nightly build in Ramoria.", type="feedback",
+        key="ramoria-regression-tests", verified="2023-09-25")
+    put(vault, "always.md", "Always add a regression test before the nightly build in Ramoria",
+        "Always add a regression test before the nightly build in Ramoria.", type="feedback",
+        key="ramoria-regression-tests", verified="2025-02-26")
+    assert decisions(consolidate(invoke)) == [("supersede", "never", ("always",))]
+    assert "merged_into" not in card(vault, "archive/never.md").meta
