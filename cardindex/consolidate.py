@@ -175,6 +175,8 @@ class Planner:
         if pair.kind == "contradiction" and pair.reason != "same-key":
             return False  # opposite polarity, or another value in the same place
         if a.key and a.key == b.key:  # one slot: the same value (not the same description) is the same fact
+            if _one_word_swapped(a.description, b.description) or _one_word_swapped(_first_line(a), _first_line(b)):
+                return False  # "... runs on unittest" / "... runs on vitest": another value, whatever its case
             wa, wb = words(f"{a.description}\n{a.body}"), words(f"{b.description}\n{b.body}")
             if wa.values or wb.values:
                 return wa.values == wb.values
@@ -357,6 +359,16 @@ class Planner:
                 reason = f"the other side ({', '.join(partners)}) is no longer live"
                 self._edit(card, {"status": None, "conflicts_with": None}, "resolve", reason)
                 self.decisions.append(Decision("resolve", card.id, tuple(partners), reason))
+
+
+def _first_line(card: Card) -> str:
+    return next((line for line in card.body.splitlines() if line.strip()), "")
+
+
+def _one_word_swapped(a: str, b: str) -> bool:
+    """The same sentence with exactly one word replaced by another: a changed value."""
+    ta, tb = words(a).tokens, words(b).tokens
+    return len(ta) == len(tb) > 1 and sum(x != y for x, y in zip(ta, tb, strict=True)) == 1
 
 
 def _strings(value: object) -> list[str]:

@@ -482,3 +482,11 @@ def test_a_negated_twin_under_one_key_is_superseded_never_merged(invoke: Invoke,
         key="ramoria-regression-tests", verified="2025-02-26")
     assert decisions(consolidate(invoke)) == [("supersede", "never", ("always",))]
     assert "merged_into" not in card(vault, "archive/never.md").meta
+
+
+def test_a_lowercase_value_changed_under_one_key_is_superseded_not_merged(invoke: Invoke, vault: Path) -> None:
+    put(vault, "old.md", "For running tests, Orostus notification service runs on vitest",
+        "For running tests, Orostus notification service runs on vitest.", key="orostus-tests", verified="2024-09-26")
+    put(vault, "new.md", "For running tests, Orostus notification service runs on unittest",
+        "For running tests, Orostus notification service runs on unittest.", key="orostus-tests", verified="2026-06-02")
+    assert decisions(consolidate(invoke)) == [("supersede", "old", ("new",))]
