@@ -204,8 +204,9 @@ def bench_size(b: bf.Bench, vault: Path, n: int, slow: float) -> tuple[dict[str,
         b, lambda i: lint, setup=lambda i: clear_cache(vault), check=check_cold, slow=slow
     )
 
-    # Warm: the parse cache of the last cold run in place, nothing changed. A warm run that
-    # rewrites the parse cache did not trust it (racily clean files, a cache miss): say so.
+    # Warm: the caches of the last cold run in place, nothing changed. A warm run that
+    # rewrites the parse cache did not trust it (racily clean files, a cache miss); one that
+    # rewrites the lint cache saw the repo change (other work in this repo): say so.
     snapshot: dict[str, object] = {}
 
     warm_findings: list[dict[str, Any]] = []
@@ -213,17 +214,51 @@ def bench_size(b: bf.Bench, vault: Path, n: int, slow: float) -> tuple[dict[str,
     def check_warm(i: int, cmd: Cmd, proc: Proc) -> None:
         warm_findings[:] = findings_of(cmd, proc)
         outputs["warm"] = proc.stdout
-        if bf.cache_state(vault) != snapshot["before"]:
-            warnings.append(
-                f"{n}: warm lint run {i + 1 if i >= 0 else '(warm-up)'} rewrote {vault / '.cardindex' / 'cache'}: "
-                "the cache was not trusted"
-            )
+        before, now = snapshot["before"], bf.cache_state(vault)
+        assert isinstance(before, dict)
+        run = i + 1 if i >= 0 else "(warm-up)"
+        for name in sorted(set(before) | set(now)):
+            if before.get(name) == now.get(name):
+                continue
+            if name.startswith("lint-"):
+                warnings.append(f"{n}: warm lint run {run} rewrote the lint cache {name}: the repo or the sources changed")
+            else:
+                warnings.append(f"{n}: warm lint run {run} rewrote {vault / '.cardindex' / 'cache' / name}: "
+                                "the cache was not trusted")
 
     rows["warm lint"] = adaptive_series(
         b, lambda i: lint, setup=lambda i: snapshot.update(before=bf.cache_state(vault)), check=check_warm, slow=slow
     )
     if outputs["warm"] != outputs["cold"]:
         warnings.append(f"{n}: the warm run's findings differ from the cold run's")
+
+    # One card's description edited before each run: that card is parsed and linted again,
+    # its statement changes, so the duplicate and contradiction pairs are computed again for
+    # the whole vault (an edit outside the statement would reuse them), and INDEX.md may
+    # be rendered again. The edit changes no other card's findings.
+    target = files[0]
+    original = target.read_bytes()
+    target_rel = target.relative_to(vault).as_posix()
+    if not re.search(rb'^description: "', original, re.MULTILINE):
+        raise BenchError(f"{target}: no quoted description line to edit")
+
+    def edit_description(i: int) -> None:
+        target.write_bytes(re.sub(rb'^(description: ")', b"\\1Edited %d: " % i, original, count=1, flags=re.MULTILINE))
+
+    def elsewhere(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [f for f in findings if target_rel not in (f["path"], *f["related"]) and f["code"] != "I101"]
+
+    def check_edit(i: int, cmd: Cmd, proc: Proc) -> None:
+        if elsewhere(findings_of(cmd, proc)) != elsewhere(warm_findings):
+            warnings.append(f"{n}: editing {target_rel} changed findings on other cards")
+
+    rows["warm lint, 1 card edited"] = adaptive_series(
+        b, lambda i: lint, setup=edit_description, check=check_edit, slow=slow
+    )
+    target.write_bytes(original)
+    bf.settle([target])
+    if findings_of(lint, bf.run(lint, env=b.env).proc) != warm_findings:
+        warnings.append(f"{n}: after restoring {target_rel}, the findings differ from the warm run's")
 
     # Warm without the derivable rules: what comparing the cards against the repo above the
     # vault costs (the generated vaults sit in this repo, under bench/vaults/).

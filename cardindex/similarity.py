@@ -5,17 +5,21 @@ The one mechanism behind the duplicate and contradiction rules, the write gate o
 its negation score 100 on token_set_ratio), so this works in three steps:
 
 A card is compared by its **statement**: the description, plus the body sentence that
-states the fact (the one sharing most words with the description; Why/How/Source lines
-are reasons, not the fact). Words are normalized: case folded, plurals stemmed, stop and
-filler words dropped, synonyms and negations folded ("never", "don't" → "not").
+states the fact (the one sharing most words with the description; Why/How/Source
+sentences are reasons, not the fact). Words are normalized: case folded, inflections
+folded ("writes", "writing", "written" → one token), hyphenated words split, stop and
+filler words dropped, phrases read as the word they mean ("no later than" is a bound, not
+a negation), synonyms and negations folded ("never", "don't" → "not").
 
 1. **Block**: propose candidate pairs cheaply, never all pairs: cards sharing a
-   single-valued key, cards with the same normalized description, and cards that share
-   at least two of their rarest words.
+   single-valued key, cards with the same normalized description, descriptions sharing
+   two of their three rarest words, and statements sharing two of their rarest words.
+   Every block is capped, so the pairs grow with the number of cards, not its square.
 2. **Classify by what differs**: opposite polarity (a negation or an antonym on one side
-   only, the rest the same) or a different value in one aligned slot (a number, version,
-   port, weekday, or a name) makes a contradiction; shared words weighted by rarity,
-   with nothing opposed, make a duplicate (rapidfuzz confirms close wording).
+   only, the rest the same, or one rule being the other with qualifiers added) or a
+   different value in one aligned slot (a number, version, port, weekday, or a name)
+   makes a contradiction; shared words weighted by rarity, covering most of the shorter
+   statement and a good part of the longer one, with nothing opposed, make a duplicate.
 """
 
 from __future__ import annotations
@@ -24,19 +28,24 @@ import difflib
 import functools
 import math
 import re
-from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from itertools import chain, combinations
 from typing import NamedTuple
 
 from .card import Card
 
 DUPLICATE_OVERLAP = 0.65  # rarity-weighted share of a statement's words the other one has
+DUPLICATE_COVER = 0.4  # and of the longer one's: a short card is not the duplicate of a card about more
 SAME_THING = 0.6  # two facts are about the same thing when this much of their non-value words agree
 MAX_BLOCK = 60  # a word shared by more cards than this is not rare enough to block on
 RARE_WORDS = 8  # each card is indexed under this many of its rarest words
+DESCRIPTION_WORDS = 3  # and under each two of this many of its description's rarest words
+DESCRIPTION_BLOCK = 20  # two words shared by more descriptions than this say nothing about a pair
 
 STOP = frozenset(
-    ["a", "an", "the", "to", "of", "in", "on", "at", "for", "by", "with", "and", "or", "is", "are", "was", "be", "been", "it", "its", "this", "that", "these", "those", "as", "from", "into", "per", "via", "which", "what", "who", "whom", "whose", "how", "when", "where", "there", "here", "than", "then", "so", "such", "our", "their", "his", "her", "your", "we", "they", "he", "she", "i", "you", "me", "us", "them", "one", "do", "does", "did"]
+    ["a", "an", "the", "to", "of", "in", "on", "at", "for", "by", "with", "and", "or", "is", "are", "was", "be", "been", "it", "its", "this", "that", "these", "those", "as", "from", "into", "per", "via", "which", "what", "who", "whom", "whose", "how", "when", "where", "there", "here", "than", "then", "so", "such", "our", "their", "his", "her", "your", "we", "they", "he", "she", "i", "you", "me", "us", "them", "one", "do", "does", "did", "each", "every", "whether", "much", "against", "about"]
 )
 FILLER = frozenset(
     ["note", "reminder", "fyi", "important", "please", "confirmed", "agreed", "going", "forward", "consistently", "also", "just", "really", "actually", "basically", "generally", "ever", "now"]
@@ -57,22 +66,32 @@ _SYNONYM_GROUPS = [
     ("reference", "references", "referenced", "cite", "cites", "cited", "refer", "refers"),
     ("contact", "contacts", "reach"),
     ("sender", "from"),
-    ("formatted", "format", "formatting", "formats"),
-    ("committing", "commit", "commits", "committed"),
-    ("merged", "merge", "merging", "merges"),
+    ("format", "formatted", "formatting", "formats"),
+    ("commit", "committing", "commits", "committed"),
+    ("merge", "merged", "merging", "merges"),
+    ("uppercase", "upper-case", "capitals", "capitalise", "capitalised", "capitalize", "capitalized", "all-caps"),
+    ("lowercase", "lower-case"),
+    ("explain", "explains", "explained", "explaining", "explanation", "explanations"),
+    ("basic", "basics", "everyday", "elementary", "fundamental", "fundamentals"),
+    ("fluent", "proficient", "expert", "experienced", "skilled", "adept"),
     # Negations read alike: "never", "do not ever", "don't" all say "not".
     ("not", "never", "don't", "dont", "doesn't", "doesnt", "didn't", "isn't", "aren't", "won't", "mustn't",
      "shouldn't", "cannot", "can't", "rather", "instead"),
 ]
 SYNONYMS = {word: group[0] for group in _SYNONYM_GROUPS for word in group}
 NEGATORS = frozenset(
-    ["not", "never", "no", "don't", "dont", "doesn't", "doesnt", "didn't", "isn't", "aren't", "won't", "cannot", "can't", "mustn't", "shouldn't", "without", "avoid", "avoids", "forbidden", "prohibited", "disallowed", "neither", "nor", "stop", "ever"]
+    ["not", "never", "no", "don't", "dont", "doesn't", "doesnt", "didn't", "isn't", "aren't", "won't", "cannot", "can't", "mustn't", "shouldn't", "without", "avoid", "avoids", "forbidden", "prohibited", "disallowed", "neither", "nor", "stop", "ever", "skip", "skips", "omit", "omits"]
+)
+# Words that say "not" by themselves: they answer a negation on the other side.
+NEGATIVE = frozenset(
+    ["off", "disable", "disabled", "disables", "forbid", "forbids", "forbidden", "exclude", "excluded", "excludes",
+     "reject", "rejected", "rejects", "false", "closed"]
 )
 _ANTONYM_PAIRS = [
     ("always", "never"), ("always", "not"), ("allowed", "forbidden"), ("allow", "forbid"), ("allows", "forbids"),
     ("enable", "disable"), ("enabled", "disabled"), ("include", "exclude"), ("included", "excluded"),
     ("on", "off"), ("true", "false"), ("yes", "no"), ("required", "optional"), ("mandatory", "optional"),
-    ("accept", "reject"), ("accepted", "rejected"), ("public", "private"), ("sync", "async"),
+    ("accept", "reject"), ("accepted", "rejected"), ("uppercase", "lowercase"), ("public", "private"), ("sync", "async"),
     ("synchronous", "asynchronous"), ("minimum", "maximum"), ("min", "max"), ("more", "fewer"),
     ("more", "less"), ("increase", "decrease"), ("first", "last"), ("open", "closed"), ("start", "stop"),
     ("must", "may"), ("should", "shouldn't"), ("can", "cannot"), ("squash", "rebase"), ("merge", "rebase"),
@@ -115,12 +134,73 @@ class Statement(NamedTuple):
     all: Words
 
 
+# Irregular participles and past forms that suffix stripping cannot reach.
+_IRREGULAR = {
+    "shown": "show", "known": "know", "knew": "know", "written": "write", "wrote": "write", "given": "give",
+    "gave": "give", "taken": "take", "took": "take", "chosen": "choose", "chose": "choose", "broken": "break",
+    "broke": "break", "seen": "see", "saw": "see", "gone": "go", "went": "go", "made": "make", "held": "hold",
+    "sent": "send", "spent": "spend", "got": "get", "gotten": "get", "told": "tell", "said": "say",
+    "thought": "think", "brought": "bring", "bought": "buy", "ran": "run", "began": "begin", "begun": "begin",
+    "drawn": "draw", "drew": "draw", "grown": "grow", "grew": "grow", "thrown": "throw", "threw": "throw",
+    "hidden": "hide", "hid": "hide", "driven": "drive", "drove": "drive", "forgotten": "forget", "forgot": "forget",
+    "understood": "understand", "lost": "lose", "left": "leave", "met": "meet", "paid": "pay", "read": "read",
+    "led": "lead", "fed": "feed", "stuck": "stick", "struck": "strike", "spoken": "speak", "spoke": "speak",
+    "frozen": "freeze", "froze": "freeze", "ridden": "ride", "risen": "rise", "rose": "rise", "fallen": "fall",
+    "fell": "fall", "woken": "wake", "woke": "wake", "worn": "wear", "wore": "wear", "torn": "tear",
+}
+_VOWELS = frozenset("aeiou")
+
+
+def _measure(stem: str) -> tuple[int, bool]:
+    """Porter's m (the number of vowel-consonant sequences) and whether the stem ends consonant-vowel-consonant."""
+    kinds: list[bool] = []
+    for i, ch in enumerate(stem):
+        vowel = ch in _VOWELS or (ch == "y" and i > 0 and not kinds[-1])
+        kinds.append(vowel)
+    m = sum(1 for i in range(1, len(kinds)) if kinds[i - 1] and not kinds[i])
+    cvc = len(stem) >= 3 and not kinds[-3] and kinds[-2] and not kinds[-1] and stem[-1] not in "wxy"
+    return m, cvc
+
+
 def _stem(word: str) -> str:
-    if len(word) > 4 and word.isalpha() and word not in ANTONYMS and word not in CALENDAR:
-        if word.endswith("ies"):
-            return word[:-3] + "y"
-        if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-            return word[:-1]
+    """Fold inflections together: plurals, -ing and -ed forms ("writing", "writes", "written" → "write").
+
+    Porter's steps 1 and 5, about: enough to map the forms of one word to one token, and
+    rarely two words to one. Antonyms and calendar words stay as they are.
+    """
+    if len(word) <= 3 or not word.isalpha() or word in ANTONYMS or word in CALENDAR:
+        return word
+    original = word
+    irregular = _IRREGULAR.get(word)
+    if irregular is not None:
+        word = irregular
+    elif word.endswith("sses"):
+        word = word[:-2]
+    elif word.endswith("ies"):
+        word = word[:-3] + "y" if len(word) > 4 else word[:-1]  # policies, ties
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if word.endswith("eed"):
+        if _measure(word[:-3])[0] > 0:
+            word = word[:-1]  # agreed
+    else:
+        for suffix in ("ing", "ed"):
+            stem = word[: -len(suffix)]
+            if word.endswith(suffix) and len(stem) >= 2 and not _VOWELS.isdisjoint(stem):
+                if stem.endswith(("at", "bl", "iz")):
+                    stem += "e"  # creating, enabled
+                elif stem[-1] == stem[-2] and stem[-1] not in "lsz":
+                    stem = stem[:-1]  # running, committed
+                elif _measure(stem) == (1, True):
+                    stem += "e"  # writing, naming
+                word = stem
+                break
+    if word.endswith("e") and not word.endswith("ee"):
+        m, cvc = _measure(word[:-1])
+        if m > 1 or (m == 1 and not cvc):
+            word = word[:-1]  # cache, caches
+    if word in NEGATORS or word in STOP:
+        return original  # never turn a word into "not" or a stop word
     return word
 
 
@@ -130,30 +210,76 @@ def words(text: str) -> Words:
     tokens: list[str] = []
     values: set[str] = set()
     sentence_start = True
+    lowered = text.lower()
+    if any(key in lowered for key in _PHRASE_KEYS):
+        text = _PHRASES.sub(_phrase, text)
     for raw, stop in _TOKEN_SPLIT.findall(text):
-        raw = raw.rstrip(".'\u2019")
-        if raw.endswith(("'s", "\u2019s")):
-            raw = raw[:-2]
-        if not raw:
+        found = _token(raw, sentence_start)
+        if found is None:
             continue
-        low = raw.lower()
+        sentence_start = bool(stop)
+        for token, value in found:
+            tokens.append(token)
+            if value:
+                values.add(token)
+    return Words(tuple(tokens), frozenset(values), " ".join(tokens))
+
+
+@functools.lru_cache(maxsize=200_000)
+def _token(raw: str, start: bool) -> tuple[tuple[str, bool], ...] | None:
+    """The normalized tokens of one word as written, each with whether it is a value; None: no word."""
+    raw = raw.rstrip(".'\u2019")
+    if raw.endswith(("'s", "\u2019s")):
+        raw = raw[:-2]
+    if not raw:
+        return None
+    low = raw.lower()
+    if "-" in low and low not in SYNONYMS and low not in ANTONYMS and low.replace("-", "").isalpha():
+        parts = [(part, p) for part, p in zip(raw.split("-"), low.split("-"), strict=True) if p]
+    else:
+        parts = [(raw, low)]
+    out = []
+    for raw, low in parts:
         if low.endswith("days") and low[:-1] in CALENDAR:
             low = low[:-1]
-        start = sentence_start
-        sentence_start = bool(stop)
         if low in STOP or low in FILLER:
             continue
-        low = _stem(SYNONYMS.get(low, low))
-        low = SYNONYMS.get(low, low)
-        tokens.append(low)
-        if ((not start and raw[0].isupper()) or not low.isalpha() or low in CALENDAR) and _is_value(raw, low, start):
-            values.add(low)
-    return Words(tuple(tokens), frozenset(values), " ".join(tokens))
+        low = _normal(low)
+        value = ((not start and raw[0].isupper()) or not low.isalpha() or low in CALENDAR) and _is_value(raw, low, start)
+        out.append((low, value))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=20_000)
+def _normal(low: str) -> str:
+    """One token per word: a synonym group's first word, else the word's stem (or its stem's group)."""
+    folded = SYNONYMS.get(low)
+    if folded is not None:
+        return folded
+    stem = _stem(low)
+    return SYNONYMS.get(stem, stem)
+
+
+# Phrases that are one word's worth of meaning; "no later than" is a bound, not a negation.
+_PHRASE_WORDS = {
+    "no later than": "within", "not later than": "within", "at the latest": "",
+    "no more than": "max", "not more than": "max", "no longer than": "max", "at most": "max",
+    "no fewer than": "min", "no less than": "min", "not less than": "min", "at least": "min",
+    "make sure": "ensure", "be sure": "ensure", "prior to": "before", "in advance of": "before",
+}
+_PHRASE_KEYS = ("than", "latest", "most", "least", "sure", "prior", "advance")  # each phrase has one: a cheap test first
+_PHRASES = re.compile(r"(?i)\b(?:" + "|".join(p.replace(" ", r"\s+") for p in _PHRASE_WORDS) + r")\b")
+
+
+def _phrase(m: re.Match[str]) -> str:
+    return _PHRASE_WORDS[" ".join(m.group().lower().split())]
 
 
 _TOKEN_SPLIT = re.compile("([A-Za-z0-9@][A-Za-z0-9@._+/:'\u2019-]*[A-Za-z0-9]|[A-Za-z0-9])([.!?:;](?=\\s|$))?")
 _REASON_LINE = re.compile(r"(?i)^\W*(?:why|how to apply|source|see also|related|context|reason|because)\b[^:]{0,20}:")
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+")
+# A rule's clause ends at ';' or where a reason or circumstance starts (", when traffic is low").
+_CLAUSE_SPLIT = re.compile(r";|,\s+(?=(?:because|since|so|as|when|while|which|where)\b)", re.IGNORECASE)
 
 
 _QUESTION = re.compile(r"(?i)^\W*(?:how|what|which|when|where|who|whom|whose|whether|why)\b")
@@ -164,8 +290,9 @@ def _fact(card: Card, description: Words) -> tuple[str, Words | None, Words | No
 
     The clause sharing most words with the description; when none does and the
     description only names the question ("How pull requests are merged"), the body's
-    first clause is its answer. Clauses (split at ';') keep a rule apart from its reason
-    for contradictions; the whole sentence is compared for duplicates.
+    first clause is its answer. Clauses (split at ';' and before ", because …") keep a
+    rule apart from its reason for contradictions; the whole sentence is compared for
+    duplicates.
     """
     best: tuple[str, Words | None, Words | None] = ("", None, None)
     first: tuple[str, Words | None, Words | None] = ("", None, None)
@@ -175,10 +302,10 @@ def _fact(card: Card, description: Words) -> tuple[str, Words | None, Words | No
         if _REASON_LINE.match(line):
             continue
         for sentence in _SENTENCE_SPLIT.split(line.strip(" -*#>")):
-            if not sentence:
-                continue
+            if not sentence or _REASON_LINE.match(sentence):
+                continue  # "Source: …" after the fact on one line is a reason too
             whole = words(sentence)
-            for clause in sentence.split(";"):
+            for clause in _CLAUSE_SPLIT.split(sentence):
                 w = words(clause)
                 if not w.tokens:
                     continue
@@ -222,15 +349,17 @@ def _polar(token: str) -> bool:
     return token in NEGATORS or token in ANTONYMS or token.endswith("n't")
 
 
-def _opposed(only_a: set[str], only_b: set[str]) -> str | None:
+def _opposed(only_a: AbstractSet[str], only_b: AbstractSet[str]) -> str | None:
     """Why two statements have opposite polarity, or None."""
-    for word in only_a:
-        for other in ANTONYMS.get(word, ()):
+    for word in sorted(only_a):
+        for other in sorted(ANTONYMS.get(word, ())):
             if other in only_b:
                 return f"'{word}' vs '{other}'"
     neg_a = {t for t in only_a if t in NEGATORS or t.endswith("n't")}
     neg_b = {t for t in only_b if t in NEGATORS or t.endswith("n't")}
     if bool(neg_a) != bool(neg_b):
+        if not NEGATIVE.isdisjoint(only_b if neg_a else only_a):
+            return None  # a negative word answers the negation: "does not work" and "day off"
         return f"'{min(neg_a or neg_b)}' on one side only"
     return None
 
@@ -248,27 +377,38 @@ def _value_slot(a: Words, b: Words) -> str | None:
     return None
 
 
-def _keys_compatible(a: Card, b: Card) -> bool:
+def _keys_compatible(key_a: str | None, key_b: str | None) -> bool:
     """Cards with unrelated keys fill different slots: not contradictory by wording."""
-    if not a.key or not b.key or a.key == b.key:
+    if not key_a or not key_b or key_a == key_b:
         return True
-    short, long = sorted((a.key, b.key), key=len)
-    return long.startswith(short)
+    short, long = sorted((key_a, key_b), key=len)
+    return long.startswith(short) and not long[len(short)].isalnum()  # deploy-day and deploy-day-2, not deploy-days
 
 
-def _contradiction(wa: Words, wb: Words) -> tuple[str, str] | None:
+def _contradiction(wa: Words, wb: Words, set_a: frozenset[str] | None = None,
+                   set_b: frozenset[str] | None = None) -> tuple[str, str] | None:
     """(reason, detail) when two statements about the same thing cannot both hold."""
-    set_a, set_b = set(wa.tokens), set(wb.tokens)
+    set_a = frozenset(wa.tokens) if set_a is None else set_a
+    set_b = frozenset(wb.tokens) if set_b is None else set_b
     if not set_a or not set_b:
         return None
     only_a, only_b = set_a - set_b, set_b - set_a
+    if not only_a and not only_b:
+        return None
     core_a = {t for t in only_a if not _polar(t)}
     core_b = {t for t in only_b if not _polar(t)}
+    agreeing = len(set_a | set_b) - len(core_a) - len(core_b)
+    if len(core_a) + len(core_b) > agreeing + 2 and not (core_a <= wa.values and core_b <= wb.values):
+        return None  # more differs than agrees: neither polarity test below can pass (a cheap test first)
     opposed = _opposed(only_a, only_b)
     if opposed and not (core_a & wa.values or core_b & wb.values):
         plain_a = {t for t in set_a if not _polar(t)}
         plain_b = {t for t in set_b if not _polar(t)}
         if len(core_a) + len(core_b) <= max(2, len(plain_a | plain_b) // 3):
+            return "polarity", f"opposite polarity: {opposed}"
+        # One rule is the other with qualifiers added: "Never run or schedule a migration
+        # against production on a Friday" and "Run production migrations on Fridays".
+        if not (core_a and core_b) and len(plain_a & plain_b) >= max(3, len(plain_a | plain_b) // 2):
             return "polarity", f"opposite polarity: {opposed}"
     if core_a and core_b and core_a <= wa.values and core_b <= wb.values:
         slot = _value_slot(wa, wb)
@@ -279,42 +419,79 @@ def _contradiction(wa: Words, wb: Words) -> tuple[str, str] | None:
 
 def _overlap(wa: Words, wb: Words, weight: Mapping[str, float]) -> float:
     """Rarity-weighted share of the smaller statement's words that the other one has."""
-    set_a, set_b = set(wa.tokens), set(wb.tokens)
+    return _coverage(frozenset(wa.tokens), frozenset(wb.tokens), weight)[0]
+
+
+def _coverage(set_a: frozenset[str], set_b: frozenset[str], weight: Mapping[str, float],
+              total_a: float | None = None, total_b: float | None = None) -> tuple[float, float]:
+    """Rarity-weighted shares of the smaller and of the larger statement's words that both have."""
     if not set_a or not set_b:
-        return 0.0
-    shared = sum(weight.get(t, 1.0) for t in set_a & set_b)
-    smaller = min(sum(weight.get(t, 1.0) for t in set_a), sum(weight.get(t, 1.0) for t in set_b))
-    return shared / smaller if smaller else 0.0
+        return 0.0, 0.0
+    shared = sum([weight.get(t, 1.0) for t in set_a & set_b])
+    if total_a is None:
+        total_a = sum([weight.get(t, 1.0) for t in set_a])
+    if total_b is None:
+        total_b = sum([weight.get(t, 1.0) for t in set_b])
+    smaller, larger = min(total_a, total_b), max(total_a, total_b)
+    return (shared / smaller if smaller else 0.0), (shared / larger if larger else 0.0)
+
+
+class _Side(NamedTuple):
+    """One card as classify compares it: its statement's word sets, computed once per run."""
+
+    card: Card
+    key: str | None
+    statement: Statement
+    fact: frozenset[str]
+    description: frozenset[str]
+    all: frozenset[str]
+    total: float  # rarity weight of all its words
+
+
+def _side(card: Card, st: Statement, weight: Mapping[str, float]) -> _Side:
+    every = frozenset(st.all.tokens)
+    return _Side(card, card.key, st, frozenset(st.fact.tokens), frozenset(st.description.tokens), every,
+                 sum([weight.get(t, 1.0) for t in every]))
 
 
 def classify(a: Card, b: Card, sa: Statement, sb: Statement, weight: Mapping[str, float], *, same_key: bool) -> Pair | None:
     """What two candidate cards are to each other: duplicate, contradiction, or nothing."""
-    compatible = _keys_compatible(a, b)
-    if compatible:
-        for wa, wb in ((sa.fact, sb.fact), (sa.description, sb.description)):
-            found = _contradiction(wa, wb)
-            if found:
-                return Pair(a, b, "contradiction", found[0], 100.0, found[1])
-    all_a, all_b = sa.all, sb.all
-    only_a, only_b = set(all_a.tokens) - set(all_b.tokens), set(all_b.tokens) - set(all_a.tokens)
-    conflict = (bool(only_a & all_a.values) and bool(only_b & all_b.values)) or _opposed(only_a, only_b) is not None
-    if compatible and (_reworded(sa.description, sb.description) or
-                       (not same_key and not conflict and _overlap(all_a, all_b, weight) >= DUPLICATE_OVERLAP)):
-        return Pair(a, b, "duplicate", "same-key" if same_key else "wording",
-                    round(_overlap(all_a, all_b, weight) * 100, 1), "the same fact in other words")
+    return _classify(_side(a, sa, weight), _side(b, sb, weight), weight, same_key)
+
+
+def _classify(a: _Side, b: _Side, weight: Mapping[str, float], same_key: bool) -> Pair | None:
+    sa, sb = a.statement, b.statement
+    if _keys_compatible(a.key, b.key):
+        found = (_contradiction(sa.fact, sb.fact, a.fact, b.fact)
+                 or _contradiction(sa.description, sb.description, a.description, b.description))
+        if found:
+            return Pair(a.card, b.card, "contradiction", found[0], 100.0, found[1])
+        smaller, larger = _coverage(a.all, b.all, weight, a.total, b.total)
+        if _reworded(sa.description, sb.description, a.description, b.description) or (
+            not same_key and smaller >= DUPLICATE_OVERLAP and larger >= DUPLICATE_COVER
+            and not _conflict(sa.all, sb.all, a.all, b.all)
+        ):
+            return Pair(a.card, b.card, "duplicate", "same-key" if same_key else "wording",
+                        round(smaller * 100, 1), "the same fact in other words")
     if same_key:
-        return Pair(a, b, "contradiction", "same-key", 0.0, "two live cards hold one single-valued key")
+        return Pair(a.card, b.card, "contradiction", "same-key", 0.0, "two live cards hold one single-valued key")
     return None
 
 
-def _reworded(wa: Words, wb: Words) -> bool:
+def _conflict(wa: Words, wb: Words, set_a: frozenset[str], set_b: frozenset[str]) -> bool:
+    """Something differs that a duplicate cannot differ in: a value on each side, or polarity."""
+    only_a, only_b = set_a - set_b, set_b - set_a
+    return (bool(only_a & wa.values) and bool(only_b & wb.values)) or _opposed(only_a, only_b) is not None
+
+
+def _reworded(wa: Words, wb: Words, set_a: frozenset[str] | None = None, set_b: frozenset[str] | None = None) -> bool:
     """The same words once synonyms, fillers and negation forms are folded (at most two differ)."""
-    only_a, only_b = set(wa.tokens) - set(wb.tokens), set(wb.tokens) - set(wa.tokens)
-    if only_a & wa.values or only_b & wb.values or _opposed(only_a, only_b):
-        return False
-    if only_a and only_b:
+    set_a = frozenset(wa.tokens) if set_a is None else set_a
+    set_b = frozenset(wb.tokens) if set_b is None else set_b
+    only_a, only_b = set_a - set_b, set_b - set_a
+    if len(only_a) + len(only_b) > 2 or (only_a and only_b) or not set_a:
         return False  # a word swapped for an unrelated one is another value, not another wording
-    return bool(wa.tokens) and len(only_a) + len(only_b) <= 2
+    return not (only_a & wa.values or only_b & wb.values or _opposed(only_a, only_b))
 
 
 def weights(statements: Sequence[Statement]) -> dict[str, float]:
@@ -329,52 +506,83 @@ def weights(statements: Sequence[Statement]) -> dict[str, float]:
 
 def candidates(cards: Sequence[Card], statements: Sequence[Statement], weight: Mapping[str, float], multi_valued: frozenset[str]) -> Iterator[tuple[int, int, bool]]:
     """Index pairs worth comparing, each once: (i, j, share a single-valued key)."""
-    seen: set[tuple[int, int]] = set()
+    keys = [c.key for c in cards]
+    return _candidates(keys, statements, [frozenset(st.all.tokens) for st in statements], weight, multi_valued)
+
+
+def _candidates(keys: Sequence[str | None], statements: Sequence[Statement], bags: Sequence[frozenset[str]],
+                weight: Mapping[str, float], multi_valued: frozenset[str]) -> Iterator[tuple[int, int, bool]]:
+    """`candidates`, given each card's key and the set of its statement's words."""
     by_key: dict[str, list[int]] = defaultdict(list)
     by_text: dict[str, list[int]] = defaultdict(list)
-    for i, card in enumerate(cards):
-        if card.key and card.key not in multi_valued:
-            by_key[card.key].append(i)
+    for i, key in enumerate(keys):
+        if key and key not in multi_valued:
+            by_key[key].append(i)
         by_text[statements[i].description.text].append(i)
+    same_key: set[tuple[int, int]] = set()
     for members in by_key.values():
-        for x in range(len(members)):
-            for y in range(x + 1, len(members)):
-                seen.add((members[x], members[y]))
-                yield members[x], members[y], True
+        same_key.update(combinations(members, 2))
+    others: set[tuple[int, int]] = set()
     for members in by_text.values():
         if 1 < len(members) <= MAX_BLOCK:
-            for x in range(len(members)):
-                for y in range(x + 1, len(members)):
-                    if (members[x], members[y]) not in seen:
-                        seen.add((members[x], members[y]))
-                        yield members[x], members[y], False
-    threshold = math.log((len(cards) + 1) / MAX_BLOCK) if len(cards) > MAX_BLOCK else 0.0
-    index: dict[str, list[int]] = defaultdict(list)
-    for i, st in enumerate(statements):
-        rare = sorted(((-weight.get(t, 0.0), t) for t in set(st.all.tokens)), key=lambda p: p)[:RARE_WORDS]
-        for w, token in rare:
-            if -w >= threshold:
+            others.update(combinations(members, 2))
+    # Only words that two statements have can make a pair: rarest of those first; ties by
+    # the word, so that the same vault always gives the same pairs.
+    shared = [t for t, n in Counter(chain.from_iterable(bags)).items() if n > 1]
+    rank = {t: r for r, t in enumerate(sorted(shared, key=lambda t: (-weight.get(t, 0.0), t)))}
+    # Descriptions that share two of their rarest words: a reworded description keeps most
+    # of its words, even when each is common on its own (a project name and an action).
+    ranked = rank.keys()
+    _shared_two(others, (sorted(ranked & set(st.description.tokens), key=rank.__getitem__)[:DESCRIPTION_WORDS]
+                         for st in statements), DESCRIPTION_BLOCK)
+    # Statements that share two of their rarest words, each rare enough to block on
+    # (statements of one or two words: one such word).
+    threshold = math.log((len(keys) + 1) / MAX_BLOCK) if len(keys) > MAX_BLOCK else 0.0
+    indexed = [[t for t in sorted(ranked & bag, key=rank.__getitem__)[:RARE_WORDS] if weight.get(t, 0.0) >= threshold]
+               for bag in bags]
+    _shared_two(others, indexed, len(keys))
+    short = [i for i, st in enumerate(statements) if len(st.all.tokens) <= 2 and indexed[i]]
+    if short:
+        index: dict[str, list[int]] = defaultdict(list)
+        for i, rare in enumerate(indexed):
+            for token in rare:
                 index[token].append(i)
-    shared: dict[tuple[int, int], int] = defaultdict(int)
-    for members in index.values():
-        for x in range(len(members)):
-            for y in range(x + 1, len(members)):
-                shared[(members[x], members[y])] += 1
-    for (i, j), count in shared.items():
-        small = min(len(statements[i].all.tokens), len(statements[j].all.tokens))
-        if (count >= 2 or small <= 2) and (i, j) not in seen:
-            seen.add((i, j))
-            yield i, j, False
+        for i in short:
+            others.update((min(i, j), max(i, j)) for token in indexed[i] for j in index[token] if j != i)
+    for i, j in sorted(same_key):
+        yield i, j, True
+    for i, j in sorted(others - same_key):
+        yield i, j, False
 
 
-def find_pairs(cards: Sequence[Card], multi_valued: frozenset[str] = frozenset()) -> list[Pair]:
-    """Every duplicate and contradiction pair among `cards` (usable, live cards)."""
-    cards = [c for c in cards if c.usable]
-    statements = [statement(c) for c in cards]
+def _shared_two(pairs: set[tuple[int, int]], chosen: Iterable[list[str]], limit: int) -> None:
+    """Add the pairs of items whose chosen words share two (up to `limit` items sharing them)."""
+    by_two: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, words_of in enumerate(chosen):
+        for two in combinations(sorted(words_of), 2):
+            by_two[two].append(i)
+    for members in by_two.values():
+        if 1 < len(members) <= limit:
+            pairs.update(combinations(members, 2))
+
+
+def find_pairs(cards: Sequence[Card], multi_valued: frozenset[str] = frozenset(),
+               statements: Sequence[Statement] | None = None) -> list[Pair]:
+    """Every duplicate and contradiction pair among `cards` (usable, live cards).
+
+    `statements`, one per card of `cards`, saves computing them (a cache has them).
+    """
+    if statements is None:
+        usable = [c for c in cards if c.usable]
+        statements = [statement(c) for c in usable]
+    else:
+        kept = [(c, st) for c, st in zip(cards, statements, strict=True) if c.usable]
+        usable, statements = [c for c, _ in kept], [st for _, st in kept]
     weight = weights(statements)
+    sides = [_side(c, st, weight) for c, st in zip(usable, statements, strict=True)]
     out = []
-    for i, j, same_key in candidates(cards, statements, weight, multi_valued):
-        pair = classify(cards[i], cards[j], statements[i], statements[j], weight, same_key=same_key)
+    for i, j, same_key in _candidates([s.key for s in sides], statements, [s.all for s in sides], weight, multi_valued):
+        pair = _classify(sides[i], sides[j], weight, same_key)
         if pair is not None:
             out.append(pair)
     out.sort(key=lambda p: (p.a.path, p.b.path))
@@ -392,16 +600,23 @@ def pairs_with(new: Card, cards: Sequence[Card], multi_valued: frozenset[str] = 
     mine = statement(new)
     lowered = [f"{c.description}\n{c.body[:400]}".lower() for c in others]
     total = len(others) + 2
-    frequency = {t: sum(t in d for d in lowered) for t in set(mine.all.tokens)}
+    probes = {t: _probe(t) for t in set(mine.all.tokens)}
+    frequency = {t: sum(probe in d for d in lowered) for t, probe in probes.items()}
     weight = {t: math.log(total / (n + 1)) + 0.1 for t, n in frequency.items()}
-    rare = [t for f, t in sorted((f, t) for t, f in frequency.items() if f <= MAX_BLOCK)][:RARE_WORDS]
+    rare = [probes[t] for f, t in sorted((f, t) for t, f in frequency.items() if f <= MAX_BLOCK)][:RARE_WORDS]
+    side = _side(new, mine, weight)
     out = []
     for card, text in zip(others, lowered, strict=True):
         same_key = bool(new.key) and card.key == new.key and new.key not in multi_valued
         shared = sum(t in text for t in rare)
         if not (same_key or shared >= 2 or (shared and len(mine.all.tokens) <= 2)):
             continue
-        pair = classify(new, card, mine, statement(card), weight, same_key=same_key)
+        pair = _classify(side, _side(card, statement(card), weight), weight, same_key)
         if pair is not None:
             out.append(pair)
     return out
+
+
+def _probe(token: str) -> str:
+    """What a normalized word looks like inside raw text: "write" is in "writing" as "writ"."""
+    return token[:-1] if len(token) > 4 and token.endswith("e") else token

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -12,7 +13,8 @@ from ..card import Card
 from ..vault import Vault
 
 if TYPE_CHECKING:
-    from ..similarity import Pair
+    from ..similarity import Pair, Statement
+    from .cache import LintCache
     from .repo import RepoFacts
 
 
@@ -30,30 +32,89 @@ class LintContext:
     """Shared, lazily computed inputs of the rules for one run."""
 
     def __init__(
-        self, vault: Vault, today: dt.date, repo_root: Path | None, cards: list[Card], focus: Card | None = None
+        self, vault: Vault, today: dt.date, repo_root: Path | None, cards: list[Card], focus: Card | None = None,
+        cache: LintCache | None = None,
     ) -> None:
         self.vault = vault
         self.today = today
         self.repo_root = repo_root
         self.cards = cards
         self.focus = focus  # the one card being checked (the write gate): pair only with it
+        self.cache = cache  # per-card results of earlier runs (None: compute everything)
 
     @functools.cached_property
     def live(self) -> list[Card]:
         return [c for c in self.cards if c.live(self.today)]
 
     @functools.cached_property
+    def live_paths(self) -> frozenset[str]:
+        return frozenset(c.path for c in self.live)
+
+    @functools.cached_property
     def pairs(self) -> dict[str, list[Pair]]:
         """Duplicate and contradiction pairs among live cards, by the path of each side."""
-        from ..similarity import find_pairs, pairs_with
+        from ..similarity import pairs_with
 
         multi = self.vault.config.multi_valued_keys
-        found = pairs_with(self.focus, self.live, multi) if self.focus else find_pairs(self.live, multi)
+        if self.focus:
+            found = pairs_with(self.focus, self.live, multi)
+        else:
+            found = self._all_pairs([c for c in self.live if c.usable], multi)
         out: dict[str, list[Pair]] = {}
         for pair in found:
             out.setdefault(pair.a.path, []).append(pair)
             out.setdefault(pair.b.path, []).append(pair)
         return out
+
+    def _all_pairs(self, usable: list[Card], multi: frozenset[str]) -> list[Pair]:
+        """`find_pairs` over the live cards, or what it gave last time when no statement changed.
+
+        The pairs depend on each card's path, key and statement alone (in order), so an
+        edit elsewhere in a card (a reason, a later paragraph, a tag) reuses them.
+        """
+        from ..similarity import Pair, find_pairs
+
+        if self.cache is None:
+            return find_pairs(usable, multi)
+        h = hashlib.blake2b(repr(sorted(multi)).encode(), digest_size=16)
+        for card in usable:
+            h.update(self.cache.derived(card, "compared", self._compared))
+        key = h.digest()
+        remembered = self.cache.pairs(key)
+        if remembered is not None:
+            return [Pair(usable[i], usable[j], *rest) for i, j, *rest in remembered]
+        found = find_pairs(usable, multi, [self.statement(c) for c in usable])
+        index = {c.path: i for i, c in enumerate(usable)}
+        self.cache.put_pairs(key, [(index[p.a.path], index[p.b.path], *p[2:]) for p in found])
+        return found
+
+    def _compared(self, card: Card) -> bytes:
+        """A digest of what `find_pairs` reads of `card`: its path, key and statement."""
+        parts = [card.path, card.key or ""]
+        for w in self.statement(card):
+            parts += [w.text, " ".join(sorted(w.values))]
+        return hashlib.blake2b("\0".join(parts).encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+    def said(self, card: Card) -> tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]:
+        """`derivable.said(card)`, from the cache when it has it."""
+        from .derivable import said
+
+        if self.cache is None:
+            return said(card)
+        found: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = self.cache.derived(card, "said", said)
+        return found
+
+    def statement(self, card: Card) -> Statement:
+        """What `card` says, as similarity compares it (from the cache when it has it)."""
+        from ..similarity import statement
+
+        if self.cache is None:
+            return statement(card)
+        found = self.cache.statement(card)
+        if found is None:
+            found = statement(card)
+            self.cache.put_statement(card, found)
+        return found
 
     @functools.cached_property
     def rendered_index(self) -> index.Rendered:
@@ -61,8 +122,14 @@ class LintContext:
 
     @functools.cached_property
     def repo(self) -> RepoFacts | None:
-        from .repo import load_repo_facts
+        from .repo import facts_of_plain, load_repo_facts, plain_facts
 
         if self.repo_root is None:
             return None
-        return load_repo_facts(self.repo_root, self.vault.real_root)
+        cached = self.cache.facts() if self.cache is not None else None
+        if cached is not None:
+            return facts_of_plain(cached)
+        facts = load_repo_facts(self.repo_root, self.vault.real_root)
+        if self.cache is not None:
+            self.cache.put_facts(plain_facts(facts))
+        return facts

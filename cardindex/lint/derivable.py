@@ -9,7 +9,9 @@ not flagged.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from itertools import chain
 
 from ..card import Card
 from ..similarity import words
@@ -44,6 +46,27 @@ _LAYOUT = re.compile(
 )
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+# Cheap to look for first: what `_PATH_LINE` and `_IDENT` cannot match without.
+_LINE_HINT = re.compile(r"\.[A-Za-z0-9]{1,6}(?::|#L| lines? )\d")
+_NAME_HINT = re.compile(r"[`_]|\(\)|[a-z0-9][A-Z]")
+
+
+def _may_reach(a: str, b: str, score: float) -> bool:
+    """Whether rapidfuzz's ratio (or token_sort_ratio, of single-spaced words) of `a` and `b` can reach `score`.
+
+    The ratio is at most 200 * shorter / (both lengths): strings of very different
+    lengths are not compared at all.
+    """
+    la, lb = len(a), len(b)
+    return 200 * min(la, lb) >= score * (la + lb)
+
+
+def _shared(tokens: Iterable[str], index: Mapping[str, list[int]]) -> Counter[int]:
+    """For each item of an inverted index, how many of `tokens` it holds."""
+    return Counter(chain.from_iterable(index.get(t, ()) for t in tokens))
+
+
 def _resolve(repo: RepoFacts, reference: str) -> str | None:
     """The repo file or folder a path in a card names (exactly, or by a unique suffix)."""
     reference = reference.strip("./").rstrip("/")
@@ -62,7 +85,7 @@ def file_line(card: Card, ctx: LintContext) -> Iterator[Hit]:
     behaviour or constraint instead, or leave it to the code.
     """
     repo = ctx.repo
-    if repo is None or not card.usable or not _PATH_LINE.search(card.text):
+    if repo is None or not card.usable or not _LINE_HINT.search(card.text) or not _PATH_LINE.search(card.text):
         return
     for number, line in statements(card):
         for m in _PATH_LINE.finditer(line):
@@ -81,6 +104,8 @@ def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:
     repo = ctx.repo
     if repo is None or not card.usable:
         return
+    if not _NAME_HINT.search(card.text, card.body_offset) and not _NAME_HINT.search(card.description):
+        return  # nothing in it looks like a code name
     named = {next(g for g in m.groups() if g).rsplit(".", 1)[-1] for m in _IDENT.finditer(card.text, card.body_offset)}
     named.update(next(g for g in m.groups() if g).rsplit(".", 1)[-1] for m in _IDENT.finditer(card.description))
     if repo.symbols.keys().isdisjoint(named):
@@ -128,29 +153,28 @@ def commit(card: Card, ctx: LintContext) -> Iterator[Hit]:
         return
     from rapidfuzz import fuzz
 
-    for number, line in statements(card):
-        for m in _HEX.finditer(line):
+    described = description_line(card)
+    for number, hexes, sentences in ctx.said(card):
+        for hex_string in hexes:
             for commit_hash, subject, _, _ in repo.subjects:
-                if commit_hash.startswith(m.group()):
+                if commit_hash.startswith(hex_string):
                     yield Hit(number, f"cites commit {commit_hash[:10]} ({subject!r}): git history records it", fix="archive")
                     return
-        if number == description_line(card):
+        if number == described:
             continue  # a description says what the card is for, not what happened
-        for sentence in re.split(r"(?<=[.!?;])\s+", line):
-            said = words(sentence).text
+        for said in sentences:
             if said.count(" ") < 2:
                 continue
             said_tokens = set(said.split())
-            shared: dict[int, int] = {}
-            for token in said_tokens:
-                for i in repo.subject_index.get(token, ()):
-                    shared[i] = shared.get(i, 0) + 1
+            if len(repo.subject_index.keys() & said_tokens) < 2:
+                continue  # no subject can share two words with it
+            shared = _shared(said_tokens, repo.subject_index)
             for i in (i for i, n in shared.items() if n >= 2):
                 commit_hash, subject, normalized, wanted = repo.subjects[i]
                 if len(wanted) < 3:
                     continue
                 covered = len(wanted & said_tokens) >= 0.8 * len(wanted) and fuzz.token_set_ratio(said, normalized) >= 90
-                if covered or fuzz.ratio(said, normalized) >= 80:
+                if covered or (_may_reach(said, normalized, 80) and fuzz.ratio(said, normalized) >= 80):
                     yield Hit(number, f"repeats commit {commit_hash[:10]} {subject!r}: git history records it", fix="archive")
                     return
 
@@ -162,18 +186,28 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
         return
     from rapidfuzz import fuzz
 
-    for number, line in statements(card):
-        for sentence in re.split(r"(?<=[.!?;])\s+", line):
-            said = words(sentence).text
+    for number, _, sentences in ctx.said(card):
+        for said in sentences:
             tokens = set(said.split())
-            if len(tokens) < 5:
-                continue
-            counts: dict[int, int] = {}
-            for token in tokens:
-                for i in repo.doc_index.get(token, ()):
-                    counts[i] = counts.get(i, 0) + 1
+            if len(tokens) < 5 or len(repo.doc_index.keys() & tokens) < 2:
+                continue  # too short, or no doc sentence can share two of its words
+            counts = _shared(tokens, repo.doc_index)
             for i in (i for i, n in counts.items() if n >= 2):
                 doc = repo.docs[i]
-                if fuzz.token_set_ratio(said, doc.text) >= 90 and fuzz.token_sort_ratio(said, doc.text) >= 75:
+                if (_may_reach(said, doc.text, 75) and fuzz.token_set_ratio(said, doc.text) >= 90
+                        and fuzz.token_sort_ratio(said, doc.text) >= 75):
                     yield Hit(number, f"{doc.path} line {doc.line} already says this", fix="archive")
                     return
+
+
+def said(card: Card) -> tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]:
+    """Each statement line of `card`: its number, the hex strings in it, the normalized text of each sentence.
+
+    What the commit and docs rules compare. It depends on the card alone, so the lint
+    cache keeps it: when a commit or a doc changes, those rules run again without
+    normalizing every card's sentences again.
+    """
+    return tuple(
+        (number, tuple(m.group() for m in _HEX.finditer(line)), tuple(words(s).text for s in _SENTENCE_END.split(line)))
+        for number, line in statements(card)
+    )

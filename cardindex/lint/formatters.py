@@ -6,6 +6,7 @@ import json
 import os
 from collections import Counter
 from collections.abc import Sequence
+from json.encoder import encode_basestring as _json_string  # C, when available
 from pathlib import Path
 from typing import TextIO
 
@@ -37,11 +38,27 @@ class Text(Formatter):
 
 
 class Json(Formatter):
-    """A JSON array of findings, exactly the keys of SPEC §6; paths relative to the vault."""
+    """A JSON array of findings, exactly the keys of SPEC §6; paths relative to the vault.
+
+    The text is what `json.dump(..., indent=1, ensure_ascii=False)` writes, built as one
+    string: json's indenting encoder is pure Python and writes each token separately,
+    which took a second for 10,000 findings.
+    """
 
     def write(self, findings: Sequence[Finding]) -> None:
-        json.dump([f.as_json() for f in findings], self.out, indent=1, ensure_ascii=False)
-        self.out.write("\n")
+        if not findings:
+            self.out.write("[]\n")
+            return
+        self.out.write("[\n" + ",\n".join(map(_json_object, findings)) + "\n]\n")
+
+
+def _json_object(f: Finding) -> str:
+    """`f.as_json()` as an element of an array indented by one space per level."""
+    s = _json_string
+    related = "[\n" + ",\n".join("   " + s(r) for r in f.related) + "\n  ]" if f.related else "[]"
+    return (f' {{\n  "path": {s(f.path)},\n  "line": {int(f.line)},\n  "code": {s(f.code)},\n'
+            f'  "category": {s(f.category)},\n  "severity": {s(f.severity)},\n  "message": {s(f.message)},\n'
+            f'  "related": {related},\n  "fix": {"null" if f.fix is None else s(f.fix)}\n }}')
 
 
 class JsonLines(Formatter):

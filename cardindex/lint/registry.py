@@ -25,6 +25,11 @@ class Rule(NamedTuple):
     summary: str
     check: Callable[[Card, LintContext], Iterable[Hit]] | None = None  # per card
     check_vault: Callable[[LintContext], Iterable[Hit]] | None = None  # once per run
+    # What a per-card check reads besides the card: "" (nothing: its hits are cached by the
+    # card's content), "live" (whether the card is live today: cached by content and that),
+    # "repo:PART" (that part of the repo too: cached while it is unchanged) or "vault"
+    # (other cards, dates, files: never cached). See lint/cache.py.
+    reads: str = "vault"
 
     @property
     def doc(self) -> str:
@@ -34,22 +39,22 @@ class Rule(NamedTuple):
 RULES: dict[str, Rule] = {
     rule.code: rule
     for rule in (
-        Rule("F001", "structure", "error", "unreadable file (binary, not UTF-8, empty, over 1 MB)", structure.unreadable),
-        Rule("F002", "structure", "error", "missing, unclosed or non-mapping frontmatter", structure.frontmatter),
-        Rule("F003", "structure", "error", "invalid YAML in the frontmatter", structure.yaml_syntax),
-        Rule("F004", "structure", "error", "YAML anchors or aliases", structure.yaml_alias),
-        Rule("F005", "structure", "error", "missing or invalid field", structure.invalid_field),
-        Rule("F006", "structure", "warning", "unquoted ': ' in a value (read leniently)", structure.unquoted_colon),
-        Rule("F007", "structure", "warning", "more than one fact in a card", structure.many_facts),
-        Rule("F008", "structure", "warning", "description over 150 characters", structure.long_description),
-        Rule("D101", "derivable", "error", "file and line reference into the repo", derivable.file_line),
-        Rule("D102", "derivable", "error", "describes what a function, class or constant does", derivable.code_symbol),
-        Rule("D103", "derivable", "error", "describes the module layout", derivable.layout),
-        Rule("D104", "derivable", "error", "repeats a commit hash or subject", derivable.commit),
-        Rule("D105", "derivable", "error", "repeats the README or docs", derivable.docs_text),
-        Rule("S101", "session", "error", "progress or plan words that date the card to one session", session.temporal),
-        Rule("S102", "session", "error", "to-do checkboxes", session.todo_list),
-        Rule("S103", "session", "error", "first-person narrative of work in progress", session.narrative),
+        Rule("F001", "structure", "error", "unreadable file (binary, not UTF-8, empty, over 1 MB)", structure.unreadable, reads=""),
+        Rule("F002", "structure", "error", "missing, unclosed or non-mapping frontmatter", structure.frontmatter, reads=""),
+        Rule("F003", "structure", "error", "invalid YAML in the frontmatter", structure.yaml_syntax, reads=""),
+        Rule("F004", "structure", "error", "YAML anchors or aliases", structure.yaml_alias, reads=""),
+        Rule("F005", "structure", "error", "missing or invalid field", structure.invalid_field, reads=""),
+        Rule("F006", "structure", "warning", "unquoted ': ' in a value (read leniently)", structure.unquoted_colon, reads=""),
+        Rule("F007", "structure", "warning", "more than one fact in a card", structure.many_facts, reads=""),
+        Rule("F008", "structure", "warning", "description over 150 characters", structure.long_description, reads=""),
+        Rule("D101", "derivable", "error", "file and line reference into the repo", derivable.file_line, reads="repo:files"),
+        Rule("D102", "derivable", "error", "describes what a function, class or constant does", derivable.code_symbol, reads="repo:symbols"),
+        Rule("D103", "derivable", "error", "describes the module layout", derivable.layout, reads="repo:files"),
+        Rule("D104", "derivable", "error", "repeats a commit hash or subject", derivable.commit, reads="repo:commits"),
+        Rule("D105", "derivable", "error", "repeats the README or docs", derivable.docs_text, reads="repo:docs"),
+        Rule("S101", "session", "error", "progress or plan words that date the card to one session", session.temporal, reads=""),
+        Rule("S102", "session", "error", "to-do checkboxes", session.todo_list, reads=""),
+        Rule("S103", "session", "error", "first-person narrative of work in progress", session.narrative, reads=""),
         Rule("U101", "duplicate", "error", "the same fact as another live card", similar.duplicate),
         Rule("C101", "contradiction", "error", "two live cards hold one single-valued key", similar.same_key),
         Rule("C102", "contradiction", "error", "opposite polarity: a rule and its negation", similar.opposite),
@@ -58,12 +63,12 @@ RULES: dict[str, Rule] = {
         Rule("T102", "stale", "warning", "verified longer ago than max_age", stale.unverified),
         Rule("T103", "stale", "warning", "scope path no longer exists", stale.missing_scope_path),
         Rule("T104", "stale", "warning", "superseded but still live", stale.superseded_but_live),
-        Rule("K101", "secret", "error", "a credential in a known format", secret.known_token),
-        Rule("K102", "secret", "error", "a private key block", secret.private_key),
-        Rule("K103", "secret", "error", "a password or key assigned a random-looking value", secret.assigned_secret),
+        Rule("K101", "secret", "error", "a credential in a known format", secret.known_token, reads=""),
+        Rule("K102", "secret", "error", "a private key block", secret.private_key, reads=""),
+        Rule("K103", "secret", "error", "a password or key assigned a random-looking value", secret.assigned_secret, reads=""),
         Rule("I101", "index", "error", "INDEX.md is out of date", check_vault=index_rules.out_of_date),
         Rule("I102", "index", "warning", "live cards left out by the index budget", check_vault=index_rules.over_budget),
-        Rule("I103", "index", "warning", "index line over 150 characters", index_rules.long_line),
+        Rule("I103", "index", "warning", "index line over 150 characters", index_rules.long_line, reads="live"),
         Rule("I104", "index", "error", "index file edited by hand", check_vault=index_rules.hand_edited),
     )
 }

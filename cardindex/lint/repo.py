@@ -5,13 +5,16 @@ The derivable rules compare cards against this. The vault's own files are left o
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import subprocess
+import time
 from collections import defaultdict
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from ..cache import RACY_NS
 from ..similarity import words
 
 MAX_FILES = 20_000
@@ -95,16 +98,53 @@ def _list_files(root: Path, vault: Path) -> list[str]:
     return [f for f in files if not f.startswith(vault_rel + "/")][:MAX_FILES]
 
 
+def _kind(rel: str) -> str | None:
+    """"doc" or "code" for a file whose text the derivable rules read, else None."""
+    suffix = os.path.splitext(rel)[1].lower()
+    if _DOC_NAMES.match(rel.rsplit("/", 1)[-1]) or (rel.startswith("docs/") and suffix in (".md", ".rst", ".txt")):
+        return "doc"
+    return "code" if suffix in _CODE else None
+
+
+def _log(root: Path) -> str:
+    return _git(root, "log", f"-n{MAX_COMMITS}", "--format=%H%x00%s") or ""
+
+
+def repo_stamp(root: Path, vault: Path) -> bytes:
+    """A digest of everything `load_repo_facts` reads, mostly from git and stat alone.
+
+    A file is read only when it changed in the last two seconds: it may change again
+    within its mtime's resolution, unseen, so its content counts instead of its stat
+    (git's rule for racily clean files).
+    """
+    h = hashlib.blake2b(digest_size=16)
+    racy = time.time_ns() - RACY_NS
+    for rel in _list_files(root, vault):
+        h.update(rel.encode("utf-8", "surrogateescape") + b"\0")
+        if _kind(rel) is None:
+            continue
+        try:
+            st = (root / rel).stat()
+            if max(st.st_mtime_ns, st.st_ctime_ns) >= racy:
+                h.update(b"content " + hashlib.blake2b((root / rel).read_bytes(), digest_size=16).digest())
+                continue
+        except OSError:
+            continue
+        h.update(f"{st.st_mtime_ns} {st.st_ctime_ns} {st.st_size} {st.st_ino}\0".encode())
+    h.update(_log(root).encode("utf-8", "surrogateescape"))
+    return h.digest()
+
+
 def load_repo_facts(root: Path, vault: Path) -> RepoFacts:
     files = _list_files(root, vault)
     dirs = {f.rsplit("/", i)[0] for f in files for i in range(1, f.count("/") + 1)}
     symbols: dict[str, Symbol] = {}
     docs: list[DocSentence] = []
     for rel in files:
-        suffix = os.path.splitext(rel)[1].lower()
-        is_doc = bool(_DOC_NAMES.match(rel.rsplit("/", 1)[-1])) or (rel.startswith("docs/") and suffix in (".md", ".rst", ".txt"))
-        if suffix not in _CODE and not is_doc:
+        kind = _kind(rel)
+        if kind is None:
             continue
+        is_doc = kind == "doc"
         try:
             path = root / rel
             if path.stat().st_size > MAX_FILE_BYTES:
@@ -132,7 +172,7 @@ def load_repo_facts(root: Path, vault: Path) -> RepoFacts:
     for i, doc in enumerate(docs):
         for _, token in sorted((frequency[t], t) for t in set(doc.text.split()))[:4]:
             doc_index[token].append(i)
-    log = _git(root, "log", f"-n{MAX_COMMITS}", "--format=%H%x00%s") or ""
+    log = _log(root)
     commits = [tuple(line.split("\0", 1)) for line in log.splitlines() if "\0" in line]
     pairs = [(h, s) for h, s in commits]
     subjects = [(h, s, words(s).text, frozenset(words(s).tokens)) for h, s in pairs]
@@ -145,3 +185,34 @@ def load_repo_facts(root: Path, vault: Path) -> RepoFacts:
         by_name[name.rsplit("/", 1)[-1]].append(name)
     return RepoFacts(root, frozenset(files), frozenset(dirs), symbols, docs, dict(doc_index), pairs, subjects,
                      dict(subject_index), dict(by_name))
+
+
+def facts_digest(facts: RepoFacts | None, part: str) -> bytes:
+    """A digest of one part of what the derivable rules read ("files", "symbols", "docs" or "commits").
+
+    A rule's cached hits hold while the part it reads is unchanged: moving a function
+    does not make the rule about commit subjects run again.
+    """
+    if facts is None:
+        return b"no repo"
+    value: object = {
+        "files": (sorted(facts.files), sorted(facts.dirs)),
+        "symbols": sorted(facts.symbols.items()),
+        "docs": facts.docs,
+        "commits": facts.commits,
+    }[part]
+    return hashlib.blake2b(repr(value).encode("utf-8", "surrogateescape"), digest_size=16).digest()
+
+
+def plain_facts(facts: RepoFacts) -> tuple[Any, ...]:
+    """`facts` in marshal's types, for the lint cache."""
+    return (str(facts.root), sorted(facts.files), sorted(facts.dirs), {k: tuple(v) for k, v in facts.symbols.items()},
+            [tuple(d) for d in facts.docs], facts.doc_index, facts.commits, facts.subjects, facts.subject_index,
+            facts.by_name)
+
+
+def facts_of_plain(plain: tuple[Any, ...]) -> RepoFacts:
+    root, files, dirs, symbols, docs, doc_index, commits, subjects, subject_index, by_name = plain
+    return RepoFacts(Path(root), frozenset(files), frozenset(dirs), {k: Symbol(*v) for k, v in symbols.items()},
+                     [DocSentence(*d) for d in docs], doc_index, [tuple(c) for c in commits],
+                     [tuple(x) for x in subjects], subject_index, by_name)

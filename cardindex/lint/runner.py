@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection
+import functools
+from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from ..card import Card, id_list
 from ..errors import UsageError
 from ..vault import Vault
-from .context import LintContext
+from .cache import LintCache
+from .context import Hit, LintContext
 from .finding import Finding
 from .registry import Rule, expand
+from .repo import facts_digest, repo_stamp
 from .text import ignored_on_lines
 
 
@@ -33,6 +37,8 @@ def lint(
     if universe is not None:
         cards = [c for c in cards if c.path in universe or (paths is not None and c.path in paths)]
     ctx = LintContext(vault, today, repo_root, cards)
+    if vault.use_cache:
+        ctx.cache = _open_cache(vault, rules, ctx)
     targets = cards if paths is None else [c for c in cards if c.path in paths]
     findings: list[Finding] = []
     for card in targets:
@@ -41,8 +47,20 @@ def lint(
         for rule in rules:
             if rule.check_vault is not None:
                 findings.extend(_finding(rule, hit, hit.path or vault.index_name) for hit in rule.check_vault(ctx))
+    if ctx.cache is not None:
+        ctx.cache.save(vault.cards)
     findings.sort(key=Finding.sort_key)
     return findings
+
+
+def _open_cache(vault: Vault, rules: list[Rule], ctx: LintContext) -> LintCache:
+    """The lint cache, with the repo rules' cached hits dropped where the repo part they read changed."""
+    cache = ctx.cache = LintCache(vault.state_dir)
+    repo_rules = [r for r in rules if r.reads.startswith("repo:")]
+    if repo_rules:
+        stamp = repo_stamp(ctx.repo_root, vault.real_root) if ctx.repo_root is not None else b"no repo"
+        cache.check_repo(stamp, lambda: {r.code: facts_digest(ctx.repo, r.reads.removeprefix("repo:")) for r in repo_rules})
+    return cache
 
 
 def lint_one(card: Card, rules: list[Rule], ctx: LintContext) -> list[Finding]:
@@ -52,19 +70,58 @@ def lint_one(card: Card, rules: list[Rule], ctx: LintContext) -> list[Finding]:
     except UsageError:
         suppressed = set()
     by_line = ignored_on_lines(card)
+    if ctx.cache is None:
+        found: Iterable[tuple[Rule, Iterable[tuple[Any, ...]]]] = (
+            (rule, rule.check(card, ctx)) for rule in rules if rule.check is not None and rule.code not in suppressed
+        )
+    else:
+        found = _cached(card, rules, ctx, ctx.cache, suppressed)
     out = []
-    for rule in rules:
-        if rule.check is None or rule.code in suppressed:
-            continue
-        for hit in rule.check(card, ctx):
-            if rule.code in by_line.get(hit.line, ()) or rule.category.upper() in by_line.get(hit.line, ()):
+    for rule, hits in found:
+        for line, message, related, fix, path in hits:
+            if by_line and (rule.code in by_line.get(line, ()) or rule.category.upper() in by_line.get(line, ())):
                 continue
-            out.append(_finding(rule, hit, hit.path or card.path))
+            out.append(Finding(path or card.path, line, rule.code, rule.category, rule.severity, message, related, fix))
     return out
 
 
-def _finding(rule: Rule, hit: object, path: str) -> Finding:
-    from .context import Hit
+class _Plan(NamedTuple):
+    """The selected per-card rules, split by what the cache can answer."""
 
-    assert isinstance(hit, Hit)
+    fixed: frozenset[str]  # slots of reads="" and repo rules: their codes
+    by_live: dict[bool, frozenset[str]]  # those plus the slots of reads="live" rules, for a live card and not
+    rule_of: dict[str, Rule]  # slot -> rule
+    uncached: tuple[Rule, ...]  # reads="vault"
+
+
+@functools.lru_cache(maxsize=16)
+def _plan(rules: tuple[Rule, ...]) -> _Plan:
+    per_card = [r for r in rules if r.check is not None]
+    rule_of = {r.code: r for r in per_card if r.reads not in ("vault", "live")}
+    fixed = frozenset(rule_of)
+    live = [r for r in per_card if r.reads == "live"]
+    by_live = {flag: fixed | {f"{r.code}@{flag}" for r in live} for flag in (True, False)}
+    rule_of.update({f"{r.code}@{flag}": r for r in live for flag in (True, False)})
+    return _Plan(fixed, by_live, rule_of, tuple(r for r in per_card if r.reads == "vault"))
+
+
+def _cached(card: Card, rules: list[Rule], ctx: LintContext, cache: LintCache,
+            suppressed: set[str]) -> Iterator[tuple[Rule, Iterable[tuple[Any, ...]]]]:
+    """Each rule's hits on `card`: from the cache where it has them; it keeps what is computed."""
+    plan = _plan(tuple(rules))
+    wanted = plan.by_live[card.path in ctx.live_paths] if len(plan.by_live[True]) > len(plan.fixed) else plan.fixed
+    if suppressed:
+        wanted = frozenset(s for s in wanted if plan.rule_of[s].code not in suppressed)
+    record = cache.found(card)
+    for slot in sorted(wanted - record.done):
+        cache.add(record, slot, plan.rule_of[slot].check(card, ctx))  # type: ignore[misc]
+    for slot, hits in record.hits.items():
+        if slot in wanted:
+            yield plan.rule_of[slot], hits
+    for rule in plan.uncached:
+        if rule.code not in suppressed:
+            yield rule, rule.check(card, ctx)  # type: ignore[misc]
+
+
+def _finding(rule: Rule, hit: Hit, path: str) -> Finding:
     return Finding(path, hit.line, rule.code, rule.category, rule.severity, hit.message, hit.related, hit.fix)
