@@ -47,6 +47,14 @@ class LintContext:
         return [c for c in self.cards if c.live(self.today)]
 
     @functools.cached_property
+    def link_targets(self) -> frozenset[str]:
+        """What a `[[link]]` may name, case-folded: every card's name, id and file stem (archive too)."""
+        names = set()
+        for card in [*self.cards, *self.vault.archived()]:
+            names.update(n.casefold() for n in (card.name, card.id, card.id.rsplit("/", 1)[-1]) if n)
+        return frozenset(names)
+
+    @functools.cached_property
     def live_paths(self) -> frozenset[str]:
         return frozenset(c.path for c in self.live)
 

@@ -47,6 +47,7 @@ RULES: dict[str, Rule] = {
         Rule("F006", "structure", "warning", "unquoted ': ' in a value (read leniently)", structure.unquoted_colon, reads=""),
         Rule("F007", "structure", "warning", "more than one fact in a card", structure.many_facts, reads=""),
         Rule("F008", "structure", "warning", "description over 150 characters", structure.long_description, reads=""),
+        Rule("F009", "structure", "warning", "a [[link]] to no card", structure.dangling_link),
         Rule("D101", "derivable", "error", "file and line reference into the repo", derivable.file_line, reads="repo:files"),
         Rule("D102", "derivable", "error", "describes what a function, class or constant does", derivable.code_symbol, reads="repo:symbols"),
         Rule("D103", "derivable", "error", "describes the module layout", derivable.layout, reads="repo:files"),

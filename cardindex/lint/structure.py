@@ -128,3 +128,21 @@ def body_lines_start(card: Card) -> int:
         if _HEADING.match(line):
             return number
     return 1
+
+
+def dangling_link(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """A `[[link]]` in the body names no card.
+
+    Claude Code memories link each other as `[[name]]`: by a card's `name`, its id
+    (`billing/owner`) or its file name. A link to nothing sends the reader nowhere; fix
+    the name, or remove the link if that card was deleted.
+    """
+    if not card.usable:
+        return
+    from ..card import links
+
+    offset = card.text[: card.body_offset].count("\n")
+    for target in links(card.body):
+        if target.casefold().removesuffix(".md") not in ctx.link_targets:
+            line = next((i for i, text in enumerate(card.body.splitlines(), 1) if f"[[{target}" in text), 1)
+            yield Hit(offset + line, f"[[{target}]] links to no card")
