@@ -276,6 +276,7 @@ class Planner:
         for members in sorted(groups.values(), key=lambda m: min(c.path for c in m)):
             canonical = best(members)
             merged = [c for c in members if c is not canonical and not c.locked and self.duplicate(c, canonical)
+                      and not _swapped(c.description, canonical.description)
                       and not any(self._contradicts(c, m) for m in members)]
             if merged:
                 self.merge(canonical, merged, "the same fact in other words")
@@ -367,8 +368,17 @@ def _first_line(card: Card) -> str:
 
 def _one_word_swapped(a: str, b: str) -> bool:
     """The same sentence with exactly one word replaced by another: a changed value."""
+    return _swapped(a, b, longest=1)
+
+
+def _swapped(a: str, b: str, longest: int = 2) -> bool:
+    """The same sentence with one run of up to `longest` words replaced by others: another
+    subject or value ("the cache layer uses X" / "the billing service uses X"), not a rewording."""
     ta, tb = words(a).tokens, words(b).tokens
-    return len(ta) == len(tb) > 1 and sum(x != y for x, y in zip(ta, tb, strict=True)) == 1
+    if len(ta) != len(tb) or len(ta) <= longest:
+        return False
+    differ = [i for i, (x, y) in enumerate(zip(ta, tb, strict=True)) if x != y]
+    return bool(differ) and len(differ) <= longest and differ[-1] - differ[0] == len(differ) - 1
 
 
 def _strings(value: object) -> list[str]:

@@ -490,3 +490,12 @@ def test_a_lowercase_value_changed_under_one_key_is_superseded_not_merged(invoke
     put(vault, "new.md", "For running tests, Orostus notification service runs on unittest",
         "For running tests, Orostus notification service runs on unittest.", key="orostus-tests", verified="2026-06-02")
     assert decisions(consolidate(invoke)) == [("supersede", "old", ("new",))]
+
+
+def test_another_subject_in_the_same_sentence_is_not_merged(invoke: Invoke, vault: Path) -> None:
+    put(vault, "cache.md", "Tretanon cache layer uses ap-southeast-2 for hosting region",
+        "The Tretanon cache layer is hosted in ap-southeast-2.", verified="2026-03-01")
+    put(vault, "billing.md", "Tretanon billing service uses ap-southeast-2 for hosting region",
+        "The Tretanon billing service is hosted in ap-southeast-2.", verified="2026-04-01")
+    assert [d for d in decisions(consolidate(invoke)) if d[0] == "merge"] == []
+    assert (vault / "cache.md").exists() and (vault / "billing.md").exists()
