@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from pathlib import Path
+from typing import Any
 
 from .. import context
 from ..atomic import write_atomic
@@ -48,16 +49,9 @@ def render(
     return text
 
 
-def run(
-    *,
-    vault: Vault,
-    scope: str | None = None,
-    budget: int = context.DEFAULT_BUDGET,
-    as_of: dt.date | None = None,
-    output_format: str = "text",
-    output: str | None = None,
-) -> int:
-    text = render(vault, scope=scope, budget=budget, as_of=as_of, output_format=output_format)
+def run(*, vault: Vault, output: str | None = None, **options: Any) -> int:
+    """Print the context (`options` as for `render`), or write it to `output` atomically."""
+    text = render(vault, **options)
     if output:
         write_atomic(Path(output), text)
     else:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from ..card import LIVE_STATUSES
 from ..context import fact, scope_matches
@@ -36,19 +37,10 @@ def find(
     return search(pool, query, limit=limit, min_score=min_score)
 
 
-def run(
-    *,
-    vault: Vault,
-    query: str,
-    card_type: str | None = None,
-    scope: str | None = None,
-    status: str | None = None,
-    limit: int = 10,
-    min_score: float = 40.0,
-    output_format: str = "text",
-) -> int:
+def run(*, vault: Vault, query: str, output_format: str = "text", **filters: Any) -> int:
+    """Print the hits of `find` (`filters` as there); exit 1 when there are none."""
     now = today()
-    hits = find(vault, query, card_type=card_type, scope=scope, status=status, limit=limit, min_score=min_score)
+    hits = find(vault, query, **filters)
     if output_format == "json":
         print(json.dumps([{**summary(h.card, now), "score": h.score, "matched": h.field, "fact": fact(h.card)}
                           for h in hits], indent=1, ensure_ascii=False))

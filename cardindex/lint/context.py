@@ -49,7 +49,7 @@ class LintContext:
     @functools.cached_property
     def link_targets(self) -> frozenset[str]:
         """What a `[[link]]` may name, case-folded: every card's name, id and file stem (archive too)."""
-        names = set()
+        names: set[str] = set()
         for card in [*self.cards, *self.vault.archived()]:
             names.update(n.casefold() for n in (card.name, card.id, card.id.rsplit("/", 1)[-1]) if n)
         return frozenset(names)
