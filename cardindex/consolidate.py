@@ -35,6 +35,8 @@ from .similarity import Pair, find_pairs, words
 
 _REASONS = re.compile(r"(?im)^\W*(?:why|how to apply)\b")
 NEVER = dt.date.min
+MAX_RESTATEMENTS = 20  # a replaced value held by more live cards than this is not distinctive
+RESTATEMENT_SCORE = 75  # rapidfuzz token_set_ratio of the descriptions, from which a card restates another
 
 
 class Decision(NamedTuple):
@@ -101,6 +103,7 @@ class Planner:
         self._retired: dict[str, dict[str, Any]] = {}
         self._why: dict[str, list[tuple[str, str]]] = defaultdict(list)
         self._by_path = {c.path: c for c in self.cards}
+        self._superseded: list[tuple[Card, list[Card]]] = []
 
     # ---------------------------------------------------------------- bookkeeping
 
@@ -159,6 +162,7 @@ class Planner:
         for pair in pairs:
             if pair.kind == "contradiction" and pair.reason != "same-key":
                 self.contradiction(pair)
+        self.retire_restatements()
         self.resolve_conflicts()
         window = len(self.live) if self.window is None else sum(c.path in self.window for c in self.live)
         return Plan(self.decisions, self.steps(), self.merges, window, len(self.live))
@@ -239,6 +243,40 @@ class Planner:
             self._edit(winner, {"supersedes": _one_or_many(_unique([*have, old.id]))}, "supersede",
                        f"supersedes {old.id} ({why})")
         self.decisions.append(Decision("supersede", old.id, tuple(w.id for w in winners), reason))
+        self._superseded.append((old, winners))
+
+    def retire_restatements(self) -> None:
+        """Supersede the live restatements of a value this run replaced.
+
+        A reworded copy of an old value ("Staging Postgres is reachable on port 5433")
+        may not pair with the new one ("… listens on port 6432"), but it restates the
+        card that was just superseded: same scope, a value only the old card had, wording
+        close to the old card's, and older evidence than the new value.
+        """
+        if not self._superseded:
+            return
+        from rapidfuzz import fuzz, utils
+
+        by_value: dict[str, list[Card]] = defaultdict(list)
+        for card in self.live:
+            for value in words(f"{card.description}\n{card.body}").values:
+                by_value[value].append(card)
+        for old, winners in list(self._superseded):
+            newest = max(evidence_order(w) for w in winners)
+            replaced = words(f"{old.description}\n{old.body}").values - {
+                v for w in winners for v in words(f"{w.description}\n{w.body}").values
+            }
+            for value in sorted(replaced):
+                holders = by_value.get(value, [])
+                if len(holders) > MAX_RESTATEMENTS:
+                    continue  # not distinctive
+                for card in holders:
+                    if (card is old or card in winners or card.locked or self.gone(card) or card.scope != old.scope
+                            or (card.key and old.key and card.key != old.key) or evidence_order(card) >= newest
+                            or fuzz.token_set_ratio(card.description, old.description,
+                                                    processor=utils.default_process) < RESTATEMENT_SCORE):
+                        continue
+                    self.supersede(card, winners, f"restates {old.id}'s value {value!r}")
 
     def _against_locked(self, key: str, group: list[Card], locked: list[Card]) -> None:
         for card in group:

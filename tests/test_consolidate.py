@@ -499,3 +499,20 @@ def test_another_subject_in_the_same_sentence_is_not_merged(invoke: Invoke, vaul
         "The Tretanon billing service is hosted in ap-southeast-2.", verified="2026-04-01")
     assert [d for d in decisions(consolidate(invoke)) if d[0] == "merge"] == []
     assert (vault / "cache.md").exists() and (vault / "billing.md").exists()
+
+
+def test_a_reworded_copy_of_a_replaced_value_is_superseded_with_it(invoke: Invoke, vault: Path) -> None:
+    put(vault, "port.md", "Staging Postgres listens on port 5433", "Staging Postgres listens on port 5433.",
+        type="reference", key="staging-db-port", verified="2026-01-05")
+    put(vault, "port-copy.md", "Staging Postgres is reachable on port 5433",
+        "You reach the staging Postgres database on port 5433.", type="reference", verified="2026-01-20")
+    put(vault, "redis.md", "Staging Redis listens on port 6380", "Staging Redis listens on port 6380.",
+        type="reference", verified="2026-01-20")
+    consolidate(invoke)
+    put(vault, "port-new.md", "Staging Postgres listens on port 6432", "Staging Postgres listens on port 6432.",
+        type="reference", verified="2026-02-15")
+    found = decisions(consolidate(invoke))
+    assert ("supersede", "port", ("port-new",)) in found
+    assert ("supersede", "port-copy", ("port-new",)) in found
+    assert (vault / "redis.md").exists() and not (vault / "port-copy.md").exists()
+    assert "5433" not in (vault / "INDEX.md").read_text()
