@@ -12,14 +12,13 @@ measured in the same run (the helpers come from bench_foundation.py).
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_foundation import (  # noqa: E402
+from bench_foundation import (
     DEFAULT_GENERATOR,
     DEFAULT_WORK,
     FLOOR_READ,
@@ -27,7 +26,9 @@ from bench_foundation import (  # noqa: E402
     Cmd,
     Proc,
     Row,
+    bench_env,
     card_files,
+    cards_command,
     ensure_vault,
     expect,
     release_vault,
@@ -79,8 +80,8 @@ def main() -> int:
     parser.add_argument("--work", type=Path, default=DEFAULT_WORK)
     parser.add_argument("--generator", type=Path, default=DEFAULT_GENERATOR)
     a = parser.parse_args()
-    cards = [str(Path(sys.executable).parent / "cards")]
-    env = {k: v for k, v in os.environ.items() if k not in ("CARDS_VAULT", "EDITOR", "VISUAL")}
+    cards = cards_command(parser, None)
+    env = bench_env()
     env.setdefault("CARDS_TODAY", "2026-11-30")
     b = Bench(cards, a.repeat, env)
     missed = False

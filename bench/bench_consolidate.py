@@ -30,7 +30,6 @@ import argparse
 import json
 import os
 import re
-import shlex
 import shutil
 import sys
 import time
@@ -348,16 +347,8 @@ def main() -> int:
         ap.error("--repeat and --sizes must be positive")
     if not a.generator.is_file():
         ap.error(f"no generator at {a.generator}")
-    if a.cards:
-        cards = shlex.split(a.cards)
-    else:
-        cards = [str(Path(sys.executable).parent / "cards")]
-        if not Path(cards[0]).is_file():
-            found = shutil.which("cards")  # e.g. run with another python than the venv's
-            if found is None:
-                ap.error(f"no cards next to {sys.executable} nor on PATH; pass --cards")
-            cards = [found]
-    env = {k: v for k, v in os.environ.items() if k not in ("CARDS_VAULT", "EDITOR", "VISUAL", "CARDS_TODAY")}
+    cards = bf.cards_command(ap, a.cards)
+    env = bf.bench_env(drop=("CARDS_TODAY",))
     if a.bytecode == "cached":
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str((bf.DEFAULT_WORK / "pycache").resolve())
@@ -412,9 +403,7 @@ def main() -> int:
         print(f"  WARNING: {message}")
     result["warnings"] = warnings
     if a.json:
-        a.json.parent.mkdir(parents=True, exist_ok=True)
-        a.json.write_text(json.dumps(result, indent=1, default=str) + "\n")
-        print(f"\nwrote {a.json}")
+        bf.write_json(a.json, result)
     if not a.keep:  # only what this run generated: --work may be a shared folder such as bench/vaults
         for n in sizes:
             vault = a.work / f"vault-{n}-seed{a.seed}"
@@ -428,10 +417,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BenchError as exc:
-        print(f"\nbenchmark stopped: {exc}", file=sys.stderr)
-        sys.exit(1)
-    except KeyboardInterrupt:
-        sys.exit(130)
+    bf.run_main(main)

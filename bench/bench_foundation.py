@@ -259,6 +259,52 @@ class Bench:
         return proc
 
 
+# ------------------------------------------------------------------ shared by every bench script
+
+
+def cards_command(ap: argparse.ArgumentParser, given: str | None) -> list[str]:
+    """`--cards`, else the cards next to this Python, else the one on PATH."""
+    if given:
+        return shlex.split(given)
+    beside = Path(sys.executable).parent / "cards"
+    if beside.is_file():
+        return [str(beside)]
+    found = shutil.which("cards")  # e.g. run with another python than the venv's
+    if found is None:
+        ap.error(f"no cards next to {sys.executable} nor on PATH; pass --cards")
+    return [found]
+
+
+def bench_env(*, drop: tuple[str, ...] = (), pycache: Path | None = None) -> dict[str, str]:
+    """The environment for the timed subprocesses: no vault, editor or `drop` settings leak in.
+
+    With `pycache`, bytecode is cached there: an installed wheel has its .pyc files, and an
+    editable install under PYTHONDONTWRITEBYTECODE=1 would compile cardindex on every run.
+    """
+    env = {k: v for k, v in os.environ.items() if k not in ("CARDS_VAULT", "EDITOR", "VISUAL", *drop)}
+    if pycache is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(pycache.resolve())
+    return env
+
+
+def write_json(path: Path, data: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1, default=str) + "\n")
+    print(f"\nwrote {path}")
+
+
+def run_main(main: Callable[[], int]) -> None:
+    """Exit with `main()`'s code; a benchmark that stops says why in one line."""
+    try:
+        sys.exit(main())
+    except BenchError as exc:
+        print(f"\nbenchmark stopped: {exc}", file=sys.stderr)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        sys.exit(130)
+
+
 warnings: list[str] = []
 
 
@@ -626,18 +672,8 @@ def main() -> int:
         ap.error("--repeat and --sizes must be positive")
     if not a.generator.is_file():
         ap.error(f"no generator at {a.generator}")
-    if a.cards:
-        cards = shlex.split(a.cards)
-    else:
-        cards = [str(Path(sys.executable).parent / "cards")]
-        if not Path(cards[0]).is_file():
-            ap.error(f"no cards next to {sys.executable}; pass --cards")
-    env = {k: v for k, v in os.environ.items() if k not in ("CARDS_VAULT", "EDITOR", "VISUAL")}
-    if a.bytecode == "cached":
-        # An installed wheel has its .pyc files; an editable install under
-        # PYTHONDONTWRITEBYTECODE=1 would compile cardindex's sources on every run.
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["PYTHONPYCACHEPREFIX"] = str((a.work / "pycache").resolve())
+    cards = cards_command(ap, a.cards)
+    env = bench_env(pycache=a.work / "pycache" if a.bytecode == "cached" else None)
     b = Bench(cards, a.repeat, env, a.wait_idle)
 
     sources = source_files()
@@ -734,17 +770,9 @@ def main() -> int:
         print(f"  WARNING: {w}")
 
     if a.json:
-        a.json.parent.mkdir(parents=True, exist_ok=True)
-        a.json.write_text(json.dumps(result, indent=1) + "\n")
-        print(f"\nwrote {a.json}")
+        write_json(a.json, result)
     return 0
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BenchError as exc:
-        print(f"\nbenchmark stopped: {exc}", file=sys.stderr)
-        sys.exit(1)
-    except KeyboardInterrupt:
-        sys.exit(130)
+    run_main(main)

@@ -46,7 +46,6 @@ import json
 import os
 import random
 import re
-import shlex
 import shutil
 import statistics
 import subprocess
@@ -1007,18 +1006,8 @@ def main() -> int:
     if a.days < 10 or a.distractors_per_day < 0:
         ap.error("--days must be at least 10 (the changes need room) and --distractors-per-day not negative")
 
-    if a.cards:
-        cards = shlex.split(a.cards)
-    else:
-        cards = [str(Path(sys.executable).parent / "cards")]
-        if not Path(cards[0]).is_file():
-            found = shutil.which("cards")  # e.g. run with another python than the venv's
-            if found is None:
-                ap.error(f"no cards next to {sys.executable} nor on PATH; pass --cards")
-            cards = [found]
-    env = {k: v for k, v in os.environ.items() if k not in ("CARDS_VAULT", "EDITOR", "VISUAL", "CARDS_TODAY")}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPYCACHEPREFIX"] = str((bf.DEFAULT_WORK / "pycache").resolve())
+    cards = bf.cards_command(ap, a.cards)
+    env = bf.bench_env(drop=("CARDS_TODAY",), pycache=bf.DEFAULT_WORK / "pycache")
 
     ALL_CHANGES[:] = schedule(a.days)
     first_change = min(c.day for c in ALL_CHANGES if c.current)

@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
@@ -385,16 +383,8 @@ def main() -> int:
         ap.error("--repeat and --sizes must be positive")
     if not a.generator.is_file():
         ap.error(f"no generator at {a.generator}")
-    if a.cards:
-        cards = shlex.split(a.cards)
-    else:
-        cards = [str(Path(sys.executable).parent / "cards")]
-        if not Path(cards[0]).is_file():
-            ap.error(f"no cards next to {sys.executable}; pass --cards")
-    env = {k: v for k, v in os.environ.items() if k not in ("CARDS_VAULT", "EDITOR", "VISUAL", "PRE_COMMIT")}
-    if a.bytecode == "cached":
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["PYTHONPYCACHEPREFIX"] = str((a.work / "pycache").resolve())
+    cards = bf.cards_command(ap, a.cards)
+    env = bf.bench_env(drop=("PRE_COMMIT",), pycache=a.work / "pycache" if a.bytecode == "cached" else None)
     b = bf.Bench(cards, a.repeat, env, a.wait_idle)
 
     sources = bf.source_files()
@@ -505,17 +495,9 @@ def main() -> int:
         print(f"  WARNING: {message}")
 
     if a.json:
-        a.json.parent.mkdir(parents=True, exist_ok=True)
-        a.json.write_text(json.dumps(result, indent=1) + "\n")
-        print(f"\nwrote {a.json}")
+        bf.write_json(a.json, result)
     return 0
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BenchError as exc:
-        print(f"\nbenchmark stopped: {exc}", file=sys.stderr)
-        sys.exit(1)
-    except KeyboardInterrupt:
-        sys.exit(130)
+    bf.run_main(main)

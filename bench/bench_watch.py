@@ -23,7 +23,6 @@ runs. Every edited card is restored at the end and `cards index --check` must pa
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import shlex
@@ -313,16 +312,8 @@ def main() -> int:
         ap.error("--repeat must be 2 or more, --sizes and --idle positive")
     if not a.generator.is_file():
         ap.error(f"no generator at {a.generator}")
-    if a.cards:
-        cards = shlex.split(a.cards)
-    else:
-        cards = [str(Path(sys.executable).parent / "cards")]
-        if not Path(cards[0]).is_file():
-            ap.error(f"no cards next to {sys.executable}; pass --cards")
-    env = {k: v for k, v in os.environ.items() if k not in ("CARDS_VAULT", "EDITOR", "VISUAL")}
-    if a.bytecode == "cached":
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["PYTHONPYCACHEPREFIX"] = str((REPO / "bench" / "vaults" / "pycache").resolve())
+    cards = foundation.cards_command(ap, a.cards)
+    env = foundation.bench_env(pycache=REPO / "bench" / "vaults" / "pycache" if a.bytecode == "cached" else None)
     b = Bench(cards, a.repeat, env, a.wait_idle)
     sources = foundation.source_files()
     info = foundation.machine_info(cards, env, sources)
@@ -366,17 +357,9 @@ def main() -> int:
     for w in foundation.warnings:
         print(f"  WARNING: {w}")
     if a.json:
-        a.json.parent.mkdir(parents=True, exist_ok=True)
-        a.json.write_text(json.dumps(result, indent=1) + "\n")
-        print(f"\nwrote {a.json}")
+        foundation.write_json(a.json, result)
     return 0
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BenchError as exc:
-        print(f"\nbenchmark stopped: {exc}", file=sys.stderr)
-        sys.exit(1)
-    except KeyboardInterrupt:
-        sys.exit(130)
+    foundation.run_main(main)
