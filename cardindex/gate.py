@@ -8,28 +8,54 @@ Sharing a key with a live card is never a reason to refuse (that is supersession
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .card import Card
 from .lint.context import LintContext
 from .lint.finding import Finding
 from .lint.registry import RULES
 from .vault import Vault, today
 
+if TYPE_CHECKING:
+    from .lint.repo import RepoFacts
+
 REFUSED = ("structure", "session", "derivable", "duplicate", "secret")
+
+
+class Gate:
+    """The write gate of one vault, for one or many cards: the repo is read once.
+
+    `accepted` cards count as if they were in the vault already: `cards import` adds
+    each candidate it accepts, so a file that says one thing twice gives one card.
+    """
+
+    def __init__(self, vault: Vault) -> None:
+        from .lint.repo import find_repo_root
+
+        self.vault = vault
+        explicit = vault.root / vault.config.repo if vault.config.repo else None
+        self.repo_root = find_repo_root(vault.root, explicit, disabled=vault.config.repo == "")
+        self.accepted: list[Card] = []
+        self._repo: RepoFacts | None = None
+
+    def review(self, card: Card) -> list[Finding]:
+        """Findings that stop `card` from being written (empty: it may go in)."""
+        from .lint.runner import lint_one
+
+        ctx = LintContext(self.vault, today(), self.repo_root, [*self.vault.cards, *self.accepted, card], focus=card,
+                          repo=self._repo)
+        rules = [r for r in RULES.values() if r.category in REFUSED and r.check is not None]
+        findings = lint_one(card, rules, ctx)
+        self._repo = ctx.loaded_repo()
+        return [
+            f for f in findings
+            if f.severity == "error" and not (f.category == "duplicate" and _same_key(card, f.related, ctx))
+        ]
 
 
 def review(card: Card, vault: Vault) -> list[Finding]:
     """Findings that stop `card` from being written into `vault` (empty: it may go in)."""
-    from .lint.repo import find_repo_root
-    from .lint.runner import lint_one
-
-    explicit = vault.root / vault.config.repo if vault.config.repo else None
-    ctx = LintContext(vault, today(), find_repo_root(vault.root, explicit, disabled=vault.config.repo == ""), [*vault.cards, card], focus=card)
-    rules = [r for r in RULES.values() if r.category in REFUSED and r.check is not None]
-    findings = lint_one(card, rules, ctx)
-    return [
-        f for f in findings
-        if f.severity == "error" and not (f.category == "duplicate" and _same_key(card, f.related, ctx))
-    ]
+    return Gate(vault).review(card)
 
 
 def _same_key(card: Card, related: tuple[str, ...], ctx: LintContext) -> bool:

@@ -164,7 +164,6 @@ def test_the_repo_is_read_once_per_import(invoke, repo_vault, claude_md, monkeyp
     result = invoke("import", claude_md, "--format", "json")
     assert by_line(report(result))[18]["verdict"] == "refuse"  # the repo was read: compute_total is derivable
     assert len(reads) == 1
-    assert repo.load_repo_facts is counted  # put back afterwards
 
 
 def test_a_notes_file_kept_in_the_repos_docs_is_not_evidence_against_itself(invoke, repo_vault, tmp_path):

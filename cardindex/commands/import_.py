@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import functools
 import json
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -226,47 +225,15 @@ def _hints(item: Input, skipped: list[Skipped], found: list[Candidate]) -> None:
 # --------------------------------------------------------------------------- the gate
 
 
-class _Staged(Vault):
-    """The vault with this import's accepted candidates added, as the write gate sees it."""
-
-    def __init__(self, base: Vault) -> None:
-        base.cards  # load once, before the state is shared  # noqa: B018
-        self.__dict__.update(base.__dict__)
-        self.staged: list[Card] = []
-
-    @property
-    def cards(self) -> list[Card]:
-        return [*super().cards, *self.staged]
-
-
-@contextlib.contextmanager
-def _repo_read_once() -> Iterator[None]:
-    """Read the repo the derivable rules compare against once for the whole import.
-
-    `gate.review` builds a fresh lint context per card, and each reads the repo again
-    (0.3 s on a 500-file repo): 60 candidates would take 20 s. Until the gate can review
-    a batch, remember what it read for the length of this command.
-    """
-    from ..lint import repo
-
-    original = repo.load_repo_facts
-    repo.load_repo_facts = functools.lru_cache(maxsize=4)(original)
-    try:
-        yield
-    finally:
-        repo.load_repo_facts = original
-
-
 def _review(vault: Vault, candidates: list[Candidate], now: dt.date, inputs: list[Input]) -> list[Outcome]:
     """Run every candidate through the write gate, in order; the accepted ones count for the rest."""
-    with _repo_read_once():
-        return _review_all(vault, candidates, now, _as_repo_docs(vault, inputs))
+    return _review_all(vault, candidates, now, _as_repo_docs(vault, inputs))
 
 
 def _review_all(vault: Vault, candidates: list[Candidate], now: dt.date, own_docs: tuple[str, ...]) -> list[Outcome]:
     from .. import gate
 
-    staged = _Staged(vault)
+    checks = gate.Gate(vault)  # the repo is read once; accepted candidates count as in the vault
     taken: set[str] = set()
     origin: dict[str, str] = {}  # planned path -> where its candidate came from
     outcomes = []
@@ -282,11 +249,11 @@ def _review_all(vault: Vault, candidates: list[Candidate], now: dt.date, own_doc
         ]
         text = _render(vault, fields, cand.text)
         card = Card.from_text(rel, text)
-        raw = sorted((f for f in gate.review(card, staged) if not _says_itself(f, own_docs)), key=Finding.sort_key)
+        raw = sorted((f for f in checks.review(card) if not _says_itself(f, own_docs)), key=Finding.sort_key)
         earlier = tuple(dict.fromkeys(origin[r] for f in raw for r in f.related if r in origin))
         findings = tuple(f._replace(related=tuple(origin.get(r, r) for r in f.related)) for f in raw)
         if not findings:
-            staged.staged.append(card)
+            checks.accepted.append(card)
             taken.add(rel)
             origin[rel] = cand.where
         outcomes.append(Outcome(cand, description, rel, text, findings, earlier))

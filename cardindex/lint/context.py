@@ -33,7 +33,7 @@ class LintContext:
 
     def __init__(
         self, vault: Vault, today: dt.date, repo_root: Path | None, cards: list[Card], focus: Card | None = None,
-        cache: LintCache | None = None,
+        cache: LintCache | None = None, repo: RepoFacts | None = None,
     ) -> None:
         self.vault = vault
         self.today = today
@@ -41,6 +41,8 @@ class LintContext:
         self.cards = cards
         self.focus = focus  # the one card being checked (the write gate): pair only with it
         self.cache = cache  # per-card results of earlier runs (None: compute everything)
+        if repo is not None:
+            self.__dict__["repo"] = repo  # read by the caller already (the gate, over many cards)
 
     @functools.cached_property
     def live(self) -> list[Card]:
@@ -127,6 +129,11 @@ class LintContext:
     @functools.cached_property
     def rendered_index(self) -> index.Rendered:
         return index.render(self.vault, self.cards, self.today)
+
+    def loaded_repo(self) -> RepoFacts | None:
+        """The repo's facts if a rule read them in this context (None otherwise)."""
+        value: RepoFacts | None = self.__dict__.get("repo")
+        return value
 
     @functools.cached_property
     def repo(self) -> RepoFacts | None:
