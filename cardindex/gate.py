@@ -42,7 +42,7 @@ class Gate:
         """Findings that stop `card` from being written (empty: it may go in)."""
         from .lint.runner import lint_one
 
-        ctx = LintContext(self.vault, today(), self.repo_root, [*self.vault.cards, *self.accepted, card], focus=card,
+        ctx = LintContext(self.vault, today(), self.repo_root, [*self.vault.cards, *self.accepted, card], focus=(card,),
                           repo=self._repo)
         rules = [r for r in RULES.values() if r.category in REFUSED and r.check is not None]
         findings = lint_one(card, rules, ctx)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import errno
-import functools
 import gc
 import logging
 import os
@@ -39,10 +38,8 @@ from .vault import EDITOR_TEMP_NAMES, NOT_CARDS, Vault
 if TYPE_CHECKING:
     from watchdog.observers.api import BaseObserver
 
-    from .similarity import Pair
 
 POLL_INTERVAL = 1.0  # seconds between scans of the vault when polling
-FOCUSED_PAIRS_MAX = 16  # more changed cards than this: one all-pairs search is cheaper than one per card
 INOTIFY_LIMITS = (errno.ENOSPC, errno.EMFILE, errno.ENFILE)
 EVENT_TYPES = {"created", "deleted", "moved", "modified", "closed"}  # not opened/closed_no_write: our own reads
 
@@ -335,39 +332,10 @@ def lint_cards(vault: Vault, cards: list[Card], targets: Sequence[Card], today: 
     rules = selected(config=dict(vault.config.lint))
     explicit = vault.root / vault.config.repo if vault.config.repo else None
     repo_root = find_repo_root(vault.root, explicit, disabled=vault.config.repo == "")
-    ctx = _TargetsContext(vault, today, repo_root, cards, targets)
+    ctx = LintContext(vault, today, repo_root, cards, focus=targets)
     findings: list[Finding] = []
     for card in targets:
         findings.extend(lint_one(card, rules, ctx))
     findings.sort(key=Finding.sort_key)
     return findings
 
-
-class _TargetsContext(LintContext):
-    """A lint context whose duplicate and contradiction pairs are those of a few cards."""
-
-    def __init__(self, vault: Vault, today: dt.date, repo_root: Path | None, cards: list[Card],
-                 targets: Sequence[Card]) -> None:
-        super().__init__(vault, today, repo_root, cards)
-        self.targets = targets
-
-    @functools.cached_property
-    def pairs(self) -> dict[str, list[Pair]]:
-        if len(self.targets) > FOCUSED_PAIRS_MAX:
-            return super().pairs
-        from .similarity import pairs_with
-
-        multi = self.vault.config.multi_valued_keys
-        out: dict[str, list[Pair]] = {}
-        seen: set[tuple[str, str]] = set()
-        for target in self.targets:
-            if not target.live(self.today):
-                continue
-            for pair in pairs_with(target, self.live, multi):
-                key = (min(pair.a.path, pair.b.path), max(pair.a.path, pair.b.path))
-                if key in seen:
-                    continue  # both sides changed: found from each
-                seen.add(key)
-                out.setdefault(pair.a.path, []).append(pair)
-                out.setdefault(pair.b.path, []).append(pair)
-        return out

@@ -510,7 +510,8 @@ def test_duplicates_of_changed_cards_are_found_as_cards_lint_finds_them(tmp_path
     from cardindex.lint.registry import selected
     from cardindex.lint.runner import lint
     from cardindex.vault import Vault
-    from cardindex.watch import FOCUSED_PAIRS_MAX, lint_cards
+    from cardindex.lint.context import FOCUSED_PAIRS_MAX
+    from cardindex.watch import lint_cards
 
     root = tmp_path / "v"
     root.mkdir()

@@ -5,12 +5,15 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from .. import index
 from ..card import Card
 from ..vault import Vault
+
+FOCUSED_PAIRS_MAX = 16  # more cards in focus than this: one all-pairs search is cheaper than one per card
 
 if TYPE_CHECKING:
     from ..similarity import Pair, Statement
@@ -32,14 +35,16 @@ class LintContext:
     """Shared, lazily computed inputs of the rules for one run."""
 
     def __init__(
-        self, vault: Vault, today: dt.date, repo_root: Path | None, cards: list[Card], focus: Card | None = None,
+        self, vault: Vault, today: dt.date, repo_root: Path | None, cards: list[Card], focus: Sequence[Card] = (),
         cache: LintCache | None = None, repo: RepoFacts | None = None,
     ) -> None:
         self.vault = vault
         self.today = today
         self.repo_root = repo_root
         self.cards = cards
-        self.focus = focus  # the one card being checked (the write gate): pair only with it
+        # The cards being checked (the write gate's one, the ones `cards watch` saw change):
+        # pair only those with the rest, unless they are so many that one full search is cheaper.
+        self.focus = focus if len(focus) <= FOCUSED_PAIRS_MAX else ()
         self.cache = cache  # per-card results of earlier runs (None: compute everything)
         if repo is not None:
             self.__dict__["repo"] = repo  # read by the caller already (the gate, over many cards)
@@ -67,7 +72,16 @@ class LintContext:
 
         multi = self.vault.config.multi_valued_keys
         if self.focus:
-            found = pairs_with(self.focus, self.live, multi)
+            found = []
+            seen: set[tuple[str, str]] = set()
+            for card in self.focus:
+                if not card.live(self.today):
+                    continue
+                for pair in pairs_with(card, self.live, multi):
+                    key = (min(pair.a.path, pair.b.path), max(pair.a.path, pair.b.path))
+                    if key not in seen:  # both sides in focus: found from each
+                        seen.add(key)
+                        found.append(pair)
         else:
             found = self._all_pairs([c for c in self.live if c.usable], multi)
         out: dict[str, list[Pair]] = {}
