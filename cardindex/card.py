@@ -12,7 +12,7 @@ import datetime as dt
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 TYPES = ("user", "feedback", "project", "reference")
@@ -486,6 +486,11 @@ def _kind(value: object) -> str:
     if value is None:
         return "nothing"
     return f"{type(value).__name__} {value!r}"
+
+
+def id_value(ids: Sequence[str]) -> str | list[str]:
+    """How a field of ids is written: one id as a string, several as a list (see `id_list`)."""
+    return ids[0] if len(ids) == 1 else list(ids)
 
 
 def id_list(value: object) -> list[str]:

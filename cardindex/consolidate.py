@@ -29,7 +29,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from .card import LIVE_STATUSES, Card, id_list
+from .card import LIVE_STATUSES, Card, id_list, id_value
 from .lifecycle import Step
 from .similarity import Pair, find_pairs, words
 
@@ -79,9 +79,6 @@ def quality(card: Card) -> tuple[bool, bool, int, dt.date, dt.date]:
 def best(cards: Iterable[Card]) -> Card:
     return max(sorted(cards, key=lambda c: c.path), key=quality)
 
-
-def _one_or_many(ids: Sequence[str]) -> str | list[str]:
-    return ids[0] if len(ids) == 1 else list(ids)
 
 
 def _unique(items: Iterable[str]) -> list[str]:
@@ -236,11 +233,11 @@ class Planner:
     def supersede(self, old: Card, winners: list[Card], why: str) -> None:
         shown = old.evidence.isoformat() if old.evidence else "no date"
         reason = f"{why}: newer value in {', '.join(w.id for w in winners)} (this one: {shown})"
-        self._retire(old, {"status": "superseded", "superseded_by": _one_or_many([w.id for w in winners])},
+        self._retire(old, {"status": "superseded", "superseded_by": id_value([w.id for w in winners])},
                      "supersede", reason)
         for winner in winners:
             have = id_list(winner.meta.get("supersedes")) + id_list(self._edits.get(winner.path, {}).get("supersedes"))
-            self._edit(winner, {"supersedes": _one_or_many(_unique([*have, old.id]))}, "supersede",
+            self._edit(winner, {"supersedes": id_value(_unique([*have, old.id]))}, "supersede",
                        f"supersedes {old.id} ({why})")
         self.decisions.append(Decision("supersede", old.id, tuple(w.id for w in winners), reason))
         self._superseded.append((old, winners))
@@ -330,7 +327,7 @@ class Planner:
         cluster = [canonical, *merged]
         ids = [m.id for m in merged]
         updates: dict[str, Any] = {
-            "merged_from": _one_or_many(_unique(
+            "merged_from": id_value(_unique(
                 [*id_list(canonical.meta.get("merged_from")), *ids, *(i for m in merged for i in id_list(m.meta.get("merged_from")))]
             ))
         }
@@ -342,7 +339,7 @@ class Planner:
             updates["created"] = created
         sources = _unique(s for c in cluster for s in _strings(c.meta.get("source")))
         if sources and sources != _strings(canonical.meta.get("source")):
-            updates["source"] = _one_or_many(sources)
+            updates["source"] = id_value(sources)
         tags = _unique(t for c in cluster for t in _strings(c.meta.get("tags")))
         if tags and tags != _strings(canonical.meta.get("tags")):
             updates["tags"] = tags
@@ -382,7 +379,7 @@ class Planner:
             if status == "conflict" and set(others) <= set(have):
                 continue
             partners = _unique([*have, *others])
-            self._edit(card, {"status": "conflict", "conflicts_with": _one_or_many(partners)}, "conflict", reason)
+            self._edit(card, {"status": "conflict", "conflicts_with": id_value(partners)}, "conflict", reason)
             changed = True
         if changed:
             self.decisions.append(Decision("conflict", cards[0].id, tuple(c.id for c in cards[1:]), reason))

@@ -30,11 +30,9 @@ class Gate:
     """
 
     def __init__(self, vault: Vault) -> None:
-        from .lint.repo import find_repo_root
 
         self.vault = vault
-        explicit = vault.root / vault.config.repo if vault.config.repo else None
-        self.repo_root = find_repo_root(vault.root, explicit, disabled=vault.config.repo == "")
+        self.repo_root = vault.repo_root()
         self.accepted: list[Card] = []
         self._repo: RepoFacts | None = None
 

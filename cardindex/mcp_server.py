@@ -36,7 +36,6 @@ from .commands.search import find as find_cards
 from .errors import CardIndexError, NotFound, UsageError
 from .lint.finding import Finding
 from .lint.registry import selected
-from .lint.repo import find_repo_root
 from .lint.runner import lint as lint_cards
 from .vault import Vault, today
 
@@ -411,8 +410,7 @@ def _lint(vault: Vault, refs: list[str]) -> LintResult:
                 raise UsageError(f"{path} is in the archive; lint checks live cards")
             paths.append(path)
     rules = selected(config=dict(vault.config.lint))
-    explicit = vault.root / vault.config.repo if vault.config.repo else None
-    repo_root = find_repo_root(vault.root, explicit, disabled=vault.config.repo == "")
+    repo_root = vault.repo_root()
     findings = lint_cards(vault, rules, today=today(), repo_root=repo_root, paths=paths)
     return LintResult(findings=[LintFinding.of(f) for f in findings])
 

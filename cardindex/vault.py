@@ -115,6 +115,21 @@ class Vault:
     def rel(self, path: Path) -> str:
         return path.resolve().relative_to(self.real_root).as_posix()
 
+    def repo_root(self, explicit: Path | None = None) -> Path | None:
+        """The repo the vault sits in, as the derivable rules see it: `explicit` (`--repo`),
+        else `repo:` in the settings, else the git top-level above the vault; None outside a
+        repo or with `repo: false`."""
+        if explicit is None and self.config.repo:
+            explicit = self.root / self.config.repo
+        if explicit is not None:
+            return explicit.resolve()
+        if self.config.repo == "":
+            return None
+        for folder in [self.real_root, *self.real_root.parents]:
+            if (folder / ".git").exists():
+                return folder
+        return None
+
     def lock(self) -> VaultLock:
         if self._lock is None:
             self._lock = VaultLock(self.state_dir)

@@ -31,7 +31,6 @@ from .config import CONFIG_FILE
 from .lint.context import LintContext
 from .lint.finding import Finding
 from .lint.registry import selected
-from .lint.repo import find_repo_root
 from .lint.runner import lint_one
 from .vault import EDITOR_TEMP_NAMES, NOT_CARDS, Vault
 
@@ -330,8 +329,7 @@ def lint_cards(vault: Vault, cards: list[Card], targets: Sequence[Card], today: 
     if not targets:
         return []
     rules = selected(config=dict(vault.config.lint))
-    explicit = vault.root / vault.config.repo if vault.config.repo else None
-    repo_root = find_repo_root(vault.root, explicit, disabled=vault.config.repo == "")
+    repo_root = vault.repo_root()
     ctx = LintContext(vault, today, repo_root, cards, focus=targets)
     findings: list[Finding] = []
     for card in targets:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import index, templates
-from ..card import MAX_BYTES, Card
+from ..card import MAX_BYTES, Card, id_value
 from ..errors import Refused, UsageError
 from ..journal import Action
 from ..lifecycle import Done, Step, apply, free_name
@@ -210,8 +210,8 @@ def add_card(
             ("lock", True if lock else None),
             ("tags", list(tags) or None),
             ("status", "conflict" if locked else None),
-            ("conflicts_with", _one_or_many([c.id for c in locked]) if locked else None),
-            ("supersedes", None if locked or not holders else _one_or_many([c.id for c in holders])),
+            ("conflicts_with", id_value([c.id for c in locked]) if locked else None),
+            ("supersedes", None if locked or not holders else id_value([c.id for c in holders])),
         ]
         card_text = _render(vault, fields, body)
         if not force:
@@ -249,9 +249,6 @@ def _key_holders(vault: Vault, key: str | None, now: dt.date) -> list[Card]:
         return []
     return [c for c in vault.cards if c.key == key and c.live(now)]
 
-
-def _one_or_many(ids: list[str]) -> str | list[str]:
-    return ids[0] if len(ids) == 1 else ids
 
 
 def _render(vault: Vault, fields: list[tuple[str, Any]], body: str) -> str:

@@ -42,7 +42,7 @@ def render(
     where = f", scope {scope}" if scope else ""
     header = f"# Memory (cards context, {when}{where})\n"
     built = context.build(cards, today=day, scope=scope, budget=budget, max_age=vault.config.max_age,
-                          repo_name=_repo_name(vault.root), header=header)
+                          repo_name=_repo_name(vault), header=header)
     text = json.dumps(context.as_json(built), indent=1, ensure_ascii=False) + "\n" if output_format == "json" else built.text
     if memo is not None:
         memo.put(text)
@@ -59,8 +59,6 @@ def run(*, vault: Vault, output: str | None = None, **options: Any) -> int:
     return 0
 
 
-def _repo_name(root: Path) -> str | None:
-    for folder in [root.resolve(), *root.resolve().parents]:
-        if (folder / ".git").exists():
-            return folder.name
-    return None
+def _repo_name(vault: Vault) -> str | None:
+    root = vault.repo_root()
+    return root.name if root else None

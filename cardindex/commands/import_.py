@@ -262,10 +262,8 @@ def _review_all(vault: Vault, candidates: list[Candidate], now: dt.date, own_doc
 
 def _as_repo_docs(vault: Vault, inputs: list[Input]) -> tuple[str, ...]:
     """The input files as the derivable rules name the repo's docs (repo-relative paths)."""
-    from ..lint.repo import find_repo_root
 
-    explicit = vault.root / vault.config.repo if vault.config.repo else None
-    root = find_repo_root(vault.root, explicit, disabled=vault.config.repo == "")
+    root = vault.repo_root()
     out = []
     for item in inputs:
         if root is not None and item.path is not None:

@@ -6,7 +6,7 @@ import sys
 from typing import NamedTuple
 
 from .. import index
-from ..card import Card, id_list
+from ..card import Card, id_list, id_value
 from ..errors import Refused, UsageError
 from ..lifecycle import Done, Step, apply
 from ..vault import Vault, today
@@ -75,7 +75,7 @@ def supersede_card(*, vault: Vault, old: str, new: str, force: bool = False) -> 
     steps = [
         Step(old_card, "archive", {"status": "superseded", "superseded_by": new_card.id}, "supersede",
              f"replaced by {new_card.id} (cards supersede)"),
-        Step(new_card, "edit", {"supersedes": ids[0] if len(ids) == 1 else ids}, "supersede",
+        Step(new_card, "edit", {"supersedes": id_value(ids)}, "supersede",
              f"supersedes {old_card.id} (cards supersede)"),
     ]
     job, done, result = _apply(vault, steps, "supersede")

@@ -17,7 +17,6 @@ from ..lifecycle import Step, apply
 from ..lint.finding import SAFE_FIXES, Finding
 from ..lint.formatters import FORMATTERS, statistics
 from ..lint.registry import selected
-from ..lint.repo import find_repo_root
 from ..lint.runner import lint
 from ..vault import Vault, find_root, today, vaults_of_files
 
@@ -45,8 +44,7 @@ def run(
     for root, paths in _groups(vault_option, files):
         vault = Vault(root, use_cache=use_cache)
         rules = selected(select=select, extend_select=extend_select, ignore=ignore, config=dict(vault.config.lint))
-        explicit = Path(repo) if repo else (root / vault.config.repo if vault.config.repo else None)
-        repo_root = find_repo_root(root, explicit, disabled=vault.config.repo == "")
+        repo_root = vault.repo_root(Path(repo) if repo else None)
         universe = _tracked(root) if os.environ.get("PRE_COMMIT") else None
         findings = lint(vault, rules, today=now, repo_root=repo_root, paths=paths, universe=universe)
         if fix and findings and _apply_fixes(vault, findings, unsafe=unsafe_fixes):

@@ -57,18 +57,6 @@ class RepoFacts(NamedTuple):
     by_name: dict[str, list[str]]  # last path component -> files and folders with it
 
 
-def find_repo_root(vault_root: Path, explicit: Path | None = None, *, disabled: bool = False) -> Path | None:
-    """`--repo`, else the git top-level above the vault; None when there is none or `repo: false`."""
-    if explicit is not None:
-        return explicit.resolve()
-    if disabled:
-        return None
-    for folder in [vault_root.resolve(), *vault_root.resolve().parents]:
-        if (folder / ".git").exists():
-            return folder
-    return None
-
-
 def _git(root: Path, *args: str) -> str | None:
     try:
         done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=20, check=False)
