@@ -128,3 +128,10 @@ def test_search_ranks_and_filters(invoke: Invoke, vault: Path) -> None:
     none = invoke("search", "kubernetes helm chart")
     assert none.exit_code == 1 and none.stdout == ""
     assert len(json.loads(invoke("search", "production", "-n", "1", "--format", "json").stdout)) == 1
+
+
+def test_context_output_that_cannot_be_written_is_one_line(invoke: Invoke, vault: Path, tmp_path: Path) -> None:
+    for target in (str(tmp_path), "/", "/proc/no-such-folder/state.md"):
+        result = invoke("context", "--output", target)
+        assert result.exit_code == 2, (target, result.stderr)
+        assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1

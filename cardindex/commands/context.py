@@ -9,6 +9,7 @@ from typing import Any
 
 from .. import context
 from ..atomic import write_atomic
+from ..errors import UsageError
 from ..memo import Memo, digest
 from ..vault import Vault, today
 
@@ -53,7 +54,13 @@ def run(*, vault: Vault, output: str | None = None, **options: Any) -> int:
     """Print the context (`options` as for `render`), or write it to `output` atomically."""
     text = render(vault, **options)
     if output:
-        write_atomic(Path(output), text)
+        target = Path(output)
+        if target.is_dir() or not target.name:
+            raise UsageError(f"{output}: is a folder; --output takes a file")
+        try:
+            write_atomic(target, text)
+        except OSError as exc:
+            raise UsageError(f"cannot write {output}: {exc.strerror or exc}") from None
     else:
         print(text, end="")
     return 0
