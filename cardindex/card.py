@@ -502,6 +502,15 @@ def id_list(value: object) -> list[str]:
     return []
 
 
+def lineage(meta: Mapping[str, Any]) -> list[str]:
+    """The ids of every card this one replaced or absorbed (`supersedes`, `merged_from`), once each.
+
+    Both fields are kept transitive: a card that takes another's place also takes over
+    what that one had replaced, so how often a fact was restated survives its rewording.
+    """
+    return list(dict.fromkeys([*id_list(meta.get("supersedes")), *id_list(meta.get("merged_from"))]))
+
+
 # --------------------------------------------------------------------------- writing
 
 def quote(text: str) -> str:

@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 
 from .card import LIVE_STATUSES, Card, id_list, id_value
 from .lifecycle import Step
-from .similarity import Pair, find_pairs, words
+from .similarity import Pair, find_pairs, measured_change, words
 
 _REASONS = re.compile(r"(?im)^\W*(?:why|how to apply)\b")
 NEVER = dt.date.min
@@ -126,6 +126,11 @@ class Planner:
             del self._edits[card.path]
             return
         self._why[card.path].append((action, reason))
+
+    def _ids(self, card: Card, field: str) -> list[str]:
+        """A field of ids as this plan leaves it (its pending edit, else the card's own)."""
+        pending = self._edits.get(card.path, {})
+        return id_list(pending[field] if field in pending else card.meta.get(field))
 
     def steps(self) -> list[Step]:
         out = []
@@ -235,10 +240,10 @@ class Planner:
         reason = f"{why}: newer value in {', '.join(w.id for w in winners)} (this one: {shown})"
         self._retire(old, {"status": "superseded", "superseded_by": id_value([w.id for w in winners])},
                      "supersede", reason)
+        taken_over = [old.id, *self._ids(old, "supersedes"), *self._ids(old, "merged_from")]
         for winner in winners:
-            have = id_list(winner.meta.get("supersedes")) + id_list(self._edits.get(winner.path, {}).get("supersedes"))
-            self._edit(winner, {"supersedes": id_value(_unique([*have, old.id]))}, "supersede",
-                       f"supersedes {old.id} ({why})")
+            self._edit(winner, {"supersedes": id_value(_unique([*self._ids(winner, "supersedes"), *taken_over]))},
+                       "supersede", f"supersedes {old.id} ({why})")
         self.decisions.append(Decision("supersede", old.id, tuple(w.id for w in winners), reason))
         self._superseded.append((old, winners))
 
@@ -328,9 +333,12 @@ class Planner:
         ids = [m.id for m in merged]
         updates: dict[str, Any] = {
             "merged_from": id_value(_unique(
-                [*id_list(canonical.meta.get("merged_from")), *ids, *(i for m in merged for i in id_list(m.meta.get("merged_from")))]
+                [*self._ids(canonical, "merged_from"), *ids, *(i for m in merged for i in self._ids(m, "merged_from"))]
             ))
         }
+        replaced = [i for m in merged for i in self._ids(m, "supersedes")]
+        if replaced:  # what the merged cards had replaced, the canonical one now replaces
+            updates["supersedes"] = id_value(_unique([*self._ids(canonical, "supersedes"), *replaced]))
         newest = max((c.evidence for c in cluster if c.evidence), default=None)
         if newest and newest != canonical.evidence:
             updates["verified"] = newest  # the newest evidence any of them had
@@ -360,7 +368,8 @@ class Planner:
             return
         keyed = any(c.key and c.key not in self.multi_valued for c in (a, b))
         newer, older = sorted((a, b), key=evidence_order, reverse=True)
-        by_time = keyed or pair.reason == "value"  # one slot: a key says so, or one value differs in one sentence
+        # One slot: a key says so, or one sentence differs only in a number, version or date.
+        by_time = keyed or (pair.reason == "value" and measured_change(a, b))
         if by_time and evidence_order(newer) != evidence_order(older) and not older.locked:
             self.supersede(older, [newer], pair.detail)
         else:

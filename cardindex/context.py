@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .card import Card, id_list
-from .index import priority
+from .index import by_type_first
 
 DEFAULT_BUDGET = 6000
 MAX_FACT = 400
@@ -105,7 +105,7 @@ def build(
         c for c in cards
         if c.live(today) and scope_matches(c.scope, scope, repo_name) and not _too_old(c, today, max_age)
     ]
-    live.sort(key=priority)
+    live.sort(key=by_type_first)
     by_id = {c.id: c for c in live}
     chosen: list[Item] = []
     placed: set[str] = set()

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from .card import TYPES, Card, id_list
+from .card import TYPES, Card, lineage
 from .errors import CheckFailed, Refused
 from .memo import Memo, digest
 from .vault import Vault
@@ -53,23 +53,44 @@ def entry(card: Card) -> Entry:
     return Entry(card.type or "project", " ".join(title.split()), link, card.description, card.status == "conflict")
 
 
-def priority(card: Card) -> tuple[bool, bool, int, int, str]:
-    """Which lines survive when the index is over budget: lower sorts first, kept first.
+def strength(card: Card) -> int:
+    """How much a fact has earned its place, in days: higher is stronger.
 
-    Locked cards, then conflicts (an agent must see them), then by type (user and
-    feedback first), then by strength: the newest evidence, plus REINFORCED_DAYS for
-    each card the fact absorbed or replaced (`merged_from`, `supersedes`, up to
-    MAX_REINFORCED). Recency alone would drop the important-but-old: a rule restated
-    and revised over months outranks last week's passing fact. Runs on every card: kept cheap.
+    The newest evidence (`verified`, else `created`), plus REINFORCED_DAYS for each card
+    the fact replaced or absorbed (its lineage: `supersedes`, `merged_from`, up to
+    MAX_REINFORCED), plus REINFORCED_DAYS for `user` and `feedback` cards (who the
+    user is and how they want the work done are restated less often than they matter).
+    Recency alone would drop the important-but-old: a rule restated and revised over
+    months outranks last week's passing fact; a fact stated once fades after a month.
+    """
+    evidence = card.evidence
+    if evidence is None:
+        return 0
+    reinforced = min(MAX_REINFORCED, len(lineage(card.meta)))
+    guidance = card.type in ("user", "feedback")
+    return evidence.toordinal() + REINFORCED_DAYS * (reinforced + guidance)
+
+
+def priority(card: Card) -> tuple[bool, bool, int, str]:
+    """Which lines survive when INDEX.md is over budget: lower sorts first, kept first.
+
+    Locked cards, then conflicts (an agent must see them), then by `strength`. The type
+    only groups the lines: a project rule restated for months outranks a one-off note
+    about the user (`cards context` ranks by type first instead: `by_type_first`).
+    Runs on every card: kept cheap.
     """
     meta = card.meta
-    evidence = card.evidence
-    reinforced = min(MAX_REINFORCED, len(id_list(meta.get("merged_from"))) + len(id_list(meta.get("supersedes"))))
+    return (meta.get("lock") is not True, meta.get("status") != "conflict", -strength(card), card.path)
+
+
+def by_type_first(card: Card) -> tuple[bool, bool, int, int, str]:
+    """The session-start order of `cards context`: locked, conflicts, `user` and `feedback`, then strength."""
+    meta = card.meta
     return (
         meta.get("lock") is not True,
         meta.get("status") != "conflict",
         _TYPE_RANK.get(card.type or "", 4),
-        -(evidence.toordinal() + REINFORCED_DAYS * reinforced) if evidence else 0,
+        -strength(card),
         card.path,
     )
 

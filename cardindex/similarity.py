@@ -366,6 +366,11 @@ def _opposed(only_a: AbstractSet[str], only_b: AbstractSet[str]) -> str | None:
 
 def _value_slot(a: Words, b: Words) -> str | None:
     """The one aligned position where the two differ, and only in values (port, version, weekday…)."""
+    found = _swapped_values(a, b)
+    return f"{' '.join(found[0])!r} vs {' '.join(found[1])!r}" if found else None
+
+
+def _swapped_values(a: Words, b: Words) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     matcher = difflib.SequenceMatcher(a=a.tokens, b=b.tokens, autojunk=False)
     changed = [op for op in matcher.get_opcodes() if op[0] != "equal"]
     if len(changed) != 1 or changed[0][0] != "replace":
@@ -373,8 +378,23 @@ def _value_slot(a: Words, b: Words) -> str | None:
     _, i1, i2, j1, j2 = changed[0]
     left, right = a.tokens[i1:i2], b.tokens[j1:j2]
     if all(t in a.values for t in left) and all(t in b.values for t in right):
-        return f"{' '.join(left)!r} vs {' '.join(right)!r}"
+        return left, right
     return None
+
+
+def measured_change(a: Card, b: Card) -> bool:
+    """Whether two statements differ only in a measured value: a number, version, port, date or weekday.
+
+    "Staging Postgres listens on port 5433" and "... port 6432" give one slot two values,
+    so the newer evidence can settle it. A different name is not settled so: in "For code
+    review in Rakinus, …" and "… in Komelar, …" the name may be the subject, not the value.
+    """
+    sa, sb = statement(a), statement(b)
+    for wa, wb in ((sa.fact, sb.fact), (sa.description, sb.description)):
+        found = _swapped_values(wa, wb)
+        if found:
+            return all(not t.isalpha() or t in CALENDAR for t in (*found[0], *found[1]))
+    return False
 
 
 def _keys_compatible(key_a: str | None, key_b: str | None) -> bool:

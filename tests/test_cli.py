@@ -411,6 +411,14 @@ def test_add_key_supersedes_live_holder(invoke, vault):
     assert index_of(vault) == HEADER + "\n## Project\n\n- [Deploy weekday](deploy-weekday.md) — Deploy on Fridays.\n"
 
 
+def test_add_key_takes_over_the_lineage_of_the_holder(invoke, vault, write_card, make_card):
+    write_card(vault, "deploy-day.md", make_card("Deploy day", key="deploy-day", merged_from="[deploy-day-2]",
+                                                 supersedes="deploy-monday"))
+    assert invoke("add", "Deploy on Fridays.", "-n", "Deploy weekday", "-k", "deploy-day").exit_code == 0
+    new = (vault / "deploy-weekday.md").read_text(encoding="utf-8")
+    assert "supersedes: [deploy-day, deploy-monday, deploy-day-2]\n" in new
+
+
 def test_add_key_supersede_json(invoke, vault):
     invoke("add", "Deploy on Thursdays.", "-n", "Deploy day", "-k", "deploy-day")
     result = invoke("add", "Deploy on Fridays.", "-n", "Deploy weekday", "-k", "deploy-day", "--format", "json")

@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cardindex.card import Card
+from cardindex.card import Card, id_list
 
 TODAY = "2026-11-30"
 SEED = 200
@@ -214,15 +214,17 @@ def test_24_concurrent_adds_half_on_one_key(tmp_path: Path) -> None:
     assert {c.status for c in archived.values()} == {"superseded"}
     assert sorted(c.body for c in holders.values()) == sorted(texts[i] + "\n" for i in keyed)
 
-    # Writers were serialized: each new holder superseded exactly the one before it, so
-    # following superseded_by from the first holder walks all twelve to the live card.
+    # Writers were serialized: each new holder superseded exactly the one before it (and,
+    # through it, every earlier one: `supersedes` is transitive), so following
+    # superseded_by from the first holder walks all twelve to the live card.
     by_id = {c.id.removeprefix("archive/"): c for c in holders.values()}
     firsts = [c for c in holders.values() if "supersedes" not in c.meta]
     assert len(firsts) == 1
     chain = [firsts[0]]
     while "superseded_by" in chain[-1].meta:
         nxt = by_id[chain[-1].meta["superseded_by"]]
-        assert nxt.meta["supersedes"] == chain[-1].id.removeprefix("archive/")
+        earlier = [c.id.removeprefix("archive/") for c in chain]
+        assert id_list(nxt.meta["supersedes"]) == [earlier[-1], *reversed(earlier[:-1])]
         chain.append(nxt)
         assert len(chain) <= len(keyed)
     assert len(chain) == len(keyed)

@@ -127,6 +127,28 @@ def test_restating_the_same_value_of_a_key_merges(invoke: Invoke, vault: Path) -
     assert card(vault, "archive/a.md").meta["merged_into"] == "b"
 
 
+def test_the_winner_takes_over_the_lineage_of_what_it_replaces(invoke: Invoke, vault: Path) -> None:
+    # How often a fact was restated survives a change of value: the new card replaces
+    # the old one and, through it, what the old one had absorbed and replaced.
+    put(vault, "tue.md", "Which weekday production deploys happen", "Deploy on Tuesdays only.", key="deploy-day",
+        verified="2026-03-01", merged_from="[tue-2, tue-3]", supersedes="mon")
+    put(vault, "thu.md", "Which weekday production deploys happen", "Deploy on Thursdays only.", key="deploy-day",
+        verified="2026-09-14")
+    consolidate(invoke)
+    assert card(vault, "thu.md").meta["supersedes"] == ["tue", "mon", "tue-2", "tue-3"]
+
+
+def test_a_merge_keeps_what_the_merged_card_had_replaced(invoke: Invoke, vault: Path) -> None:
+    put(vault, "a.md", "Package manager for the web app", "Use pnpm for the web app.", key="pkg-manager",
+        verified="2026-02-01", supersedes="[npm-rule, yarn-rule]")
+    put(vault, "b.md", "Package manager for the web app", "Use pnpm for the web app.", key="pkg-manager",
+        verified="2026-08-01", merged_from="c")
+    out = consolidate(invoke)
+    assert decisions(out) == [("merge", "b", ("a",))]
+    kept = card(vault, "b.md")
+    assert kept.meta["merged_from"] == ["c", "a"] and kept.meta["supersedes"] == ["npm-rule", "yarn-rule"]
+
+
 # ------------------------------------------------------------------ duplicates and contradictions
 
 
@@ -457,6 +479,17 @@ def test_a_changed_value_without_a_key_is_settled_by_date(invoke: Invoke, vault:
         verified="2026-02-15")
     assert [(a, c, r) for a, c, r in decisions(consolidate(invoke))] == [("supersede", "node-18", ("node-22",))]
     assert card(vault, "archive/node-18.md").meta["superseded_by"] == "node-22"
+
+
+def test_another_name_without_a_key_is_a_conflict_not_settled_by_date(invoke: Invoke, vault: Path) -> None:
+    # A different name may be another subject ("in Rakinus" / "in Komelar"), not a new
+    # value: time does not decide it, so both stay live, marked (SPEC §7).
+    put(vault, "rakinus.md", "For code review in Rakinus, the user wants bullet lists",
+        "For code review in Rakinus, the user wants bullet lists.", type="user", verified="2026-03-01")
+    put(vault, "komelar.md", "For code review in Komelar, the user wants bullet lists",
+        "For code review in Komelar, the user wants bullet lists.", type="user", verified="2026-06-01")
+    assert decisions(consolidate(invoke)) == [("conflict", "komelar", ("rakinus",))]
+    assert card(vault, "rakinus.md").status == "conflict" and card(vault, "komelar.md").status == "conflict"
 
 
 def test_the_same_verified_date_is_a_conflict_whatever_created_says(invoke: Invoke, vault: Path) -> None:

@@ -457,3 +457,33 @@ def test_over_budget_a_reinforced_old_fact_outranks_a_newer_passing_one(invoke, 
     text = (vault / "INDEX.md").read_text()
     assert "(rule.md)" in text  # 2026-06-01 plus 4 x 30 days of reinforcement
     assert "more" in text.splitlines()[-1]
+
+
+def test_over_budget_type_groups_lines_but_does_not_outrank_strength(invoke, vault, write_card, make_card):
+    # A project rule restated twice outranks an older one-off note about the user; the
+    # type only groups the lines, and gives user and feedback cards one extra month.
+    (vault / ".cardindex.yaml").write_text("index_budget:\n  lines: 12\n")
+    write_card(vault, "rule.md", make_card("Staging Postgres port rule", verified="2026-09-01", merged_from="[a, b]"))
+    write_card(vault, "old-user.md", make_card("User note from August", "user", verified="2026-08-15"))
+    write_card(vault, "guide.md", make_card("Feedback from September", "feedback", verified="2026-09-25"))
+    write_card(vault, "fresh.md", make_card("Fresh project fact", verified="2026-10-20"))
+    assert invoke("index").exit_code == 0
+    text = (vault / "INDEX.md").read_text()
+    # strengths: rule 09-01 + 60 days; guide 09-25 + 30; fresh 10-20; old-user 08-15 + 30
+    assert [line.split("](")[1].split(")")[0] for line in entry_lines(text)] == ["guide.md", "fresh.md", "rule.md"]
+    assert text.splitlines()[-1] == more_line(1)
+
+
+def test_strength_counts_lineage_once_and_caps_it():
+    from cardindex.card import Card
+    from cardindex.index import MAX_REINFORCED, REINFORCED_DAYS, strength
+
+    def at(extra: str) -> int:
+        return strength(Card.from_text("c.md", f"---\ndescription: d\nverified: 2026-01-01\n{extra}---\nB.\n"))
+
+    base = at("")
+    assert at("supersedes: [a, b]\nmerged_from: [b, c]\n") == base + 3 * REINFORCED_DAYS
+    many = "merged_from: [" + ", ".join(f"m{i}" for i in range(20)) + "]\n"
+    assert at(many) == base + MAX_REINFORCED * REINFORCED_DAYS
+    assert at("type: user\n") == base + REINFORCED_DAYS
+    assert strength(Card.from_text("c.md", "---\ndescription: d\n---\nB.\n")) == 0

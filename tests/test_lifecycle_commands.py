@@ -19,7 +19,7 @@ def card(root: Path, rel: str) -> Card:
 
 
 def test_supersede_archives_old_and_links_both(invoke: Invoke, vault: Path) -> None:
-    put(vault, "old.md", "Which weekday deploys happen", "Deploy on Tuesdays.")
+    put(vault, "old.md", "Which weekday deploys happen", "Deploy on Tuesdays.", merged_from="old-2")
     put(vault, "new.md", "Which weekday deploys happen", "Deploy on Thursdays.", supersedes="older")
     assert invoke("index").exit_code == 0
     before = tree(vault)
@@ -28,7 +28,7 @@ def test_supersede_archives_old_and_links_both(invoke: Invoke, vault: Path) -> N
     assert result.stdout.startswith("superseded old by new; archived as archive/old.md (job ")
     archived = card(vault, "archive/old.md")
     assert archived.status == "superseded" and archived.meta["superseded_by"] == "new"
-    assert card(vault, "new.md").meta["supersedes"] == ["older", "old"]
+    assert card(vault, "new.md").meta["supersedes"] == ["older", "old", "old-2"]  # old's lineage too
     assert "old.md" not in (vault / "INDEX.md").read_text()
     assert invoke("index", "--check").exit_code == 0
     assert invoke("undo").exit_code == 0

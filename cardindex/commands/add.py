@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import index, templates
-from ..card import MAX_BYTES, Card, id_value
+from ..card import MAX_BYTES, Card, id_value, lineage
 from ..errors import Refused, UsageError
 from ..journal import Action
 from ..lifecycle import Done, Step, apply, free_name
@@ -211,7 +211,7 @@ def add_card(
             ("tags", list(tags) or None),
             ("status", "conflict" if locked else None),
             ("conflicts_with", id_value([c.id for c in locked]) if locked else None),
-            ("supersedes", None if locked or not holders else id_value([c.id for c in holders])),
+            ("supersedes", None if locked or not holders else id_value(_replaced(holders))),
         ]
         card_text = _render(vault, fields, body)
         if not force:
@@ -249,6 +249,11 @@ def _key_holders(vault: Vault, key: str | None, now: dt.date) -> list[Card]:
         return []
     return [c for c in vault.cards if c.key == key and c.live(now)]
 
+
+
+def _replaced(holders: Sequence[Card]) -> list[str]:
+    """What a card that takes the key over replaces: the holders, and what they had replaced."""
+    return list(dict.fromkeys(i for c in holders for i in (c.id, *lineage(c.meta))))
 
 
 def _render(vault: Vault, fields: list[tuple[str, Any]], body: str) -> str:

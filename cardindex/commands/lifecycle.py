@@ -6,7 +6,7 @@ import sys
 from typing import NamedTuple
 
 from .. import index
-from ..card import Card, id_list, id_value
+from ..card import Card, id_list, id_value, lineage
 from ..errors import Refused, UsageError
 from ..lifecycle import Done, Step, apply
 from ..vault import Vault, today
@@ -71,7 +71,7 @@ def supersede_card(*, vault: Vault, old: str, new: str, force: bool = False) -> 
     if old_card.path == new_card.path:
         raise UsageError("OLD and NEW are the same card")
     have = id_list(new_card.meta.get("supersedes"))
-    ids = list(dict.fromkeys([*have, old_card.id]))
+    ids = list(dict.fromkeys([*have, old_card.id, *lineage(old_card.meta)]))
     steps = [
         Step(old_card, "archive", {"status": "superseded", "superseded_by": new_card.id}, "supersede",
              f"replaced by {new_card.id} (cards supersede)"),
