@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 
 from .card import LIVE_STATUSES, Card, id_list, id_value
 from .lifecycle import Step
-from .similarity import Pair, find_pairs, measured_change, words
+from .similarity import Pair, find_pairs, measured_change, statement, words
 
 _REASONS = re.compile(r"(?im)^\W*(?:why|how to apply)\b")
 NEVER = dt.date.min
@@ -83,6 +83,19 @@ def best(cards: Iterable[Card]) -> Card:
 
 def _unique(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
+
+
+def _each_says_more(a: Card, b: Card) -> bool:
+    """Each description names something the other card never mentions: two facts in one frame.
+
+    "Trevelex scheduler runs on Rust" and "Trevelex billing service uses Rust for
+    implementation language" share most words, but each has a subject the other lacks. A
+    fact reworded keeps every word of one side somewhere in the other ("Production deploys
+    happen on Tuesdays only" / "Only deploy to production on Tuesdays"). A merge archives a
+    card, so it asks for more than the linter's duplicate warning does.
+    """
+    sa, sb = statement(a), statement(b)
+    return bool(set(sa.description.tokens) - set(sb.all.tokens)) and bool(set(sb.description.tokens) - set(sa.all.tokens))
 
 
 class Planner:
@@ -187,7 +200,7 @@ class Planner:
             if wa.values or wb.values:
                 return wa.values == wb.values
             return pair.kind == "duplicate" and not (set(wa.tokens) - set(wb.tokens) and set(wb.tokens) - set(wa.tokens))
-        return pair.kind == "duplicate"
+        return pair.kind == "duplicate" and not _each_says_more(a, b)
 
     def retire_by_time(self) -> None:
         for card in self.cards:

@@ -51,8 +51,9 @@ FILLER = frozenset(
     ["note", "reminder", "fyi", "important", "please", "confirmed", "agreed", "going", "forward", "consistently", "also", "just", "really", "actually", "basically", "generally", "ever", "now"]
 )
 _SYNONYM_GROUPS = [
-    ("uses", "use", "using", "used", "employs", "employ", "employed", "utilizes", "utilize"),
-    ("relies", "rely", "relying", "depends", "depend", "depending"),
+    # "X uses V", "X runs on V", "X relies on V", "X is built on V": one fact, reworded
+    ("uses", "use", "using", "used", "employs", "employ", "employed", "utilizes", "utilize",
+     "relies", "rely", "relying", "depends", "depend", "depending", "runs", "run", "built", "deployed"),
     ("prefers", "prefer", "likes", "like", "wants", "want", "would"),
     ("handled", "done", "managed", "performed"),
     ("lives", "live", "hosted", "located", "stored", "kept"),
@@ -60,7 +61,6 @@ _SYNONYM_GROUPS = [
     ("link", "url", "address"),
     ("choice", "preference"),
     ("before", "prior"),
-    ("runs", "run", "built", "deployed"),
     ("make", "remember", "ensure"),
     ("user", "users"),
     ("reference", "references", "referenced", "cite", "cites", "cited", "refer", "refers"),
@@ -482,7 +482,7 @@ def classify(a: Card, b: Card, sa: Statement, sb: Statement, weight: Mapping[str
 def _classify(a: _Side, b: _Side, weight: Mapping[str, float], same_key: bool) -> Pair | None:
     sa, sb = a.statement, b.statement
     if _keys_compatible(a.key, b.key):
-        found = (_contradiction(sa.fact, sb.fact, a.fact, b.fact)
+        found = ((_contradiction(sa.fact, sb.fact, a.fact, b.fact) if _anchored(a, b) else None)
                  or _contradiction(sa.description, sb.description, a.description, b.description))
         if found:
             return Pair(a.card, b.card, "contradiction", found[0], 100.0, found[1])
@@ -496,6 +496,26 @@ def _classify(a: _Side, b: _Side, weight: Mapping[str, float], same_key: bool) -
     if same_key:
         return Pair(a.card, b.card, "contradiction", "same-key", 0.0, "two live cards hold one single-valued key")
     return None
+
+
+def _anchored(a: _Side, b: _Side) -> bool:
+    """Whether the body clauses taken as the two cards' facts state what their descriptions name.
+
+    Each clause shares a word with its description (or answers a description that is a
+    question), and one of them shares two (or all of a shorter description). Two clauses
+    that each share one word are no statements of the facts: "Confirmed during the April
+    review with the team" under "User's review style preference for documentation" does
+    not contradict "Confirmed during the January review" under "For code review in
+    Mitania, the user wants Pacific mornings".
+    """
+    def anchor(side: _Side) -> tuple[int, int]:
+        shared = len(side.description & side.fact)
+        if _QUESTION.match(side.card.description):
+            return max(shared, 1), 1  # the clause answers the question ("How pull requests are merged")
+        return shared, min(2, len(side.description))
+
+    (shared_a, strong_a), (shared_b, strong_b) = anchor(a), anchor(b)
+    return shared_a >= 1 and shared_b >= 1 and (shared_a >= strong_a or shared_b >= strong_b)
 
 
 def _conflict(wa: Words, wb: Words, set_a: frozenset[str], set_b: frozenset[str]) -> bool:

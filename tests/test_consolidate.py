@@ -525,13 +525,39 @@ def test_a_lowercase_value_changed_under_one_key_is_superseded_not_merged(invoke
     assert decisions(consolidate(invoke)) == [("supersede", "old", ("new",))]
 
 
-def test_another_subject_in_the_same_sentence_is_not_merged(invoke: Invoke, vault: Path) -> None:
-    put(vault, "cache.md", "Tretanon cache layer uses ap-southeast-2 for hosting region",
-        "The Tretanon cache layer is hosted in ap-southeast-2.", verified="2026-03-01")
-    put(vault, "billing.md", "Tretanon billing service uses ap-southeast-2 for hosting region",
-        "The Tretanon billing service is hosted in ap-southeast-2.", verified="2026-04-01")
-    assert [d for d in decisions(consolidate(invoke)) if d[0] == "merge"] == []
-    assert (vault / "cache.md").exists() and (vault / "billing.md").exists()
+def _planned_with_pair(monkeypatch: pytest.MonkeyPatch, texts: dict[str, tuple[str, str]]) -> list[str]:
+    """Plan over cards that the similarity module (as in a large vault, where the shared
+    component words are common and weigh little) reports as one duplicate pair."""
+    import datetime as dt
+
+    from cardindex import consolidate as planner
+    from cardindex.similarity import Pair
+
+    cards = [Card.from_text(f"{name}.md", f"---\ndescription: {d}\ntype: project\nverified: 2026-0{n + 1}-01\n---\n{b}\n")
+             for n, (name, (d, b)) in enumerate(texts.items())]
+    monkeypatch.setattr(planner, "find_pairs", lambda live, multi: [
+        Pair(cards[0], cards[1], "duplicate", "wording", 80.0, "the same fact in other words")])
+    return [d.action for d in planner.plan(cards, now=dt.date(2026, 11, 30)).decisions]
+
+
+def test_another_subject_in_the_same_sentence_is_not_merged(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = {"cache": ("Tretanon cache layer uses ap-southeast-2 for hosting region",
+                       "The Tretanon cache layer is hosted in ap-southeast-2."),
+             "billing": ("Tretanon billing service uses ap-southeast-2 for hosting region",
+                         "The Tretanon billing service is hosted in ap-southeast-2.")}
+    assert _planned_with_pair(monkeypatch, texts) == []
+
+
+def test_another_subject_in_other_words_is_not_merged(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each description names a component the other card never mentions: two facts.
+    texts = {"billing": ("Trevelex billing service uses Rust for implementation language",
+                         "Related cards cover the job queue of trevelex."),
+             "scheduler": ("For implementation language, Trevelex scheduler runs on Rust",
+                           "It applies to every environment, including staging.")}
+    assert _planned_with_pair(monkeypatch, texts) == []
+    # The same frame with one subject is one fact reworded ("runs on" / "uses"): merged.
+    texts["scheduler"] = ("For implementation language, Trevelex billing service runs on Rust", "Confirmed with the team.")
+    assert _planned_with_pair(monkeypatch, texts) == ["merge"]
 
 
 def test_a_reworded_copy_of_a_replaced_value_is_superseded_with_it(invoke: Invoke, vault: Path) -> None:

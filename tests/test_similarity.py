@@ -167,3 +167,17 @@ def test_pairs_with_finds_a_reworded_new_card():
     ]
     new = card("new.md", "How cron jobs are named", "Prefix each cron job with the name of the team that owns it.")
     assert [(p.b.path, p.kind) for p in pairs_with(new, vault)] == [("old.md", "duplicate")]
+
+
+def test_a_shared_provenance_sentence_is_not_a_value_contradiction():
+    # The body clause sharing one word ("review") with the description is no statement
+    # of the fact: two unrelated cards confirmed in different months do not contradict.
+    review = card("review.md", "User's review style preference for documentation is stacked pull requests",
+                  "Confirmed during the April review with the team.")
+    hours = card("hours.md", "For code review in Mitania, the user wants Pacific mornings",
+                 "Confirmed during the January review with the team.")
+    assert kinds([review, hours]) == set()
+    # A body that does state the fact still contradicts across paraphrased descriptions.
+    deploy = card("deploy.md", "Which weekday production deploys happen", "Production deploys happen on Thursdays.")
+    release = card("release.md", "The day of the week for production releases", "Production deploys happen on Tuesdays.")
+    assert kinds([deploy, release]) == {("deploy.md", "release.md", "contradiction", "value")}
