@@ -379,7 +379,7 @@ class Planner:
         a, b = pair.a, pair.b
         if self.gone(a) or self.gone(b) or not self.in_window(a, b):
             return
-        keyed = any(c.key and c.key not in self.multi_valued for c in (a, b))
+        keyed = bool(a.key) and a.key == b.key and a.key not in self.multi_valued  # a key on one side says nothing of the other
         newer, older = sorted((a, b), key=evidence_order, reverse=True)
         # One slot: a key says so, or one sentence differs only in a number, version or date.
         by_time = keyed or (pair.reason == "value" and measured_change(a, b))

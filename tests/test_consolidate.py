@@ -492,6 +492,21 @@ def test_another_name_without_a_key_is_a_conflict_not_settled_by_date(invoke: In
     assert card(vault, "rakinus.md").status == "conflict" and card(vault, "komelar.md").status == "conflict"
 
 
+def test_a_key_on_one_side_does_not_settle_another_name_by_date(invoke: Invoke, vault: Path) -> None:
+    put(vault, "helquenia.md", "For code review in Helquenia, the user wants bullet lists",
+        "For code review in Helquenia, the user wants bullet lists.", type="user", key="verbosity.helquenia",
+        verified="2026-03-11")
+    put(vault, "rakinus.md", "For code review in Rakinus, the user wants bullet lists",
+        "For code review in Rakinus, the user wants bullet lists.", type="user", verified="2026-05-04")
+    assert [d[0] for d in decisions(consolidate(invoke))] == ["conflict"]
+    # A number is another value of the keyed card's slot, with or without the key: by date.
+    put(vault, "port-a.md", "Staging Postgres listens on port 5433", "Staging Postgres listens on port 5433.",
+        key="staging-db-port", verified="2026-01-05")
+    put(vault, "port-b.md", "Staging Postgres listens on port 6432", "Staging Postgres listens on port 6432.",
+        verified="2026-02-20")
+    assert decisions(consolidate(invoke)) == [("supersede", "port-a", ("port-b",))]
+
+
 def test_the_same_verified_date_is_a_conflict_whatever_created_says(invoke: Invoke, vault: Path) -> None:
     put(vault, "auth-a.md", "Auth provider of the notification service", "Notifications authenticate with Okta.",
         key="notification-auth", created="2024-01-09", verified="2024-04-23")
