@@ -364,6 +364,28 @@ def _opposed(only_a: AbstractSet[str], only_b: AbstractSet[str]) -> str | None:
     return None
 
 
+_CONVERSES = {"before": "after", "after": "before"}
+
+
+def _converse(wa: Words, wb: Words, only_a: AbstractSet[str], only_b: AbstractSet[str]) -> bool:
+    """One order said both ways: "merged only after 2 approvals" and "2 approvals before merging".
+
+    The words on each side of "after" in one are on the other sides of "before" in the
+    other; "deploy before the migration" and "deploy after the migration" keep theirs.
+    """
+    for word in only_a & _CONVERSES.keys():
+        other = _CONVERSES[word]
+        if other not in only_b:
+            continue
+        i, j = wa.tokens.index(word), wb.tokens.index(other)
+        left_a, right_a = set(wa.tokens[:i]), set(wa.tokens[i + 1:])
+        left_b, right_b = set(wb.tokens[:j]), set(wb.tokens[j + 1:])
+        crossed = len(left_a & right_b) + len(right_a & left_b)
+        if left_a & right_b and right_a & left_b and crossed > len(left_a & left_b) + len(right_a & right_b):
+            return True
+    return False
+
+
 def _value_slot(a: Words, b: Words) -> str | None:
     """The one aligned position where the two differ, and only in values (port, version, weekday…)."""
     found = _swapped_values(a, b)
@@ -421,6 +443,8 @@ def _contradiction(wa: Words, wb: Words, set_a: frozenset[str] | None = None,
     if len(core_a) + len(core_b) > agreeing + 2 and not (core_a <= wa.values and core_b <= wb.values):
         return None  # more differs than agrees: neither polarity test below can pass (a cheap test first)
     opposed = _opposed(only_a, only_b)
+    if opposed and _converse(wa, wb, only_a, only_b):
+        opposed = None
     if opposed and not (core_a & wa.values or core_b & wb.values):
         plain_a = {t for t in set_a if not _polar(t)}
         plain_b = {t for t in set_b if not _polar(t)}
@@ -521,7 +545,8 @@ def _anchored(a: _Side, b: _Side) -> bool:
 def _conflict(wa: Words, wb: Words, set_a: frozenset[str], set_b: frozenset[str]) -> bool:
     """Something differs that a duplicate cannot differ in: a value on each side, or polarity."""
     only_a, only_b = set_a - set_b, set_b - set_a
-    return (bool(only_a & wa.values) and bool(only_b & wb.values)) or _opposed(only_a, only_b) is not None
+    return (bool(only_a & wa.values) and bool(only_b & wb.values)) or (
+        _opposed(only_a, only_b) is not None and not _converse(wa, wb, only_a, only_b))
 
 
 def _reworded(wa: Words, wb: Words, set_a: frozenset[str] | None = None, set_b: frozenset[str] | None = None) -> bool:

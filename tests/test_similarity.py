@@ -181,3 +181,13 @@ def test_a_shared_provenance_sentence_is_not_a_value_contradiction():
     deploy = card("deploy.md", "Which weekday production deploys happen", "Production deploys happen on Thursdays.")
     release = card("release.md", "The day of the week for production releases", "Production deploys happen on Tuesdays.")
     assert kinds([deploy, release]) == {("deploy.md", "release.md", "contradiction", "value")}
+
+
+def test_one_order_said_both_ways_is_no_contradiction():
+    after = card("after.md", "Merging a pull request takes 2 approvals", "A pull request is merged only after 2 approvals.")
+    before = card("before.md", "Pull requests require 2 approvals before merging",
+                  "Wait for 2 approvals before merging a pull request.")
+    assert not any(kind == "contradiction" for *_, kind, _reason in kinds([after, before]))
+    first = card("first.md", "When to deploy relative to the migration", "Deploy before the migration runs.")
+    then = card("then.md", "When to deploy relative to the migration", "Deploy after the migration runs.")
+    assert kinds([first, then]) == {("first.md", "then.md", "contradiction", "polarity")}
