@@ -2,6 +2,11 @@
 
 A reader (an editor, a watcher, an agent, a crash) sees the old file or the new one,
 never half of either.
+
+Durability has two halves: the file's bytes (fsync of the file before it gets its name)
+and the name itself (fsync of the folder after the rename, link or unlink). Each write
+does both, unless it runs inside `deferred_folder_syncs()`, which defers the second half
+so that a job touching many files fsyncs each folder once instead of once per file.
 """
 
 from __future__ import annotations
@@ -9,14 +14,94 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+from collections.abc import Iterator
+from contextvars import ContextVar
 from pathlib import Path
 
 TEMP_SUFFIX = ".cards-tmp"
 
 
+class Folders:
+    """Folders whose entries changed (a rename, a link, an unlink) and are not yet durable.
+
+    `sync` fsyncs each distinct folder once, however many of its files changed.
+    """
+
+    def __init__(self) -> None:
+        self._folders: dict[Path, None] = {}  # insertion-ordered set
+
+    def add(self, folder: Path) -> None:
+        self._folders[folder] = None
+
+    def sync(self) -> None:
+        for folder in self._folders:
+            _fsync_dir(folder)
+        self._folders.clear()
+
+
+_deferred: ContextVar[Folders | None] = ContextVar("cardindex_deferred_folders", default=None)
+
+
+@contextlib.contextmanager
+def deferred_folder_syncs() -> Iterator[Folders]:
+    """Within the block, durable writes defer their folder fsync; leaving it fsyncs each folder once.
+
+    `write_atomic`, `create_new`, `move_new` and `remove` still fsync every file's bytes
+    before the file gets its name, so no name ever points at bytes that are not on disk.
+    Only the folder fsync (which makes the new name, or a removal, survive a power loss)
+    is collected, and done once per folder when the block ends, also when it ends with
+    an exception.
+
+    Safe only for the card writes of a journalled job while its pending mark is set
+    (`lifecycle.apply`, `undo.roll_back`): the prior bytes and the journal entry are
+    durable before the first write, and the mark is cleared only after the block. A
+    crash or a power loss inside the block, which can lose any of the job's renames,
+    links or unlinks (in any combination, since folders are synced in no particular
+    order), leaves the mark set, and the next job rolls the interrupted one back: each
+    file is what the job found, what it wrote, or missing, and the journal has the
+    bytes to put back. Nothing else may write inside the block: its names would not be
+    durable until the end, with no mark to repair them.
+
+    A block rather than an argument, so the writers keep their signatures (the fault
+    injection tests replace `lifecycle.create_new` and `lifecycle.move_new` with
+    functions of exactly those). A ContextVar, so another thread is not affected.
+    """
+    folders = Folders()
+    token = _deferred.set(folders)
+    try:
+        yield folders
+    finally:
+        _deferred.reset(token)
+        folders.sync()
+
+
+def _folder_changed(folder: Path) -> None:
+    """Make a new entry of `folder` durable: now, or when the deferring block ends."""
+    collector = _deferred.get()
+    if collector is None:
+        _fsync_dir(folder)
+    else:
+        collector.add(folder)
+
+
 def temp_path(target: Path) -> Path:
     """A hidden temp file beside `target`: never taken for a card, removed on failure."""
     return target.with_name(f".{target.name}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
+
+
+def _make_folder(folder: Path, durable: bool) -> None:
+    """Create `folder` and any missing parents; each new folder's own name is made durable too."""
+    if folder.is_dir():
+        return
+    missing = []
+    probe = folder
+    while not probe.exists() and probe.parent != probe:
+        missing.append(probe)
+        probe = probe.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    if durable:
+        for made in reversed(missing):
+            _folder_changed(made.parent)
 
 
 def _write_temp(target: Path, data: bytes, mode: int | None, durable: bool = True) -> Path:
@@ -50,10 +135,11 @@ def write_atomic(target: Path, data: bytes | str, *, durable: bool = True) -> No
     """Replace `target` with `data`: temp file, fsync, keep the mode, rename, fsync the folder.
 
     `durable=False` skips the fsyncs, for caches: still atomic, just not crash-proof.
+    Inside `deferred_folder_syncs()` the folder fsync waits for the end of the block.
     """
     if isinstance(data, str):
         data = data.encode("utf-8")
-    target.parent.mkdir(parents=True, exist_ok=True)
+    _make_folder(target.parent, durable)
     try:
         mode: int | None = os.stat(target).st_mode & 0o7777
     except FileNotFoundError:
@@ -66,7 +152,7 @@ def write_atomic(target: Path, data: bytes | str, *, durable: bool = True) -> No
             os.unlink(tmp)
         raise
     if durable:
-        _fsync_dir(target.parent)
+        _folder_changed(target.parent)
 
 
 def create_new(target: Path, data: bytes | str) -> bool:
@@ -77,7 +163,7 @@ def create_new(target: Path, data: bytes | str) -> bool:
     """
     if isinstance(data, str):
         data = data.encode("utf-8")
-    target.parent.mkdir(parents=True, exist_ok=True)
+    _make_folder(target.parent, True)
     tmp = _write_temp(target, data, None)
     try:
         os.link(tmp, target)
@@ -86,7 +172,7 @@ def create_new(target: Path, data: bytes | str) -> bool:
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-    _fsync_dir(target.parent)
+    _folder_changed(target.parent)
     return True
 
 
@@ -94,10 +180,17 @@ def move_new(source: Path, target: Path, data: bytes | str) -> bool:
     """Write `data` to `target` (which must not exist), then remove `source`.
 
     Used to archive a card with updated fields: the new file is complete before the old
-    one goes, so a crash leaves at worst both, never neither.
+    one goes, so a crash leaves at worst both, never neither. (Inside
+    `deferred_folder_syncs()` a power loss can keep the removal and lose the new name;
+    the pending job's rollback then puts the source back from the journal.)
     """
     if not create_new(target, data):
         return False
-    os.unlink(source)
-    _fsync_dir(source.parent)
+    remove(source)
     return True
+
+
+def remove(target: Path) -> None:
+    """Delete `target` (FileNotFoundError if it is not there) and make the removal durable."""
+    os.unlink(target)
+    _folder_changed(target.parent)

@@ -13,29 +13,29 @@ from __future__ import annotations
 import datetime as dt
 
 from .card import Card, decode, parse
-from .journal import Journal
+from .journal import DamagedPack, Journal
 from .vault import Vault
 
 
 def cards_at(vault: Vault, day: dt.date) -> list[Card]:
     """The cards (live folders and archive) as they were at the end of `day`."""
     journal = Journal(vault.state_dir)
-    first_change: dict[str, str | None] = {}
+    first_change: dict[str, tuple[str | None, str | None]] = {}  # path -> (before, the job's pack)
     for job in journal.jobs():
         if job.get("rolled_back") or _job_day(job) <= day:
             continue
         for action in job.get("actions", []):
             for change in action.get("files", []):
-                first_change.setdefault(change["path"], change["before"])
+                first_change.setdefault(change["path"], (change["before"], job.get("pack")))
     current = {c.path: c for c in [*vault.cards, *vault.archived()]}
     out = [c for path, c in current.items() if path not in first_change]
-    for path, before in first_change.items():
+    for path, (before, pack) in first_change.items():
         if before is None:
             continue  # created after that day
         try:
-            text, _problem = decode(journal.blob(before))
-        except OSError:
-            continue  # the saved copy is gone: nothing to show
+            text, _problem = decode(journal.blob(before, pack))
+        except (OSError, DamagedPack):
+            continue  # the saved copy is gone or damaged: nothing to show
         if text is not None:
             out.append(Card(path, text, *parse(text)))
     return sorted(out, key=lambda c: c.path)

@@ -5,13 +5,19 @@ The one place that changes existing cards, so `cards add` (supersession), `cards
 change cards the same way:
 
 1. every card is re-read from disk and must still be what the plan saw;
-2. the journal entry, with the prior bytes of every file, is written and marked pending;
+2. the prior bytes of every file are kept in one pack, then the journal entry is
+   written and marked pending (all three durable before any card is touched);
 3. the files are written (edits in place, archived copies complete before the original
-   goes, so a crash leaves a copy too many, never a card too few);
+   goes, so a crash leaves a copy too many, never a card too few); each file's bytes
+   are fsynced before it gets its name, and each folder the job touched is fsynced
+   once at the end (`atomic.deferred_folder_syncs`), not once per file;
 4. the pending mark is cleared.
 
-If the process dies between 2 and 4, the next job rolls the interrupted one back
-(`recover`) before it starts, so the vault is as it was before the interrupted job.
+If the process dies (or the power goes) between 2 and 4, the next job rolls the
+interrupted one back (`recover`) before it starts, so the vault is as it was before the
+interrupted job. That is also why step 3 may leave the folder fsyncs to its end: until
+the mark is cleared, a rename, link or unlink lost to a power cut is the rollback's to
+repair, from the pack.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from .atomic import create_new, move_new, write_atomic
+from .atomic import create_new, deferred_folder_syncs, move_new, remove, write_atomic
 from .card import Card, decode, set_fields
 from .errors import CardIndexError, Refused
 from .journal import Action, FileChange, Journal, sha256
@@ -75,7 +81,8 @@ class _Write(NamedTuple):
     source: str | None  # the file the step reads (None: a new card)
     target: str | None  # the file it writes (None: removed)
     data: bytes | None
-    before: str | None = None  # sha256 of the source as read (its bytes kept in the journal)
+    before: str | None = None  # sha256 of the source as read
+    prior: bytes | None = None  # the source's bytes as read, kept in the job's pack
 
 
 def apply(
@@ -94,7 +101,7 @@ def apply(
     writes: list[_Write] = []
     taken: set[str] = set()
     for step in sorted(steps, key=lambda s: OPS.index(s.op) if s.op in OPS else -1):
-        write = _plan(vault, journal, step, taken)
+        write = _plan(vault, step, taken)
         writes.append(write)
         before, after = write.before, None if write.data is None else sha256(write.data)
         if write.source is not None and write.target not in (None, write.source):  # a move
@@ -105,15 +112,17 @@ def apply(
     actions += also  # notes without files, after what they are about
     if not actions:
         return None, []
-    job = journal.record(command, actions, pending=True, day=day or today())
+    pack = journal.keep_many(w.prior for w in writes if w.prior is not None)  # the prior bytes, for undo and rollback
+    job = journal.record(command, actions, pending=True, day=day or today(), pack=pack)
     kill_after = _kill_after()
     done: list[Done] = []
     try:
-        for count, write in enumerate(writes, 1):
-            _execute(vault, write)
-            done.append(Done(write.step, write.target))
-            if count == kill_after:
-                os.kill(os.getpid(), signal.SIGKILL)  # fault injection for the tests: a real kill -9
+        with deferred_folder_syncs():  # each folder fsynced once, when the block ends
+            for count, write in enumerate(writes, 1):
+                _execute(vault, write)
+                done.append(Done(write.step, write.target))
+                if count == kill_after:
+                    os.kill(os.getpid(), signal.SIGKILL)  # fault injection for the tests: a real kill -9
     except (OSError, CardIndexError) as exc:
         rolled = roll_back(vault, journal, job)
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
@@ -129,7 +138,7 @@ def apply(
     return job, done
 
 
-def _plan(vault: Vault, journal: Journal, step: Step, taken: set[str]) -> _Write:
+def _plan(vault: Vault, step: Step, taken: set[str]) -> _Write:
     """What one step reads and writes; refuses when the vault is not what the plan saw."""
     if step.op not in OPS:
         raise ValueError(f"unknown op {step.op!r}")
@@ -145,24 +154,24 @@ def _plan(vault: Vault, journal: Journal, step: Step, taken: set[str]) -> _Write
         raise Refused(f"{path} was removed while the job was planned; nothing written, run it again") from None
     if (decode(data)[0] or "") != step.card.text:
         raise Refused(f"{path} changed while the job was planned; nothing written, run it again")
-    before = journal.keep(data)  # the prior bytes, for undo and rollback
+    before = sha256(data)
     if step.op == "remove":
-        return _Write(step, path, None, None, before)
+        return _Write(step, path, None, None, before, data)
     if step.op == "replace":
-        return _Write(step, path, path, (step.body or "").encode("utf-8"), before)
+        return _Write(step, path, path, (step.body or "").encode("utf-8"), before, data)
     out = new_text(step, step.card.text).encode("utf-8")
     if step.op == "edit":
-        return _Write(step, path, path, out, before)
+        return _Write(step, path, path, out, before, data)
     target = free_name(vault, step.card.id, folder=vault.archive_dir, taken=taken)
     taken.add(target)
-    return _Write(step, path, target, out, before)
+    return _Write(step, path, target, out, before, data)
 
 
 def _execute(vault: Vault, write: _Write) -> None:
     source, target, data = write.source, write.target, write.data
     if target is None:
         assert source is not None
-        os.unlink(vault.path_of(source))
+        remove(vault.path_of(source))
     elif source is None:
         assert data is not None
         if not create_new(vault.path_of(target), data):

@@ -12,9 +12,9 @@ import os
 import sys
 from typing import Any
 
-from .atomic import create_new, write_atomic
+from .atomic import create_new, deferred_folder_syncs, remove, write_atomic
 from .errors import NotFound, Refused
-from .journal import Action, FileChange, Journal, sha256
+from .journal import Action, DamagedPack, FileChange, Journal, sha256
 from .vault import Vault, today
 
 
@@ -59,6 +59,7 @@ def undo(vault: Vault, job_id: str | None = None) -> tuple[str, str, list[FileCh
     jobs = journal.jobs()
     job = pick(jobs, job_id)
     changes = [FileChange(**f) for action in job["actions"] for f in action["files"]]
+    pack = job.get("pack")  # where the job's prior bytes are (None: loose objects, as older jobs have)
     later = [j for j in jobs if j["id"] > job["id"] and j["id"] not in undone(jobs) and not j.get("undoes")]
     for change in changes:
         if _current(vault, change.path) != change.after:
@@ -67,16 +68,18 @@ def undo(vault: Vault, job_id: str | None = None) -> tuple[str, str, list[FileCh
             raise Refused(f"cannot undo job {job['id']}: {change.path} is not what the job left ({cause})")
         if change.before is not None:
             try:
-                journal.blob(change.before)
+                journal.blob(change.before, pack)
             except OSError:
                 raise Refused(f"cannot undo job {job['id']}: the saved copy of {change.path} is missing") from None
+            except DamagedPack as exc:
+                raise Refused(f"cannot undo job {job['id']}: the saved copy of {change.path} is unreadable ({exc})") from None
     # Put back what was there before, then remove what the job created, so a crash in
     # between leaves a copy too many, never a card too few.
     restored = []
     for change in changes:
         if change.before is None:
             continue
-        data = journal.blob(change.before)
+        data = journal.blob(change.before, pack)
         if change.after is None:
             create_new(vault.path_of(change.path), data)
         else:
@@ -104,28 +107,37 @@ def roll_back(vault: Vault, journal: Journal, job_id: str) -> int:
     """
     entry = journal.load(job_id) or {}
     changes = [FileChange(**f) for action in entry.get("actions", []) for f in action["files"]]
+    pack = entry.get("pack")
     count = 0
     # Restore first, then remove, so a crash during the rollback loses nothing either.
-    for change in changes:
-        current = _current(vault, change.path)
-        if current == change.before:
-            continue
-        if current != change.after:
-            print(f"warning: {change.path} changed after job {job_id} was interrupted; left as it is", file=sys.stderr)
-            continue
-        if change.before is not None:
-            data = journal.blob(change.before)
-            if current is None:
-                create_new(vault.path_of(change.path), data)
-            else:
-                write_atomic(vault.path_of(change.path), data)
-            count += 1
-    for change in changes:
-        if change.before is None and change.after is not None and _current(vault, change.path) == change.after:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(vault.path_of(change.path))
-            _prune(vault, change.path)
-            count += 1
+    # The job is still marked pending until `mark_rolled_back`: a crash in between rolls
+    # it back again, so the folders may be fsynced once, at the end of the block.
+    with deferred_folder_syncs():
+        for change in changes:
+            current = _current(vault, change.path)
+            if current == change.before:
+                continue
+            if current != change.after:
+                print(f"warning: {change.path} changed after job {job_id} was interrupted; left as it is", file=sys.stderr)
+                continue
+            if change.before is not None:
+                try:
+                    data = journal.blob(change.before, pack)
+                except (OSError, DamagedPack) as exc:
+                    why = "is missing" if isinstance(exc, OSError) else f"is unreadable ({exc})"
+                    raise Refused(f"cannot roll back job {job_id}: the saved copy of {change.path} {why}; "
+                                  "it stays marked interrupted (.cardindex/pending)") from None
+                if current is None:
+                    create_new(vault.path_of(change.path), data)
+                else:
+                    write_atomic(vault.path_of(change.path), data)
+                count += 1
+        for change in changes:
+            if change.before is None and change.after is not None and _current(vault, change.path) == change.after:
+                with contextlib.suppress(FileNotFoundError):
+                    remove(vault.path_of(change.path))
+                _prune(vault, change.path)
+                count += 1
     journal.mark_rolled_back(job_id)
     vault.invalidate()
     return count

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from click.testing import Result
 
+from cardindex.journal import Journal
 from cardindex.lint import registry
 from cardindex.lint.registry import RULES
 
@@ -74,7 +75,7 @@ def jobs(root: Path) -> list[dict[str, Any]]:
 
 
 def blob(root: Path, digest: str) -> bytes:
-    return (root / ".cardindex" / "objects" / digest[:2] / digest[2:]).read_bytes()
+    return Journal(root / ".cardindex").blob(digest)  # a loose object or in a pack
 
 
 @pytest.fixture
