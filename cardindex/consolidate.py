@@ -197,8 +197,8 @@ class Planner:
             if _one_word_swapped(a.description, b.description) or _one_word_swapped(_first_line(a), _first_line(b)):
                 return False  # "... runs on unittest" / "... runs on vitest": another value, whatever its case
             wa, wb = words(f"{a.description}\n{a.body}"), words(f"{b.description}\n{b.body}")
-            if wa.values or wb.values:
-                return wa.values == wb.values
+            if wa.values or wb.values:  # the same names and numbers, and no other word for the value
+                return wa.values == wb.values and not _each_says_more(a, b)
             return pair.kind == "duplicate" and not (set(wa.tokens) - set(wb.tokens) and set(wb.tokens) - set(wa.tokens))
         return pair.kind == "duplicate" and not _each_says_more(a, b)
 

@@ -540,7 +540,7 @@ def test_a_lowercase_value_changed_under_one_key_is_superseded_not_merged(invoke
     assert decisions(consolidate(invoke)) == [("supersede", "old", ("new",))]
 
 
-def _planned_with_pair(monkeypatch: pytest.MonkeyPatch, texts: dict[str, tuple[str, str]]) -> list[str]:
+def _planned_with_pair(monkeypatch: pytest.MonkeyPatch, texts: dict[str, tuple[str, str]], key: str = "") -> list[str]:
     """Plan over cards that the similarity module (as in a large vault, where the shared
     component words are common and weigh little) reports as one duplicate pair."""
     import datetime as dt
@@ -548,10 +548,11 @@ def _planned_with_pair(monkeypatch: pytest.MonkeyPatch, texts: dict[str, tuple[s
     from cardindex import consolidate as planner
     from cardindex.similarity import Pair
 
-    cards = [Card.from_text(f"{name}.md", f"---\ndescription: {d}\ntype: project\nverified: 2026-0{n + 1}-01\n---\n{b}\n")
+    extra = f"key: {key}\n" if key else ""
+    cards = [Card.from_text(f"{name}.md", f"---\ndescription: {d}\ntype: project\n{extra}verified: 2026-0{n + 1}-01\n---\n{b}\n")
              for n, (name, (d, b)) in enumerate(texts.items())]
     monkeypatch.setattr(planner, "find_pairs", lambda live, multi: [
-        Pair(cards[0], cards[1], "duplicate", "wording", 80.0, "the same fact in other words")])
+        Pair(cards[0], cards[1], "duplicate", "same-key" if key else "wording", 80.0, "the same fact in other words")])
     return [d.action for d in planner.plan(cards, now=dt.date(2026, 11, 30)).decisions]
 
 
@@ -573,6 +574,16 @@ def test_another_subject_in_other_words_is_not_merged(monkeypatch: pytest.Monkey
     # The same frame with one subject is one fact reworded ("runs on" / "uses"): merged.
     texts["scheduler"] = ("For implementation language, Trevelex billing service runs on Rust", "Confirmed with the team.")
     assert _planned_with_pair(monkeypatch, texts) == ["merge"]
+
+
+def test_another_lowercase_value_under_one_key_in_other_words_is_not_merged(monkeypatch: pytest.MonkeyPatch) -> None:
+    # "yapf" and "gofmt" are not capitalized, so they are not told apart as values; each
+    # description still names a tool the other card never mentions: superseded, not merged.
+    texts = {"gofmt": ("For code formatting, Vevelia python sdk runs on gofmt",
+                       "It applies to every environment, including staging."),
+             "yapf": ("Code formatting in the Vevelia python sdk is handled by yapf",
+                      "It applies to every environment, including staging.")}
+    assert _planned_with_pair(monkeypatch, texts, key="vevelia.format") == ["supersede"]
 
 
 def test_a_reworded_copy_of_a_replaced_value_is_superseded_with_it(invoke: Invoke, vault: Path) -> None:
