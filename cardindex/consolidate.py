@@ -26,7 +26,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .card import LIVE_STATUSES, Card, id_list, id_value
@@ -100,8 +100,10 @@ def _each_says_more(a: Card, b: Card) -> bool:
 
 class Planner:
     def __init__(self, cards: Sequence[Card], *, now: dt.date, multi_valued: frozenset[str],
-                 max_age: Mapping[str, int], window: set[str] | None) -> None:
+                 max_age: Mapping[str, int], window: set[str] | None,
+                 find: Callable[[list[Card]], list[Pair]] | None = None) -> None:
         self.now = now
+        self.find = find  # find_pairs over the live cards, remembered (the lint cache); None: compute
         self.multi_valued = multi_valued
         self.max_age = max_age
         self.window = window
@@ -164,7 +166,8 @@ class Planner:
     def plan(self) -> Plan:
         self.retire_by_time()
         # Cards for different scopes (two projects, two paths) are different facts, however alike.
-        pairs = [p for p in find_pairs(self.live, self.multi_valued) if p.a.scope == p.b.scope]
+        found = self.find(self.live) if self.find else find_pairs(self.live, self.multi_valued)
+        pairs = [p for p in found if p.a.scope == p.b.scope]
         self.kinds = {(p.a.path, p.b.path): p for p in pairs} | {(p.b.path, p.a.path): p for p in pairs}
         by_key: dict[tuple[str, str], list[Card]] = defaultdict(list)
         for card in self.live:
@@ -447,6 +450,11 @@ def _strings(value: object) -> list[str]:
 
 
 def plan(cards: Sequence[Card], *, now: dt.date, multi_valued: frozenset[str] = frozenset(),
-         max_age: Mapping[str, int] | None = None, window: set[str] | None = None) -> Plan:
-    """Decide what consolidation would do to `cards` (the vault's live folders) on `now`."""
-    return Planner(cards, now=now, multi_valued=multi_valued, max_age=max_age or {}, window=window).plan()
+         max_age: Mapping[str, int] | None = None, window: set[str] | None = None,
+         find: Callable[[list[Card]], list[Pair]] | None = None) -> Plan:
+    """Decide what consolidation would do to `cards` (the vault's live folders) on `now`.
+
+    `find`: `similarity.find_pairs` over the live cards given, remembered where it can be
+    (`lint.context.vault_pairs`); by default computed here.
+    """
+    return Planner(cards, now=now, multi_valued=multi_valued, max_age=max_age or {}, window=window, find=find).plan()

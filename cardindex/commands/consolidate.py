@@ -11,6 +11,7 @@ from .. import index, window
 from ..consolidate import Decision, Plan, plan
 from ..journal import sha256
 from ..lifecycle import Step, apply, new_text, recover
+from ..lint.context import vault_pairs
 from ..vault import Vault, today
 
 ARROWS = {"merge": "←", "supersede": "→", "conflict": "↔", "keep": "↔", "resolve": "—"}
@@ -39,7 +40,8 @@ def run(
             print(f"consolidate: planning over {len(cards):,} cards…", file=sys.stderr)
         changed = None if everything else window.changed(vault, cards, since)
         decided = plan(cards, now=now, multi_valued=vault.config.multi_valued_keys,
-                       max_age=vault.config.max_age, window=changed)
+                       max_age=vault.config.max_age, window=changed,
+                       find=lambda live: vault_pairs(vault, live, now))
         steps = decided.steps
         job = None
         if not dry_run:

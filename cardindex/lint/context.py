@@ -162,3 +162,20 @@ class LintContext:
         if self.cache is not None:
             self.cache.put_facts(plain_facts(facts))
         return facts
+
+
+def vault_pairs(vault: Vault, live: list[Card], today: dt.date) -> list[Pair]:
+    """`similarity.find_pairs` over `live` (the vault's live cards), through the lint cache.
+
+    Consolidation asks what `cards lint` asks; when no card's statement changed since
+    either last asked, the pairs come back without a card being compared.
+    """
+    ctx = LintContext(vault, today, None, live)
+    if vault.use_cache:
+        from .cache import LintCache
+
+        ctx.cache = LintCache(vault.state_dir)
+    found = ctx._all_pairs([c for c in live if c.usable], vault.config.multi_valued_keys)
+    if ctx.cache is not None:
+        ctx.cache.save(vault.cards)
+    return found
