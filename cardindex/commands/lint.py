@@ -9,10 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .. import index
-from ..atomic import write_atomic
 from ..card import Card
 from ..errors import UsageError
-from ..journal import Action, FileChange, Journal, sha256
 from ..lifecycle import Step, apply
 from ..lint.finding import SAFE_FIXES, Finding
 from ..lint.formatters import FORMATTERS, statistics
@@ -120,12 +118,10 @@ def _apply_fixes(vault: Vault, findings: list[Finding], *, unsafe: bool) -> bool
 
 
 def _quote_values(vault: Vault, cards: dict[str, Card], findings: list[Finding]) -> bool:
-    """Quote `key: text with: colons` values so every YAML tool reads them."""
+    """Quote `key: text with: colons` values so every YAML tool reads them (one journalled job)."""
     import re
 
-    journal = Journal(vault.state_dir)
-    actions = []
-    writes = []
+    steps = []
     for path in sorted({f.path for f in findings}):
         card = cards[path]
         lines = card.text.splitlines()
@@ -135,17 +131,12 @@ def _quote_values(vault: Vault, cards: dict[str, Card], findings: list[Finding])
                 m = re.match(r"([A-Za-z_][\w-]*):", lines[f.line - 1])
                 if m and isinstance(card.meta.get(m.group(1)), str):
                     keys.append(m.group(1))
-        if not keys:
-            continue
-        text = card.with_fields({k: card.meta[k] for k in keys})
-        before = journal.keep(card.text.encode())
-        actions.append(Action("quote", card.id, f"quote {', '.join(keys)} (F006)",
-                              (FileChange(path, before, sha256(text.encode())),)))
-        writes.append((path, text))
-    if not writes:
+        if keys:
+            text = card.with_fields({k: card.meta[k] for k in keys})
+            steps.append(Step(card, "replace", {}, "quote", f"quote {', '.join(keys)} (F006)", body=text))
+    if not steps:
         return False
-    journal.record("lint --fix", actions, day=today())
-    for path, text in writes:
-        write_atomic(vault.path_of(path), text)
-        print(f"fixed {path}: quoted a value with ': ' in it", file=sys.stderr)
+    _, done = apply(vault, steps, command="lint --fix")
+    for d in done:
+        print(f"fixed {d.step.card.path}: quoted a value with ': ' in it", file=sys.stderr)
     return True
