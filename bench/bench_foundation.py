@@ -294,13 +294,13 @@ def write_json(path: Path, data: object) -> None:
     print(f"\nwrote {path}")
 
 
-def run_main(main: Callable[[], int]) -> None:
-    """Exit with `main()`'s code; a benchmark that stops says why in one line."""
+def run_main(main: Callable[[], int], *, stopped: int = 1) -> None:
+    """Exit with `main()`'s code; a benchmark that stops says why in one line and exits `stopped`."""
     try:
         sys.exit(main())
     except BenchError as exc:
         print(f"\nbenchmark stopped: {exc}", file=sys.stderr)
-        sys.exit(1)
+        sys.exit(stopped)
     except KeyboardInterrupt:
         sys.exit(130)
 

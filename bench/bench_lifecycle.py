@@ -31,7 +31,8 @@ line's own text (every rule card's description carries its value).
 
 Exits 1 when a target is missed: a stale value in INDEX.md after its change was
 consolidated, a current rule value missing from INDEX.md, a wrong supersession or merge,
-or INDEX.md growing with the raw card count over the last 30 days. See bench/README.md,
+or INDEX.md growing with the raw card count over the last 30 days; 2 when the
+simulation itself stops. See bench/README.md,
 "Consolidation".
 """
 
@@ -1298,10 +1299,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BenchError as exc:
-        print(f"\nbenchmark stopped: {exc}", file=sys.stderr)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        sys.exit(130)
+    bf.run_main(main, stopped=2)  # 1 is a missed target
