@@ -304,15 +304,18 @@ DATE = click.DateTime(["%Y-%m-%d"])
 @click.option("--all", "everything", is_flag=True, help="Consider every card, not only those changed since the last run.")
 @click.option("--since", type=DATE, metavar="DATE", help="Consider cards modified, created or verified on or after DATE.")
 @click.option("--now", type=DATE, metavar="DATE", help="Decide as of DATE (expiry, max_age), for reproducible runs.")
+@click.option("--llm", "llm", metavar="CMD", help="Let CMD rewrite merged cards' text (instead of the configured command).")
 @FORMAT
 @click.pass_obj
 def consolidate(obj: Options, dry_run: bool, everything: bool, since: dt.datetime | None, now: dt.datetime | None,
-                output_format: str) -> None:
+                llm: str | None, output_format: str) -> None:
     """Merge duplicates, supersede old values, mark conflicts, archive the expired.
 
     The offline pass between sessions ("sleep"). Cards changed since the last run start
     the decisions; a locked card is never changed. Every change is one journalled job:
-    `cards journal` shows it, `cards undo` reverts it byte for byte.
+    `cards journal` shows it, `cards undo` reverts it byte for byte. An llm command
+    (--llm, your own config, or the vault's once you ran `cards trust`) may rewrite
+    merged text; without one, everything is deterministic.
 
     \b
     Examples:
@@ -325,7 +328,7 @@ def consolidate(obj: Options, dry_run: bool, everything: bool, since: dt.datetim
 
     _exit(command.run(vault=obj.open(), dry_run=dry_run, everything=everything,
                       since=since.date() if since else None, now=now.date() if now else None,
-                      output_format=output_format))
+                      output_format=output_format, llm=llm))
 
 
 @cli.command()
@@ -480,9 +483,10 @@ def _register_more() -> None:
     from .cli_git import git_setup, merge_index
     from .cli_import import import_cards
     from .cli_mcp import mcp
+    from .cli_trust import trust_vault
     from .cli_watch import watch
 
-    for command in (watch, git_setup, merge_index, import_cards, mcp):
+    for command in (watch, git_setup, merge_index, import_cards, mcp, trust_vault):
         cli.add_command(command)
 
 
