@@ -260,21 +260,23 @@ def rule(code: str | None, show_all: bool, output_format: str) -> None:
     _exit(command.run(code=code, show_all=show_all, output_format=output_format))
 
 
-@cli.command()
+@cli.group(invoke_without_command=True)
 @click.option("-n", "--limit", type=click.IntRange(min=1), help="Only the newest N jobs.")
 @FORMAT
-@click.pass_obj
-def journal(obj: Options, limit: int | None, output_format: str) -> None:
+@click.pass_context
+def journal(ctx: click.Context, limit: int | None, output_format: str) -> None:
     """List the jobs that changed cards, newest first, with each action and its reason.
 
     \b
     Examples:
       cards journal -n 5
       cards journal --format json
+      cards journal prune --dry-run
     """
     from .commands import journal as command
 
-    _exit(command.run(vault=obj.open(), limit=limit, output_format=output_format))
+    if ctx.invoked_subcommand is None:
+        _exit(command.run(vault=ctx.obj.open(), limit=limit, output_format=output_format))
 
 
 @cli.command()
@@ -370,18 +372,21 @@ def archive(obj: Options, cards: tuple[str, ...], force: bool, reason: str | Non
 @cli.command()
 @click.argument("cards", nargs=-1, required=True)
 @click.option("-f", "--force", is_flag=True, help="Also locked cards.")
+@click.option("--purge", is_flag=True, help="Also delete every copy the journal keeps of them, and reasons quoting "
+              "them (for a card that held a secret; cannot be undone).")
 @click.pass_obj
-def rm(obj: Options, cards: tuple[str, ...], force: bool) -> None:
+def rm(obj: Options, cards: tuple[str, ...], force: bool, purge: bool) -> None:
     """Delete cards (live or archived). The journal keeps their bytes: `cards undo` restores them.
 
     \b
     Examples:
       cards rm scratch-note
       cards rm archive/old-deploy-day
+      cards rm leaked-token --purge
     """
     from .commands import lifecycle as command
 
-    _exit(command.remove(vault=obj.open(), refs=list(cards), force=force))
+    _exit(command.remove(vault=obj.open(), refs=list(cards), force=force, purge=purge))
 
 
 @cli.command()
@@ -482,10 +487,13 @@ def _register_more() -> None:
     """Commands defined in their own CLI modules (each imports only click at startup)."""
     from .cli_git import git_setup, merge_index
     from .cli_import import import_cards
+    from .cli_journal import prune, purge
     from .cli_mcp import mcp
     from .cli_trust import trust_vault
     from .cli_watch import watch
 
+    journal.add_command(prune)
+    journal.add_command(purge)
     for command in (watch, git_setup, merge_index, import_cards, mcp, trust_vault):
         cli.add_command(command)
 

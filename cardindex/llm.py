@@ -54,6 +54,14 @@ def choose(vault: Vault, given: str | None = None) -> tuple[LlmCommand | None, s
     return (LlmCommand(own, "the user config") if own else None), note
 
 
+def chosen(vault: Vault, given: str | None = None) -> LlmCommand | None:
+    """`choose`, saying on stderr (one line) when the vault's own command was not run."""
+    command, note = choose(vault, given)
+    if note:
+        print(note, file=sys.stderr)
+    return command
+
+
 def rewrite(vault: Vault, command: LlmCommand, merge: Merge) -> str | None:
     """The new body for `merge.canonical`, or None to keep its own (with a warning why)."""
     answer, problem = _ask(vault, command, merge)

@@ -59,11 +59,9 @@ def run(
 
 def _rewrite_merged(vault: Vault, decided: Plan, given: str | None) -> list[Step]:
     """Let the llm command (if one may run: `llm.choose`) write each merged canonical card's body."""
-    from ..llm import choose, rewrite
+    from ..llm import chosen, rewrite
 
-    command, note = choose(vault, given)
-    if note:
-        print(note, file=sys.stderr)
+    command = chosen(vault, given)
     if command is None:
         return decided.steps
     bodies = {m.canonical.path: rewrite(vault, command, m) for m in decided.merges}

@@ -33,7 +33,7 @@ from ..importer import (
 )
 from ..lifecycle import Step, apply, free_name, recover
 from ..lint.finding import Finding
-from ..llm import LlmCommand, ask, choose
+from ..llm import LlmCommand, ask, chosen
 from ..vault import Vault, today
 from .add import _render, derive_description, derived_stem, fit_description
 
@@ -135,7 +135,7 @@ def run(
 def _collect(vault: Vault, inputs: list[Input], *, from_log: bool, card_type: str | None, use_llm: bool,
              quiet: list[Input], llm: str | None = None) -> tuple[list[Candidate], list[Skipped], int]:
     """The candidates of every input, in order; what was skipped; how many log lines were read."""
-    command = _llm_command(vault, llm) if from_log and use_llm else None
+    command = chosen(vault, llm) if from_log and use_llm else None
     candidates: list[Candidate] = []
     skipped: list[Skipped] = []
     log_lines = 0
@@ -331,14 +331,6 @@ def _write(vault: Vault, accepted: list[Outcome], now: dt.date, *, replace_index
 
 
 # --------------------------------------------------------------------------- the optional llm
-
-
-def _llm_command(vault: Vault, given: str | None) -> LlmCommand | None:
-    """The llm command that may run (`llm.choose`), saying so when the vault's may not."""
-    command, note = choose(vault, given)
-    if note:
-        print(note, file=sys.stderr)
-    return command
 
 
 def _llm_candidates(vault: Vault, command: LlmCommand, item: Input, found: list[Candidate], default_type: str) -> list[Candidate]:
