@@ -1,8 +1,15 @@
-"""The vault's optional `.cardindex.yaml` (SPEC §4): read, validate, default."""
+"""The vault's optional `.cardindex.yaml` (SPEC §4): read, validate, default.
+
+The file comes with `git pull`, so it is read as warily as a card (`read_settings`,
+which also reads the user's own config, `trust.user_config`), and its `llm:` command
+is run only under the trust rule of `llm.choose`.
+"""
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -28,7 +35,7 @@ class Config(NamedTuple):
     archive_dir: str = "archive"
     templates: str | None = None
     repo: str | None = None  # relative to the vault; "" (from `repo: false`): compare against no repo
-    llm: str | None = None
+    llm: str | None = None  # the vault's own: runs only through `llm.choose` (the trust rule)
     max_age: Mapping[str, int] = MappingProxyType({})
     lint: Mapping[str, Any] = MappingProxyType({})
 
@@ -62,6 +69,8 @@ def read_settings(path: Path, label: str) -> dict[str, Any] | None:
     last silently). `label` names the file in errors. Also reads the user's own config.
     """
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a link to /dev/tty or a FIFO would block the read
+            raise ConfigError("not a regular file", path=label)
         with path.open("rb") as fh:
             raw = fh.read(MAX_CONFIG_BYTES + 1)
     except FileNotFoundError:
@@ -108,6 +117,8 @@ def _safe_yaml(text: str, label: str) -> Any:
         raise ConfigError(f"invalid YAML: {problem}", path=label, line=mark.line + 1 if mark else None) from None
     except (ValueError, OverflowError) as exc:  # a date YAML recognises but cannot build: 2026-02-30
         raise ConfigError(f"invalid value: {exc}", path=label) from None
+    except RecursionError:  # the pure-Python loader (no libyaml) on deeply nested brackets
+        raise ConfigError("invalid YAML: nested too deeply", path=label) from None
 
 
 def _no_duplicate_keys(node: Any, label: str) -> None:

@@ -138,3 +138,19 @@ def test_any_config_text_loads_or_is_a_config_error(tmp_path: Path, text: str) -
         load_config(tmp_path)
     except ConfigError as exc:
         assert "\n" not in str(exc)
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "folder", "/dev/tty"])
+def test_a_config_that_is_not_a_regular_file_is_refused(invoke: Invoke, vault: Path, target: str) -> None:
+    """git keeps symlinks: a pulled `.cardindex.yaml -> /dev/tty` must not wait for the keyboard."""
+    if target.startswith("/") and not Path(target).exists():
+        pytest.skip(f"no {target} here")
+    config = vault / ".cardindex.yaml"
+    config.unlink()
+    if target == "folder":
+        config.mkdir()
+    else:
+        config.symlink_to(target)
+    result = invoke("index")
+    assert result.exit_code == 2
+    assert result.stderr == "error: .cardindex.yaml: not a regular file\n"
