@@ -67,10 +67,6 @@ class Pruned(NamedTuple):
 # --------------------------------------------------------------------------- the journal on disk
 
 
-def _entries(journal: Journal) -> list[dict[str, Any]]:
-    return journal.jobs()
-
-
 def _entry_path(journal: Journal, job_id: str) -> Path:
     return journal.folder / f"{job_id}.json"
 
@@ -198,7 +194,7 @@ def purge(vault: Vault, card_id: str) -> Purged:
     if vault.path_of(f"{ref}.md").is_file():
         raise Refused(f"{ref} is still a card; `cards rm {ref} --purge` removes it and its history")
     journal = Journal(vault.state_dir)
-    jobs = _entries(journal)
+    jobs = journal.jobs()
     paths = _lived_at(jobs, ref)
     live = {p for p in paths if vault.path_of(p).is_file()}
     if live:
@@ -282,7 +278,7 @@ def prune(vault: Vault, cut: dt.date, *, dry_run: bool = False) -> Pruned:
     if not dry_run:
         recover(vault)
     journal = Journal(vault.state_dir)
-    jobs = _entries(journal)
+    jobs = journal.jobs()
     dropped = {j["id"] for j in jobs if job_day(j) < cut}
     for job in jobs:  # an undo kept while the job it undid is dropped would make that job look undoable
         if job["id"] in dropped and job.get("undoes") and job["undoes"] not in dropped:

@@ -315,3 +315,33 @@ def test_cards_journal_still_lists_with_its_options(vault: Path, invoke: Invoke)
     listed = ok(invoke("journal", "-n", "1"))
     assert listed.stdout.splitlines()[1] == "    add        deploy  (cards add)"
     assert json.loads(ok(invoke("journal", "--format", "json")).stdout)[0]["command"] == "add"
+
+
+class Killed(BaseException):
+    """Stands in for kill -9 part way (a BaseException: no handler of ours catches it)."""
+
+
+@pytest.mark.parametrize("stop_in", ["_save_entry", "_delete", "clear_caches"])
+def test_an_interrupted_purge_finishes_when_run_again(leaky: Path, invoke: Invoke, monkeypatch: pytest.MonkeyPatch,
+                                                      stop_in: str) -> None:
+    import cardindex.journal_prune as jp
+
+    cards = secret_cards(leaky)
+    ok(invoke("rm", *cards))
+    real = getattr(jp, stop_in)
+    calls = []
+
+    def dies(*args: object, **kwargs: object) -> None:
+        calls.append(1)
+        if len(calls) == 2 or stop_in != "_save_entry":
+            raise Killed
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(jp, stop_in, dies)
+    with pytest.raises(Killed):
+        jp.purge(Vault(leaky), cards[0])
+    monkeypatch.setattr(jp, stop_in, real)
+    packs_are_consistent(leaky)  # part way, every job still finds its pack
+    ok(invoke("journal", "purge", *cards))
+    assert holding(leaky / ".cardindex", SECRET) == []
+    packs_are_consistent(leaky)
