@@ -51,6 +51,7 @@ class Purged(NamedTuple):
     packs: int  # packs rewritten or removed
     jobs: int  # jobs whose undo now needs a purged copy (not undoable)
     reasons: int  # reasons blanked because they quoted the card
+    still: tuple[str, ...] = ()  # other card files that hold one of its secrets (a merged copy, say)
 
 
 class Pruned(NamedTuple):
@@ -203,7 +204,7 @@ def purge(vault: Vault, card_id: str) -> Purged:
                for d in (f.get("before"), f.get("after")) if d}
     if not digests and not any(a.get("card") == ref for job in jobs for a in job.get("actions", [])):
         raise Refused(f"the journal holds nothing of {ref}")
-    needles = _quotes(journal, digests)
+    needles, secrets = _quotes(journal, digests)
     rewrites = _plan_packs(journal, digests.__contains__, damaged_too=True)
     _write_packs(journal, rewrites)
     marked = blanked = 0
@@ -226,9 +227,11 @@ def purge(vault: Vault, card_id: str) -> Purged:
     loose = _loose(journal)
     gone = [loose[d] for d in digests if d in loose]
     _delete([*gone, *_old_packs(journal, rewrites)])
-    clear_caches(vault)
+    vault.invalidate()
+    still = tuple(sorted(c.path for c in [*vault.cards, *vault.archived()] if any(x in c.text for x in secrets)))
+    clear_caches(vault)  # last: loading the cards above wrote the parse cache
     _note(vault, purged=ref)
-    return Purged(ref, len(gone) + sum(r.dropped for r in rewrites), len(rewrites), marked, blanked)
+    return Purged(ref, len(gone) + sum(r.dropped for r in rewrites), len(rewrites), marked, blanked, still)
 
 
 def _lived_at(jobs: list[dict[str, Any]], ref: str) -> set[str]:
@@ -251,20 +254,24 @@ def _lived_at(jobs: list[dict[str, Any]], ref: str) -> set[str]:
     return paths
 
 
-def _quotes(journal: Journal, digests: set[str]) -> set[str]:
-    """Pieces of the card's text that a reason may quote: its secrets, description and longer body lines."""
+def _quotes(journal: Journal, digests: set[str]) -> tuple[set[str], set[str]]:
+    """Pieces of the card's text that a reason may quote (its secrets, description and longer
+    body lines), and its secrets alone."""
     out: set[str] = set()
+    secrets: set[str] = set()
     for digest in digests:
         try:
             text = journal.blob(digest).decode("utf-8", "replace")
         except (OSError, DamagedPack):  # no copy left, or only a damaged one: nothing to quote
             continue
-        out.update(text[s.start:s.end] for s in find_secrets(text))
+        # Without the sentence's closing punctuation, which the detector may take for part of the value.
+        secrets.update(text[s.start:s.end].rstrip(".,:;!?)]}>'\"") for s in find_secrets(text))
         card = Card("x.md", text, *parse(text))
         if card.description and len(card.description) >= MIN_QUOTE:
             out.add(card.description)
         out.update(line.strip() for line in card.body.splitlines() if len(line.strip()) >= MIN_QUOTE)
-    return {n for n in out if n}
+    secrets = {x for x in secrets if len(x) >= 8}
+    return {n for n in out | secrets if n}, secrets
 
 
 # --------------------------------------------------------------------------- prune

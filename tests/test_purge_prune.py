@@ -345,3 +345,13 @@ def test_an_interrupted_purge_finishes_when_run_again(leaky: Path, invoke: Invok
     ok(invoke("journal", "purge", *cards))
     assert holding(leaky / ".cardindex", SECRET) == []
     packs_are_consistent(leaky)
+
+
+def test_purge_names_another_card_that_still_holds_the_secret(leaky: Path, invoke: Invoke) -> None:
+    result = ok(invoke("rm", "staging-login-copy", "--purge"))
+    assert ("note: archive/staging-login.md still hold(s) a secret of staging-login-copy: remove it too "
+            "(`cards rm ID --purge`), or edit it out\n") in result.stderr
+    assert SECRET not in result.stderr
+    done = ok(invoke("rm", "archive/staging-login", "--purge"))
+    assert "still hold" not in done.stderr
+    assert holding(leaky, SECRET) == []

@@ -71,7 +71,15 @@ def run_purge(*, vault: Vault, refs: list[str]) -> int:
         results = [purge(vault, ref) for ref in refs]
     for done in results:
         print(purged_line(done))
+        still_there(done)
     return 0
+
+
+def still_there(done: Purged) -> None:
+    """Say which other cards still hold one of the purged card's secrets (a merged copy, say)."""
+    if done.still:
+        print(f"note: {', '.join(done.still)} still hold(s) a secret of {done.card}: "
+              f"remove it too (`cards rm ID --purge`), or edit it out", file=sys.stderr)
 
 
 def purged_line(done: Purged) -> str:

@@ -102,7 +102,7 @@ def remove(*, vault: Vault, refs: list[str], force: bool = False, purge: bool = 
         print(f"job {job}; `cards undo` restores them", file=sys.stderr)
         return 0
     from ..journal_prune import purge as purge_card
-    from .journal import purged_line
+    from .journal import purged_line, still_there
 
     with vault.lock():  # one hold: nothing runs between the removal and the purge
         job, done, result = _apply(vault, steps, "rm")
@@ -112,6 +112,7 @@ def remove(*, vault: Vault, refs: list[str], force: bool = False, purge: bool = 
         print(f"removed {d.step.card.path}")
     for p in purged:
         print(purged_line(p))
+        still_there(p)
     print(f"job {job}; purged, so it cannot be undone", file=sys.stderr)
     return 0
 
