@@ -260,21 +260,23 @@ def rule(code: str | None, show_all: bool, output_format: str) -> None:
     _exit(command.run(code=code, show_all=show_all, output_format=output_format))
 
 
-@cli.command()
+@cli.group(invoke_without_command=True)
 @click.option("-n", "--limit", type=click.IntRange(min=1), help="Only the newest N jobs.")
 @FORMAT
-@click.pass_obj
-def journal(obj: Options, limit: int | None, output_format: str) -> None:
+@click.pass_context
+def journal(ctx: click.Context, limit: int | None, output_format: str) -> None:
     """List the jobs that changed cards, newest first, with each action and its reason.
 
     \b
     Examples:
       cards journal -n 5
       cards journal --format json
+      cards journal prune --dry-run
     """
     from .commands import journal as command
 
-    _exit(command.run(vault=obj.open(), limit=limit, output_format=output_format))
+    if ctx.invoked_subcommand is None:
+        _exit(command.run(vault=ctx.obj.open(), limit=limit, output_format=output_format))
 
 
 @cli.command()
@@ -304,15 +306,18 @@ DATE = click.DateTime(["%Y-%m-%d"])
 @click.option("--all", "everything", is_flag=True, help="Consider every card, not only those changed since the last run.")
 @click.option("--since", type=DATE, metavar="DATE", help="Consider cards modified, created or verified on or after DATE.")
 @click.option("--now", type=DATE, metavar="DATE", help="Decide as of DATE (expiry, max_age), for reproducible runs.")
+@click.option("--llm", "llm", metavar="CMD", help="Let CMD rewrite merged cards' text (instead of the configured command).")
 @FORMAT
 @click.pass_obj
 def consolidate(obj: Options, dry_run: bool, everything: bool, since: dt.datetime | None, now: dt.datetime | None,
-                output_format: str) -> None:
+                llm: str | None, output_format: str) -> None:
     """Merge duplicates, supersede old values, mark conflicts, archive the expired.
 
     The offline pass between sessions ("sleep"). Cards changed since the last run start
     the decisions; a locked card is never changed. Every change is one journalled job:
-    `cards journal` shows it, `cards undo` reverts it byte for byte.
+    `cards journal` shows it, `cards undo` reverts it byte for byte. An llm command
+    (--llm, your own config, or the vault's once you ran `cards trust`) may rewrite
+    merged text; without one, everything is deterministic.
 
     \b
     Examples:
@@ -325,7 +330,7 @@ def consolidate(obj: Options, dry_run: bool, everything: bool, since: dt.datetim
 
     _exit(command.run(vault=obj.open(), dry_run=dry_run, everything=everything,
                       since=since.date() if since else None, now=now.date() if now else None,
-                      output_format=output_format))
+                      output_format=output_format, llm=llm))
 
 
 @cli.command()
@@ -367,18 +372,21 @@ def archive(obj: Options, cards: tuple[str, ...], force: bool, reason: str | Non
 @cli.command()
 @click.argument("cards", nargs=-1, required=True)
 @click.option("-f", "--force", is_flag=True, help="Also locked cards.")
+@click.option("--purge", is_flag=True, help="Also delete every copy the journal keeps of them, and reasons quoting "
+              "them (for a card that held a secret; cannot be undone).")
 @click.pass_obj
-def rm(obj: Options, cards: tuple[str, ...], force: bool) -> None:
+def rm(obj: Options, cards: tuple[str, ...], force: bool, purge: bool) -> None:
     """Delete cards (live or archived). The journal keeps their bytes: `cards undo` restores them.
 
     \b
     Examples:
       cards rm scratch-note
       cards rm archive/old-deploy-day
+      cards rm leaked-token --purge
     """
     from .commands import lifecycle as command
 
-    _exit(command.remove(vault=obj.open(), refs=list(cards), force=force))
+    _exit(command.remove(vault=obj.open(), refs=list(cards), force=force, purge=purge))
 
 
 @cli.command()
@@ -479,10 +487,14 @@ def _register_more() -> None:
     """Commands defined in their own CLI modules (each imports only click at startup)."""
     from .cli_git import git_setup, merge_index
     from .cli_import import import_cards
+    from .cli_journal import prune, purge
     from .cli_mcp import mcp
+    from .cli_trust import trust_vault
     from .cli_watch import watch
 
-    for command in (watch, git_setup, merge_index, import_cards, mcp):
+    journal.add_command(prune)
+    journal.add_command(purge)
+    for command in (watch, git_setup, merge_index, import_cards, mcp, trust_vault):
         cli.add_command(command)
 
 

@@ -18,12 +18,13 @@ TYPES = ("user", "feedback", "project", "reference")
                    "--from-log, the type of every statement (default: by kind: corrections and 'always/never' "
                    "feedback, 'I prefer' user, decisions project).")
 @click.option("--no-llm", is_flag=True, help="With --from-log, do not ask the configured llm command.")
+@click.option("--llm", "llm", metavar="CMD", help="With --from-log, ask this command (instead of the configured one).")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when candidates were refused.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Output format.")
 @click.pass_obj
 def import_cards(obj: object, files: tuple[str, ...], apply: bool, from_log: bool, card_type: str | None,
-                 no_llm: bool, exit_zero: bool, output_format: str) -> None:
+                 no_llm: bool, llm: str | None, exit_zero: bool, output_format: str) -> None:
     """Split existing memory into one candidate card per fact, through the write gate.
 
     A monolithic MEMORY.md, CLAUDE.md or notes file is split into facts: each bullet
@@ -42,10 +43,10 @@ def import_cards(obj: object, files: tuple[str, ...], apply: bool, from_log: boo
 
     With --from-log, a daily raw log stays raw: only explicit corrections ("actually,
     …", "no, use …"), decisions ("we decided", "going forward"), preferences ("I
-    prefer", "always …", "never …") and "remember that …" requests are taken. If
-    .cardindex.yaml sets `llm`, that command also gets the log (prompt:
-    templates/import-log-prompt.md.j2, on stdin) and answers one statement per line;
-    its statements pass the same gate.
+    prefer", "always …", "never …") and "remember that …" requests are taken. An llm
+    command (--llm CMD, your own config, or a vault you trusted with `cards trust`)
+    also gets the log (prompt: templates/import-log-prompt.md.j2, on stdin) and answers
+    one statement per line; its statements pass the same gate.
 
     FILE may be '-' for stdin. Exit 0 when every candidate was accepted, 1 when any was
     refused (the accepted ones are still written with --apply; --exit-zero makes it 0),
@@ -62,5 +63,6 @@ def import_cards(obj: object, files: tuple[str, ...], apply: bool, from_log: boo
     from .commands import import_ as command
 
     code = command.run(vault=obj.open(), files=list(files), apply=apply, from_log=from_log,  # type: ignore[attr-defined]
-                       card_type=card_type, use_llm=not no_llm, exit_zero=exit_zero, output_format=output_format)
+                       card_type=card_type, use_llm=not no_llm, exit_zero=exit_zero, output_format=output_format,
+                       llm=llm)
     click.get_current_context().exit(code)

@@ -13,16 +13,18 @@ from __future__ import annotations
 import datetime as dt
 
 from .card import Card, decode, parse
+from .errors import Refused
 from .journal import DamagedPack, Journal
 from .vault import Vault
 
 
 def cards_at(vault: Vault, day: dt.date) -> list[Card]:
     """The cards (live folders and archive) as they were at the end of `day`."""
+    _check_kept(vault, day)
     journal = Journal(vault.state_dir)
     first_change: dict[str, tuple[str | None, str | None]] = {}  # path -> (before, the job's pack)
     for job in journal.jobs():
-        if job.get("rolled_back") or _job_day(job) <= day:
+        if job.get("rolled_back") or job_day(job) <= day:
             continue
         for action in job.get("actions", []):
             for change in action.get("files", []):
@@ -41,6 +43,15 @@ def cards_at(vault: Vault, day: dt.date) -> list[Card]:
     return sorted(out, key=lambda c: c.path)
 
 
+def _check_kept(vault: Vault, day: dt.date) -> None:
+    """Refuse a day from before a `cards journal prune` cut: the jobs that rewind to it are gone."""
+    from .journal_prune import earliest_as_of
+
+    earliest = earliest_as_of(vault)
+    if earliest is not None and day < earliest:
+        raise Refused(f"the journal was pruned: --as-of can go back to {earliest.isoformat()} at the earliest")
+
+
 def live_at(vault: Vault, day: dt.date) -> list[Card]:
     """The cards that were live at the end of `day`: outside the archive, live, already created."""
     archive = vault.archive_dir + "/"
@@ -50,7 +61,7 @@ def live_at(vault: Vault, day: dt.date) -> list[Card]:
     ]
 
 
-def _job_day(job: dict[str, object]) -> dt.date:
+def job_day(job: dict[str, object]) -> dt.date:
     """The vault's date of a job: its `day` (the date cards used), else its clock time's."""
     try:
         if job.get("day"):

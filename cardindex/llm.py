@@ -1,9 +1,15 @@
 """The optional `llm` command: rewrite a merged card's body from its duplicates.
 
-Configured in `.cardindex.yaml` as a shell-style command line. It gets the prompt
-(`merge-prompt.md.j2`) on stdin and answers with the new body on stdout. Anything
-wrong with it (missing, failing, slow, an empty or odd answer) is a warning and the
-merge stays deterministic: the canonical card keeps its own text.
+A shell-style command line. It gets the prompt (`merge-prompt.md.j2`) on stdin and
+answers with the new body on stdout. Anything wrong with it (missing, failing, slow, an
+empty or odd answer) is a warning and the merge stays deterministic: the canonical card
+keeps its own text.
+
+Which command runs is decided here only (`choose`), by the trust rule of SPEC §7: the
+command line's `--llm`, else the vault's `llm:` if the user trusted the vault with that
+very value (`cards trust`), else the user's own config. A vault's `llm:` the user has
+not trusted never runs; `ask` takes only what `choose` returns, so no caller can run
+the vault's setting by mistake.
 """
 
 from __future__ import annotations
@@ -11,20 +17,53 @@ from __future__ import annotations
 import shlex
 import subprocess
 import sys
+from typing import NamedTuple
 
 from . import templates
 from .card import MAX_BYTES
 from .consolidate import Merge
+from .redaction import shown
 from .vault import Vault
 
 TIMEOUT = 120.0
 
 
-def rewrite(vault: Vault, merge: Merge) -> str | None:
+class LlmCommand(NamedTuple):
+    """A command line cards may run, and where it came from (only `choose` makes one)."""
+
+    line: str
+    origin: str  # "--llm", "the user config", "the trusted vault config"
+
+
+def choose(vault: Vault, given: str | None = None) -> tuple[LlmCommand | None, str | None]:
+    """The llm command to run (None: stay deterministic), and a note when the vault's was not run."""
+    from . import trust
+
+    if given is not None and given.strip():
+        return LlmCommand(given, "--llm"), None
+    note = None
+    if vault.config.llm:
+        state = trust.state(vault.real_root, vault.config.llm)
+        if state == "trusted":
+            return LlmCommand(vault.config.llm, "the trusted vault config"), None
+        why = ("it changed since you trusted this vault" if state == "changed"
+               else "this vault is not trusted")
+        note = (f"note: the llm command in {vault.root / '.cardindex.yaml'} was not run ({why}); "
+                "review it, then run `cards trust` to allow it, or pass --llm")
+    own = trust.user_config().llm
+    return (LlmCommand(own, "the user config") if own else None), note
+
+
+def chosen(vault: Vault, given: str | None = None) -> LlmCommand | None:
+    """`choose`, saying on stderr (one line) when the vault's own command was not run."""
+    command, note = choose(vault, given)
+    if note:
+        print(note, file=sys.stderr)
+    return command
+
+
+def rewrite(vault: Vault, command: LlmCommand, merge: Merge) -> str | None:
     """The new body for `merge.canonical`, or None to keep its own (with a warning why)."""
-    command = vault.config.llm
-    if not command:
-        return None
     answer, problem = _ask(vault, command, merge)
     if problem:
         print(f"warning: llm command for {merge.canonical.id}: {problem}; the merged card keeps its own text",
@@ -33,24 +72,24 @@ def rewrite(vault: Vault, merge: Merge) -> str | None:
     return answer
 
 
-def ask(vault: Vault, command: str, prompt: str) -> tuple[str | None, str | None]:
-    """Run the configured command with `prompt` on stdin: (its stdout, None) or (None, what went wrong)."""
+def ask(vault: Vault, command: LlmCommand, prompt: str) -> tuple[str | None, str | None]:
+    """Run the chosen command with `prompt` on stdin: (its stdout, None) or (None, what went wrong)."""
     try:
-        done = subprocess.run(shlex.split(command), input=prompt, capture_output=True, encoding="utf-8",
+        done = subprocess.run(shlex.split(command.line), input=prompt, capture_output=True, encoding="utf-8",
                               errors="replace", timeout=TIMEOUT, cwd=vault.root, check=False)
     except (OSError, ValueError) as exc:
-        return None, f"cannot run {command!r}: {exc}"
+        return None, f"cannot run {shown(command.line)!r}: {exc}"
     except subprocess.TimeoutExpired:
         return None, f"no answer within {TIMEOUT:g} s"
     if done.returncode != 0:
         detail = (done.stderr.strip().splitlines() or [""])[-1][:200]
-        return None, f"exit {done.returncode}{': ' + detail if detail else ''}"
+        return None, f"exit {done.returncode}{': ' + shown(detail) if detail else ''}"
     if "\0" in done.stdout or len(done.stdout.encode("utf-8")) > MAX_BYTES:
         return None, "the answer is not text (binary or over 1 MB)"
     return done.stdout, None
 
 
-def _ask(vault: Vault, command: str, merge: Merge) -> tuple[str | None, str | None]:
+def _ask(vault: Vault, command: LlmCommand, merge: Merge) -> tuple[str | None, str | None]:
     override = vault.root / vault.config.templates if vault.config.templates else None
     prompt = templates.render("merge-prompt.md.j2", override, canonical=merge.canonical, merged=merge.merged)
     raw, problem = ask(vault, command, prompt)

@@ -58,6 +58,9 @@ def undo(vault: Vault, job_id: str | None = None) -> tuple[str, str, list[FileCh
     journal = Journal(vault.state_dir)
     jobs = journal.jobs()
     job = pick(jobs, job_id)
+    if job.get("purged"):  # `cards rm --purge` deleted the copies this undo would put back
+        raise Refused(f"cannot undo job {job['id']}: the saved copies it needs were purged "
+                      f"({', '.join(map(str, job['purged']))}; cards rm --purge)")
     changes = [FileChange(**f) for action in job["actions"] for f in action["files"]]
     pack = job.get("pack")  # where the job's prior bytes are (None: loose objects, as older jobs have)
     later = [j for j in jobs if j["id"] > job["id"] and j["id"] not in undone(jobs) and not j.get("undoes")]

@@ -419,7 +419,14 @@ def test_a_card_edited_while_planning_stops_the_job(messy: Path) -> None:
 # ------------------------------------------------------------------ the optional llm command
 
 
-def test_llm_command_rewrites_the_merged_card(invoke: Invoke, vault: Path, tmp_path: Path) -> None:
+def trust_vault(invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A vault's llm command runs only once the user trusted it (`cards trust`; state under tmp_path)."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert invoke("trust").exit_code == 0
+
+
+def test_llm_command_rewrites_the_merged_card(invoke: Invoke, vault: Path, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
     script = tmp_path / "fake-llm.py"
     script.write_text(textwrap.dedent("""\
         import sys
@@ -428,6 +435,7 @@ def test_llm_command_rewrites_the_merged_card(invoke: Invoke, vault: Path, tmp_p
         print("The user lives and works in Europe/Berlin (CET/CEST).")
     """))
     (vault / ".cardindex.yaml").write_text(f"llm: {sys.executable} {script}\n")
+    trust_vault(invoke, tmp_path, monkeypatch)
     put(vault, "tz1.md", "The user's timezone is Europe/Berlin", "The user works in Europe/Berlin time.", type="user")
     put(vault, "tz2.md", "User timezone is Europe/Berlin", "User is in the Europe/Berlin timezone.", type="user",
         verified="2026-06-01")
@@ -440,8 +448,10 @@ def test_llm_command_rewrites_the_merged_card(invoke: Invoke, vault: Path, tmp_p
     assert card(vault, "tz2.md").body == "User is in the Europe/Berlin timezone.\n"
 
 
-def test_a_failing_llm_command_leaves_the_merge_deterministic(invoke: Invoke, vault: Path, tmp_path: Path) -> None:
+def test_a_failing_llm_command_leaves_the_merge_deterministic(invoke: Invoke, vault: Path, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     (vault / ".cardindex.yaml").write_text(f"llm: {sys.executable} -c 'import sys; sys.exit(3)'\n")
+    trust_vault(invoke, tmp_path, monkeypatch)
     put(vault, "tz1.md", "The user's timezone is Europe/Berlin", "The user works in Europe/Berlin time.", type="user")
     put(vault, "tz2.md", "User timezone is Europe/Berlin", "User is in the Europe/Berlin timezone.", type="user",
         verified="2026-06-01")

@@ -548,11 +548,19 @@ print("NONE")
 
 
 @pytest.fixture
-def llm_vault(vault: Path, tmp_path: Path) -> Path:
+def trusting(invoke, tmp_path, monkeypatch):
+    """`trusting()`: run `cards trust` (a vault's llm command runs only then), state under tmp_path."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    return lambda: invoke("trust").exit_code == 0 or pytest.fail("cards trust failed")
+
+
+@pytest.fixture
+def llm_vault(vault: Path, tmp_path: Path, trusting) -> Path:
     script = tmp_path / "llm_standin.py"
     script.write_text(LLM_STANDIN, encoding="utf-8")
     with (vault / ".cardindex.yaml").open("a", encoding="utf-8") as fh:
         fh.write(f"llm: {shlex.quote(sys.executable)} {shlex.quote(str(script))}\n")
+    trusting()
     return vault
 
 
@@ -584,19 +592,21 @@ PY = shlex.quote(sys.executable)
     (f"{PY} -c " + shlex.quote("import sys; sys.stdout.write('\\0')"), "the answer is not text (binary or over 1 MB)"),
     ("/no/such/llm --model x", "cannot run '/no/such/llm --model x'"),
 ])
-def test_a_failing_llm_command_is_a_warning(invoke, vault, daily_log, command, warning):
+def test_a_failing_llm_command_is_a_warning(invoke, vault, daily_log, command, warning, trusting):
     with (vault / ".cardindex.yaml").open("a", encoding="utf-8") as fh:
         fh.write(f"llm: {command}\n")
+    trusting()
     result = invoke("import", "--from-log", daily_log, "--format", "json")
     assert f"warning: llm command for 2026-11-03.md: {warning}" in result.stderr
     assert "only the statements found without it are used" in result.stderr
     assert len(report(result)["candidates"]) == len(LOG_STATEMENTS)
 
 
-def test_an_llm_answer_that_is_not_utf8_does_not_crash(invoke, vault, daily_log):
+def test_an_llm_answer_that_is_not_utf8_does_not_crash(invoke, vault, daily_log, trusting):
     code = "import sys; sys.stdout.buffer.write(b'Caf\\xe9 invoices are rounded per line.\\n')"
     with (vault / ".cardindex.yaml").open("a", encoding="utf-8") as fh:
         fh.write(f"llm: {shlex.quote(sys.executable)} -c {shlex.quote(code)}\n")
+    trusting()
     data = report(invoke("import", "--from-log", daily_log, "--format", "json"))
     assert [c["text"] for c in data["candidates"] if c["origin"] == "llm"] == ["Caf\ufffd invoices are rounded per line."]
 

@@ -25,6 +25,7 @@ def run(
     since: dt.date | None = None,
     now: dt.date | None = None,
     output_format: str = "text",
+    llm: str | None = None,
 ) -> int:
     now = now or today()
     started = window.start()
@@ -45,7 +46,7 @@ def run(
         steps = decided.steps
         job = None
         if not dry_run:
-            steps = _rewrite_merged(vault, decided) if vault.config.llm else steps
+            steps = _rewrite_merged(vault, decided, llm) if decided.merges else steps
             job, done = apply(vault, steps, command="consolidate", day=now)
             known = window.seen(vault, cards, started)
             known.update({d.path: sha256(new_text(d.step, d.step.card.text).encode("utf-8"))
@@ -56,11 +57,14 @@ def run(
     return 0
 
 
-def _rewrite_merged(vault: Vault, decided: Plan) -> list[Step]:
-    """Let the configured llm command write each merged canonical card's body."""
-    from ..llm import rewrite
+def _rewrite_merged(vault: Vault, decided: Plan, given: str | None) -> list[Step]:
+    """Let the llm command (if one may run: `llm.choose`) write each merged canonical card's body."""
+    from ..llm import chosen, rewrite
 
-    bodies = {m.canonical.path: rewrite(vault, m) for m in decided.merges}
+    command = chosen(vault, given)
+    if command is None:
+        return decided.steps
+    bodies = {m.canonical.path: rewrite(vault, command, m) for m in decided.merges}
     return [s._replace(body=bodies[s.card.path]) if s.op == "edit" and bodies.get(s.card.path) else s
             for s in decided.steps]
 

@@ -33,7 +33,7 @@ from ..importer import (
 )
 from ..lifecycle import Step, apply, free_name, recover
 from ..lint.finding import Finding
-from ..llm import ask
+from ..llm import LlmCommand, ask, chosen
 from ..vault import Vault, today
 from .add import _render, derive_description, derived_stem, fit_description
 
@@ -78,6 +78,7 @@ def run(
     use_llm: bool = True,
     exit_zero: bool = False,
     output_format: str = "text",
+    llm: str | None = None,
 ) -> int:
     """Import FILES into the vault (only report, unless `apply`). Returns the exit code."""
     if not files:
@@ -88,7 +89,7 @@ def run(
     own_index = [i for i in inputs if i.path is not None and _same_file(i.path, vault.index_path)]
     now = today()
     candidates, skipped, log_lines = _collect(vault, inputs, from_log=from_log, card_type=card_type,
-                                              use_llm=use_llm, quiet=own_index)
+                                              use_llm=use_llm, quiet=own_index, llm=llm)
 
     job: str | None = None
     replaced_index = False
@@ -132,8 +133,9 @@ def run(
 
 
 def _collect(vault: Vault, inputs: list[Input], *, from_log: bool, card_type: str | None, use_llm: bool,
-             quiet: list[Input]) -> tuple[list[Candidate], list[Skipped], int]:
+             quiet: list[Input], llm: str | None = None) -> tuple[list[Candidate], list[Skipped], int]:
     """The candidates of every input, in order; what was skipped; how many log lines were read."""
+    command = chosen(vault, llm) if from_log and use_llm else None
     candidates: list[Candidate] = []
     skipped: list[Skipped] = []
     log_lines = 0
@@ -142,8 +144,8 @@ def _collect(vault: Vault, inputs: list[Input], *, from_log: bool, card_type: st
             found, count = extract_log(item.text, item.source, card_type)
             log_lines += count
             candidates.extend(found)
-            if use_llm and vault.config.llm:
-                candidates.extend(_llm_candidates(vault, vault.config.llm, item, found, card_type or "project"))
+            if command is not None:
+                candidates.extend(_llm_candidates(vault, command, item, found, card_type or "project"))
         else:
             found, passed_over = split_markdown(item.text, item.source, card_type or "project")
             candidates.extend(found)
@@ -331,7 +333,7 @@ def _write(vault: Vault, accepted: list[Outcome], now: dt.date, *, replace_index
 # --------------------------------------------------------------------------- the optional llm
 
 
-def _llm_candidates(vault: Vault, command: str, item: Input, found: list[Candidate], default_type: str) -> list[Candidate]:
+def _llm_candidates(vault: Vault, command: LlmCommand, item: Input, found: list[Candidate], default_type: str) -> list[Candidate]:
     """More statements of a log, from the configured llm command (a warning when it fails)."""
     override = vault.root / vault.config.templates if vault.config.templates else None
     prompt = templates.render("import-log-prompt.md.j2", override, source=item.source, log=numbered(item.text),

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import sys
+from typing import TYPE_CHECKING
 
 from ..journal import Journal
-from ..vault import Vault
+from ..vault import Vault, today
+
+if TYPE_CHECKING:
+    from ..journal_prune import Purged
+
+DEFAULT_KEEP_DAYS = 90
 
 
 def run(*, vault: Vault, limit: int | None = None, output_format: str = "text") -> int:
@@ -21,9 +29,67 @@ def run(*, vault: Vault, limit: int | None = None, output_format: str = "text") 
             mark = "  (interrupted; rolled back)"
         elif job["id"] in done:
             mark = "  (undone)"
+        elif job.get("purged"):
+            mark = f"  (purged: {', '.join(map(str, job['purged']))}; cannot be undone)"
         else:
             mark = f"  (undoes {job['undoes']})" if job.get("undoes") else ""
         print(f"{job['id']}  {job['time']}  {job['command']}{mark}")
         for action in job.get("actions", []):
             print(f"    {action['action']:<10} {action['card']}  ({action['reason']})")
     return 0
+
+
+def run_prune(*, vault: Vault, keep_days: int | None = None, before: dt.date | None = None, dry_run: bool = False,
+              output_format: str = "text") -> int:
+    """`cards journal prune`: drop old jobs and the kept copies only they need."""
+    from ..journal_prune import prune
+
+    cut = before or today() - dt.timedelta(days=DEFAULT_KEEP_DAYS if keep_days is None else keep_days)
+    with vault.lock():
+        done = prune(vault, cut, dry_run=dry_run)
+    freed = done.bytes_before - done.bytes_after
+    if output_format == "json":
+        print(json.dumps({**done._asdict(), "cut": cut.isoformat(), "dry_run": dry_run, "freed": freed}, indent=1))
+        return 0
+    verb = "would drop" if dry_run else "dropped"
+    print(f"{verb} {done.jobs} job(s) from before {cut.isoformat()} ({done.kept_jobs} kept) and {done.blobs} kept "
+          f"cop{'y' if done.blobs == 1 else 'ies'} nothing left can read: {_size(done.bytes_before)} -> "
+          f"{_size(done.bytes_after)} ({_size(freed)} {'to free' if dry_run else 'freed'})")
+    if dry_run:
+        print("dry run: nothing changed", file=sys.stderr)
+    elif done.jobs:
+        print(f"note: `cards context --as-of` now goes back to {(cut - dt.timedelta(days=1)).isoformat()} at the "
+              "earliest", file=sys.stderr)
+    return 0
+
+
+def run_purge(*, vault: Vault, refs: list[str]) -> int:
+    """`cards journal purge ID`: delete a removed card's history from the journal."""
+    from ..journal_prune import purge
+
+    with vault.lock():
+        results = [purge(vault, ref) for ref in refs]
+    for done in results:
+        print(purged_line(done))
+        still_there(done)
+    return 0
+
+
+def still_there(done: Purged) -> None:
+    """Say which other cards still hold one of the purged card's secrets (a merged copy, say)."""
+    if done.still:
+        print(f"note: {', '.join(done.still)} still hold(s) a secret of {done.card}: "
+              f"remove it too (`cards rm ID --purge`), or edit it out", file=sys.stderr)
+
+
+def purged_line(done: Purged) -> str:
+    return (f"purged {done.card} from the journal: {done.blobs} kept cop{'y' if done.blobs == 1 else 'ies'} deleted"
+            f" ({done.packs} pack(s) rewritten), {done.reasons} reason(s) blanked; "
+            f"{done.jobs} job(s) can no longer be undone")
+
+
+def _size(n: int) -> str:
+    for unit, scale in (("MB", 1_000_000), ("KB", 1_000)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} bytes"

@@ -92,13 +92,28 @@ def archive(*, vault: Vault, refs: list[str], force: bool = False, reason: str |
     return 0
 
 
-def remove(*, vault: Vault, refs: list[str], force: bool = False) -> int:
+def remove(*, vault: Vault, refs: list[str], force: bool = False, purge: bool = False) -> int:
     cards = _distinct([_unlocked(vault.find(ref), force) for ref in refs])
-    steps = [Step(c, "remove", {}, "remove", "cards rm") for c in cards]
-    job, done = _finish(vault, steps, "rm")
+    steps = [Step(c, "remove", {}, "remove", "cards rm --purge" if purge else "cards rm") for c in cards]
+    if not purge:
+        job, done = _finish(vault, steps, "rm")
+        for d in done:
+            print(f"removed {d.step.card.path}")
+        print(f"job {job}; `cards undo` restores them", file=sys.stderr)
+        return 0
+    from ..journal_prune import purge as purge_card
+    from .journal import purged_line, still_there
+
+    with vault.lock():  # one hold: nothing runs between the removal and the purge
+        job, done, result = _apply(vault, steps, "rm")
+        purged = [purge_card(vault, d.step.card.id) for d in done]
+    _warn(result)
     for d in done:
         print(f"removed {d.step.card.path}")
-    print(f"job {job}; `cards undo` restores them", file=sys.stderr)
+    for p in purged:
+        print(purged_line(p))
+        still_there(p)
+    print(f"job {job}; purged, so it cannot be undone", file=sys.stderr)
     return 0
 
 
