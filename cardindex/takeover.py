@@ -250,13 +250,13 @@ def survey(vault: Vault, current: str, new_text: str, cards: Sequence[Card], tod
             if link.hook and says_more(link.hook, card):
                 hooks.append((target, " ".join(shown(link.hook).split())))
         elif card is None:
-            left_out.append((target, "a retired card in the archive" if _archived(vault, target) else "not a file"))
+            left_out.append((target, "archived" if _archived(vault, target) else "not a file"))
         elif not card.usable:
-            left_out.append((target, "a broken card: fix it and run `cards index`"))
+            left_out.append((target, "a broken card; fix it and run `cards index`"))
         elif not card.live(today):
-            left_out.append((target, f"a card that is not live ({'expired' if card.expired(today) else card.status})"))
+            left_out.append((target, f"not live: {'expired' if card.expired(today) else card.status}"))
         else:
-            left_out.append((target, "left out of the new index (budget, or withheld)"))
+            left_out.append((target, "left out by the budget, or withheld"))
     return Takeover(vault.index_name, None, tuple(kept_cards), tuple(kept_notes), tuple(left_out), tuple(hooks))
 
 
