@@ -212,16 +212,22 @@ def link_of(path: str) -> str:
 
 
 def stamp(vault: Vault, text: str | None) -> tuple[tuple[str, bool], ...]:
-    """Whether each file the index links outside the card listing exists (for a memo key).
+    """Whether each file the index links that the card listing cannot hold exists (for a memo key).
 
-    Files in the listing are covered by the vault's fingerprint; the rest (a README, a
-    `.txt` note) are only stat'ed.
+    A card file's presence and content are in the vault's fingerprint already; the rest
+    (a README, a `.txt` note, a file in the archive) is stat'ed, without listing the vault.
     """
     if not text:
         return ()
     links, _ = parse_links(text)
-    listed = set(vault.card_paths())
-    return tuple((link.target, existing(vault.root, link.target)) for link in links if link.target not in listed)
+    return tuple((link.target, existing(vault.root, link.target)) for link in links if not _listed(vault, link.target))
+
+
+def _listed(vault: Vault, target: str) -> bool:
+    """Whether the vault's card listing would hold `target` if it existed (SPEC §1)."""
+    parts = target.split("/")
+    return (vault.is_card_name(parts[-1]) and not target.startswith(vault.archive_dir + "/")
+            and not any(part.startswith(".") for part in parts))
 
 
 def survey(vault: Vault, current: str, new_text: str, cards: Sequence[Card], today: dt.date) -> Takeover:

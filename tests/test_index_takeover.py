@@ -26,7 +26,7 @@ from click.testing import Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardindex import index, merge, takeover
+from cardindex import cache, index, merge, takeover
 from cardindex.card import Card
 from cardindex.undo import undo
 from cardindex.vault import Vault
@@ -212,6 +212,28 @@ def test_a_note_line_edited_or_added_in_the_generated_index_is_kept(run_cli: Run
     assert path.read_text(encoding="utf-8") == edited.replace(
         "- [Roadmap](roadmap.md)\n", "- [Plan](plan.md) — what comes next\n- [Roadmap](roadmap.md)\n"
     )
+
+
+def test_with_nothing_else_changed_an_edited_note_line_and_a_removed_note_file_are_seen(
+    run_cli: RunCli, memory: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The remembered index (`.cardindex/cache`) is keyed on the current index and the notes outside the listing."""
+    monkeypatch.setattr(cache, "RACY_NS", -(10**18))  # trust every stat at once, so the memo is used
+    for _ in range(2):
+        run_cli("--vault", str(memory), "index")
+    with monkeypatch.context() as patched:
+        patched.setattr(Vault, "cards", property(lambda self: pytest.fail("loaded an unchanged vault")))
+        assert run_cli("--vault", str(memory), "index").exit_code == 0  # the memo is hit
+    path = memory / "MEMORY.md"
+    edited = path.read_text(encoding="utf-8").replace("updated weekly", "updated every Friday")
+    path.write_text(edited, encoding="utf-8")
+    kept = run_cli("--vault", str(memory), "index")
+    assert (kept.exit_code, kept.stderr) == (0, "MEMORY.md is up to date (3 cards, 4 notes)\n")
+    assert path.read_text(encoding="utf-8") == edited
+    (memory / "README.md").unlink()
+    gone = run_cli("--vault", str(memory), "index")
+    assert (gone.exit_code, gone.stderr) == (0, "wrote MEMORY.md (3 cards, 3 notes)\n")
+    assert path.read_text(encoding="utf-8") == edited.replace("- [About](README.md) — what this folder is\n", "")
 
 
 def test_a_card_that_turns_into_a_note_keeps_its_line_and_a_note_that_becomes_a_card_is_a_card(
