@@ -351,6 +351,9 @@ def test_add_in_a_hand_kept_directory_takes_over_as_its_own_undoable_job(run_cli
     before = (memory / "MEMORY.md").read_bytes()
     added = run_cli("--vault", str(memory), "add", "Prefers short answers.", "-t", "feedback", "-n", "Answers")
     assert added.exit_code == 0, added.stderr
+    assert re.fullmatch(r"took over MEMORY\.md \(hand-kept\): 7 links kept \(3 cards, 4 notes\); .*",
+                        added.stderr.splitlines()[0])
+    assert added.stderr.splitlines()[1:] == AFTER_HEAD
     text = (memory / "MEMORY.md").read_text(encoding="utf-8")
     assert targets(text) == targets(TAKEN_OVER) | {"answers.md"}
     assert [job["command"] for job in jobs(memory)] == ["add", "index"]
