@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -18,6 +17,7 @@ from .takeover import (
     advice,
     describe,
     is_generated,
+    link_of,
     notes_of,
     replace,
     stamp,
@@ -32,7 +32,6 @@ TYPE_TITLES = {"user": "User", "feedback": "Feedback", "project": "Project", "re
 _TYPE_RANK = {t: i for i, t in enumerate(TYPES)}
 REINFORCED_DAYS = 30
 MAX_REINFORCED = 6
-_URL_UNSAFE = re.compile(r"[\s()<>%\[\]]")
 
 
 class Entry(NamedTuple):
@@ -59,12 +58,12 @@ class IndexResult(NamedTuple):
     omitted: int
     broken: list[Card]
     notes: int = 0
-    takeover: Takeover | None = None  # a hand-kept index was replaced (or, with check, would be)
+    takeover: Takeover | None = None  # a hand-kept index was replaced: what was kept, and the job
 
 
 def entry(card: Card) -> Entry:
     title = card.title.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
-    link = _URL_UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), card.path)
+    link = link_of(card.path)
     return Entry(card.type or "project", " ".join(title.split()), link, card.description, card.status == "conflict")
 
 
@@ -113,7 +112,8 @@ def by_type_first(card: Card) -> tuple[bool, bool, int, int, str]:
 def render(vault: Vault, cards: Sequence[Card], today: dt.date) -> Rendered:
     """The index text for `cards`: the live ones, as many as the budget allows.
 
-    The result is remembered under `.cardindex/cache/`, keyed on everything it depends
+    Files the current index links that are not cards stay linked, last, under Notes
+    (`takeover.notes_of` reads them from the index file itself). The result is remembered under `.cardindex/cache/`, keyed on everything it depends
     on, so an unchanged vault is not rendered again (nor Jinja2 imported).
     """
     live = [c for c in cards if c.live(today)]
@@ -136,7 +136,8 @@ def _fit(candidates: list[Entry], total: int, max_lines: int, max_bytes: int, ov
     """The most candidates that fit the budget; linked notes are always kept (their group comes last)."""
     from . import templates
 
-    kept = sorted((Entry("note", n.title, n.link, n.hook, False) for n in notes), key=lambda e: (e.title.casefold(), e.link))
+    note_entries = sorted((Entry("note", n.title, n.link, n.hook, False) for n in notes),
+                          key=lambda e: (e.title.casefold(), e.link))
     paths = tuple(n.path for n in notes)
 
     def text_for(count: int) -> str:
@@ -146,8 +147,8 @@ def _fit(candidates: list[Entry], total: int, max_lines: int, max_bytes: int, ov
             members = sorted((e for e in chosen if e.type == kind), key=lambda e: (e.title.casefold(), e.link))
             if members:
                 groups.append({"title": TYPE_TITLES[kind], "entries": members})
-        if kept:
-            groups.append({"title": NOTES_TITLE, "entries": kept})
+        if note_entries:
+            groups.append({"title": NOTES_TITLE, "entries": note_entries})
         return templates.render("index.md.j2", override, header=HEADER, groups=groups, omitted=total - count)
 
     def fits(text: str) -> bool:

@@ -47,6 +47,7 @@ _HOOK_LEAD = re.compile("^\\s*(?:[\u2014\u2013:|]|-{1,2}(?=\\s))\\s*")  # an em 
 _UNESCAPE = re.compile(r"\\(.)")
 _URL_UNSAFE = re.compile(r"[\s()<>%\[\]]")
 _WORD = re.compile(r"\w+")
+_BREAK = re.compile(r"([-*_])(?:[ \t]*\1){2,}")
 
 
 class Link(NamedTuple):
@@ -103,16 +104,20 @@ def _target(link: str) -> str:
 
 
 def parse_links(text: str) -> tuple[list[Link], list[Stray]]:
-    """The link lines of an index text, and the other lines that are not blanks, headings or comments."""
+    """The link lines of an index text, and the other lines that are not layout.
+
+    Layout is what a takeover may drop: blank lines, headings, HTML comments and
+    thematic breaks (`---`); a byte order mark is not part of the first line.
+    """
     links: list[Link] = []
     other: list[Stray] = []
     in_comment = False
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         stripped = line.strip()
         if in_comment or stripped.startswith("<!--"):
             in_comment = "-->" not in stripped
             continue
-        if not stripped or stripped.startswith("#"):
+        if not stripped or stripped.startswith("#") or _BREAK.fullmatch(stripped):
             continue
         m = _LINK_LINE.fullmatch(line)
         if m is None:

@@ -331,6 +331,19 @@ def test_a_hand_kept_index_that_is_not_utf8_is_refused_in_one_line(run_cli: RunC
     assert path.read_bytes() == b"- [Main status](status.md) \xff\xfe\n"
 
 
+def test_layout_a_takeover_may_drop_is_not_a_line_of_its_own(run_cli: RunCli, tmp_path: Path) -> None:
+    """A byte order mark, thematic breaks, multi-line comments and CRLF line ends are layout, not facts."""
+    hand = ("\ufeff# Memory\r\n\r\n- [user role](user_role.md) — data scientist\r\n---\r\n* * *\r\n"
+            "<!-- a comment\r\nover two lines -->\r\n- [Main status](status.md)\r\n- [Roadmap](roadmap.md)\r\n")
+    root = make_memory(tmp_path / "m", hand)
+    before = (root / "MEMORY.md").read_bytes()
+    result = run_cli("--vault", str(root), "index")
+    assert result.exit_code == 0, result.stderr
+    assert re.search(r"^took over MEMORY\.md \(hand-kept\): 3 links kept \(1 card, 2 notes\)", result.stderr, re.MULTILINE)
+    assert run_cli("--vault", str(root), "undo").exit_code == 0
+    assert (root / "MEMORY.md").read_bytes() == before
+
+
 # --------------------------------------------------------------------------- init --claude
 
 
