@@ -255,6 +255,8 @@ def write(vault: Vault, today: dt.date, *, check: bool = False, cards: Sequence[
     from .atomic import write_atomic
 
     with vault.lock():
+        if not check:
+            _recover(vault)
         path = vault.index_path
         current = read_index(vault)
         fingerprint = vault.fingerprint() if cards is None else None
@@ -281,6 +283,16 @@ def write(vault: Vault, today: dt.date, *, check: bool = False, cards: Sequence[
             return result
         found = take_over(vault, current, rendered.text, vault.cards if cards is None else cards, today)
         return result._replace(takeover=found)
+
+
+def _recover(vault: Vault) -> None:
+    """Roll back an interrupted job (a killed takeover among them) before the index is read."""
+    from .journal import Journal
+
+    if Journal(vault.state_dir).pending() is not None:
+        from .lifecycle import recover
+
+        recover(vault)
 
 
 def take_over(vault: Vault, current: str, new_text: str, cards: Sequence[Card], today: dt.date) -> Takeover:

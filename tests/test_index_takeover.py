@@ -520,6 +520,28 @@ def test_takeover_and_undo_through_a_real_process(tmp_path: Path, memory: Path) 
     assert (memory / "MEMORY.md").read_bytes() == before
 
 
+def test_a_takeover_killed_after_its_write_is_rolled_back_by_the_next_command(tmp_path: Path, memory: Path) -> None:
+    """The takeover is a job of the one job writer: a kill -9 mid-job leaves a job the next command rolls back."""
+    env = {k: v for k, v in os.environ.items() if k not in ("CARDS_VAULT", "PYTHONPATH")}
+    env.update(HOME=str(tmp_path / "home"), CARDS_TODAY="2026-11-30")
+    before = (memory / "MEMORY.md").read_bytes()
+
+    def cards(*args: str, **extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "cardindex", "--vault", str(memory), *args], capture_output=True,
+                              text=True, timeout=60, check=False, env={**env, **extra}, cwd=tmp_path)
+
+    killed = cards("index", CARDS_TEST_KILL_AFTER_WRITES="1")
+    assert killed.returncode == -9
+    assert (memory / "MEMORY.md").read_text(encoding="utf-8") == TAKEN_OVER  # written, but the job is pending
+    again = cards("index")
+    assert again.returncode == 0, again.stderr
+    assert re.match(r"recovered: job \S+ was interrupted; rolled back 1 file\(s\)\n", again.stderr)
+    assert TOOK_OVER.search(again.stderr)
+    assert (memory / "MEMORY.md").read_text(encoding="utf-8") == TAKEN_OVER
+    assert cards("undo").returncode == 0
+    assert (memory / "MEMORY.md").read_bytes() == before
+
+
 # --------------------------------------------------------------------------- units and properties
 
 
