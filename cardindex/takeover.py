@@ -251,12 +251,10 @@ def survey(vault: Vault, current: str, new_text: str, cards: Sequence[Card], tod
             continue
         seen.add(target)
         card = by_path.get(target)
-        is_card = card is not None and (card.usable or has_frontmatter(card))
         if target in listed:
-            if not is_card:
+            if card is None or not (card.usable or has_frontmatter(card)):
                 kept_notes.append(target)
                 continue
-            assert card is not None
             kept_cards.append(target)
             if link.hook and says_more(link.hook, card):
                 hooks.append((target, " ".join(shown(link.hook).split())))

@@ -248,6 +248,11 @@ def test_a_card_that_turns_into_a_note_keeps_its_line_and_a_note_that_becomes_a_
     text = (memory / "MEMORY.md").read_text(encoding="utf-8")
     assert "- [status](status.md) — Where the project stands\n" in text.split("## Notes", 1)[0]
     assert "status.md" not in text.split("## Notes", 1)[1]
+    (memory / "project_deploy.md").write_text("Deploy on Thursdays.\n", encoding="utf-8")  # frontmatter gone
+    result = run_cli("--vault", str(memory), "index")
+    assert (result.exit_code, result.stderr) == (0, "wrote MEMORY.md (3 cards, 4 notes)\n")
+    notes = (memory / "MEMORY.md").read_text(encoding="utf-8").split("## Notes\n", 1)[1]
+    assert "- [Deploy day](project_deploy.md) — Production deploys happen on Thursdays only\n" in notes
 
 
 def test_linked_notes_are_not_broken_cards_but_an_unlinked_file_without_frontmatter_still_is(
