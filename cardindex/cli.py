@@ -69,11 +69,13 @@ def cli(ctx: click.Context, vault: str | None, no_cache: bool) -> None:
 @click.option("--claude", is_flag=True,
               help="Manage a Claude Code memory directory: MEMORY.md as the index; without DIRECTORY, the one "
                    "Claude Code uses for the current project (~/.claude/projects/<project>/memory).")
+@click.option("-n", "--dry-run", is_flag=True, help="Show the index it would write as a diff; write nothing.")
 @click.pass_obj
-def init(obj: Options, directory: Path | None, index_file: str | None, claude: bool) -> None:
+def init(obj: Options, directory: Path | None, index_file: str | None, claude: bool, dry_run: bool) -> None:
     """Make a folder a vault: .cardindex.yaml, .cardindex/ and INDEX.md.
 
-    Safe to run again: existing settings and cards are kept.
+    Safe to run again: existing settings and cards are kept. A MEMORY.md kept by hand
+    that only links to files is taken over (journalled: `cards undo` restores it).
 
     \b
     Examples:
@@ -81,6 +83,7 @@ def init(obj: Options, directory: Path | None, index_file: str | None, claude: b
       cards init memory/
       cards init --claude                 # this project's Claude Code memory directory
       cards init ~/.claude/projects/-home-me-proj/memory --claude
+      cards init --claude --dry-run       # the MEMORY.md it would write, as a diff
     """
     from .commands import init as command
 
@@ -88,9 +91,9 @@ def init(obj: Options, directory: Path | None, index_file: str | None, claude: b
         if index_file not in (None, "MEMORY.md"):
             raise click.UsageError("--claude uses MEMORY.md as the index file")
         root = directory or (Path(obj.vault) if obj.vault else command.claude_memory_dir(Path.cwd()))
-        _exit(command.run(root=root, index_file="MEMORY.md", claude=True))
+        _exit(command.run(root=root, index_file="MEMORY.md", claude=True, dry_run=dry_run))
     root = directory or Path(obj.vault or os.environ.get("CARDS_VAULT") or ".")
-    _exit(command.run(root=root, index_file=index_file))
+    _exit(command.run(root=root, index_file=index_file, dry_run=dry_run))
 
 
 @cli.command()
@@ -150,21 +153,29 @@ def _from_editor() -> str:
 @cli.command()
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
 @click.option("--check", is_flag=True, help="Change nothing; exit 1 when the index is out of date.")
+@click.option("-n", "--dry-run", is_flag=True, help="Show the new index as a diff against the current one; write nothing.")
 @click.pass_obj
-def index(obj: Options, /, files: tuple[str, ...], check: bool) -> None:
+def index(obj: Options, /, files: tuple[str, ...], check: bool, dry_run: bool) -> None:
     """Regenerate INDEX.md from the cards (or MEMORY.md, per index_file).
 
     Broken cards are reported and left out; the rest are still indexed. With FILE
     arguments, works on the vault of each file (what the pre-commit hook passes).
+    An index kept by hand that only links to files is taken over: links to notes
+    that are not cards stay, in their own group; `cards undo` restores the old file.
 
     \b
     Examples:
       cards index
       cards index --check      # in CI or a pre-commit hook
       cards index --check memory/deploy-day.md
+      cards index --dry-run    # the change as a diff, nothing written
     """
     from .commands import index as command
 
+    if dry_run and (check or files):
+        raise click.UsageError("--dry-run takes no FILE arguments and no --check")
+    if dry_run:
+        _exit(command.run(vault=obj.open(), dry_run=True))
     if files:
         _exit(command.run_files(vault_option=obj.vault, files=list(files), check=check, use_cache=obj.use_cache))
     _exit(command.run(vault=obj.open(), check=check))

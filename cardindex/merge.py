@@ -5,8 +5,8 @@ the driver before the other branch's cards are in the working tree, so reading c
 (or regenerating the index) would see a half-merged vault.
 
 A generated index is a preamble (the header comment), then groups (a heading, then its
-entry lines sorted by title and link), then a trailer (the budget's "N more" line). An
-entry line is keyed on the card path it links to and split into fields: its group, the
+entry lines sorted by title and link; the last group, "Notes", links files that are not
+cards), then a trailer (the budget's "N more" line). An entry line is keyed on the card path it links to and split into fields: its group, the
 title, the link, and the rest (separator, conflict mark, description). Each field merges
 three-way on its own, so one side's type change and the other side's description edit
 both land; only both sides changing one field of one card differently is a conflict.
@@ -30,6 +30,9 @@ from urllib.parse import unquote
 # The group headings of the shipped template, in the generator's order (index.TYPE_TITLES;
 # a test keeps the two equal). Importing index.py would load the vault, cards and YAML.
 TYPE_HEADINGS = ("User", "Feedback", "Project", "Reference")
+# The group of linked files that are not cards (takeover.NOTES_TITLE), after the types; its
+# lines are keyed by the path they link, like card lines.
+NOTES_HEADING = "Notes"
 
 _ENTRY = re.compile(
     r"(?P<lead>[ \t]*[-*+][ \t]+)\[(?P<title>(?:[^\]\\]|\\.)*)\]\((?P<link><[^<>]*>|[^()\s]*)\)(?P<rest>.*)",
@@ -302,7 +305,8 @@ def _group_order(groups: Iterable[str | None], orders: Sequence[Sequence[str | N
             return (-1, 0)
         m = _HEADING_TITLE.match(group)
         title = m.group(1) if m else group
-        known = TYPE_HEADINGS.index(title) if title in TYPE_HEADINGS else len(TYPE_HEADINGS)
+        headings = (*TYPE_HEADINGS, NOTES_HEADING)
+        known = headings.index(title) if title in headings else len(headings)
         return (known, seen.get(group, len(seen)))
 
     result: list[str | None] = []

@@ -15,6 +15,7 @@ from ..errors import Refused, UsageError
 from ..journal import Action
 from ..lifecycle import Done, Step, apply, free_name
 from ..vault import Vault, today
+from .index import report_takeover
 
 if TYPE_CHECKING:
     from ..lint.finding import Finding
@@ -141,6 +142,7 @@ def run(*, vault: Vault, output_format: str = "text", **options: Any) -> int:
             f"conflict: key {key!r} belongs to locked card {added.conflicts_with[0]}; the new card is marked conflict",
             file=sys.stderr,
         )
+    report_takeover(added.indexed.takeover)  # its MEMORY.md was kept by hand until now: say what was kept
     broken = added.indexed.broken
     if broken:
         print(f"warning: {len(broken)} unreadable card(s) left out of {added.indexed.path}; run `cards index`",

@@ -9,7 +9,9 @@ from .. import index, templates
 from ..atomic import create_new
 from ..config import CONFIG_FILE
 from ..errors import Refused
+from ..takeover import advice, describe, is_generated, stray_lines
 from ..vault import STATE_DIR, Vault, today
+from .index import report_takeover, show_preview
 
 
 def claude_memory_dir(project: Path) -> Path:
@@ -19,12 +21,18 @@ def claude_memory_dir(project: Path) -> Path:
     return Path.home() / ".claude" / "projects" / slug / "memory"
 
 
-def run(*, root: Path, index_file: str | None = None, claude: bool = False) -> int:
-    """Write the config (commented defaults), `.cardindex/.gitignore` and the index."""
+def run(*, root: Path, index_file: str | None = None, claude: bool = False, dry_run: bool = False) -> int:
+    """Write the config (commented defaults), `.cardindex/.gitignore` and the index.
+
+    An index file kept by hand that links only to files is taken over (journalled, said);
+    one with lines of its own is refused before anything is written.
+    """
     existed = (root / CONFIG_FILE).exists()
     name = index_file or ("MEMORY.md" if (root / "MEMORY.md").exists() and not (root / "INDEX.md").exists() else "INDEX.md")
     if not existed:
         _refuse_hand_kept(root, name)
+    if dry_run:
+        return _dry_run(root, name if not existed else None)
     root.mkdir(parents=True, exist_ok=True)
     if not existed:
         text = templates.render("config.yaml.j2", index_file=name)
@@ -36,9 +44,19 @@ def run(*, root: Path, index_file: str | None = None, claude: bool = False) -> i
     result = index.write(vault, today())
     verb = "Reinitialized existing" if existed else "Initialized"
     count = f"{result.shown} card{'' if result.shown == 1 else 's'}"
+    count += f", {result.notes} note{'' if result.notes == 1 else 's'}" if result.notes else ""
     kind = "Claude Code memory directory as a cards vault" if claude else "cards vault"
     print(f"{verb} {kind} in {root} ({count} in {result.path})")
+    report_takeover(result.takeover)
     return 0
+
+
+def _dry_run(root: Path, name: str | None) -> int:
+    """What init would write to the index, as a diff; nothing is written (not even the config)."""
+    vault = Vault(root, use_cache=False)
+    if name is not None:  # the config init would write names the index file
+        vault.config = vault.config._replace(index_file=name)
+    return show_preview(vault)
 
 
 def _refuse_hand_kept(root: Path, name: str) -> None:
@@ -47,14 +65,13 @@ def _refuse_hand_kept(root: Path, name: str) -> None:
         text = (root / name).read_bytes().decode("utf-8", "replace")
     except OSError:
         return
-    if index.GENERATED_MARK in text.split("\n", 1)[0]:
+    if is_generated(text):
         return
-    paths = {p.relative_to(root).as_posix() for p in root.rglob("*.md")}
-    kept = index.hand_kept_lines(text, paths)
+    kept = stray_lines(root, text)
     if kept:
         raise Refused(
-            f"holds {len(kept)} line(s) of its own (facts, not links to cards), first at line {kept[0]}; "
-            f"regenerating it would lose them. Nothing was written. Move them into cards first: "
-            f"cards --vault {root} import {root / name}, then run cards init again",
+            f"holds {len(kept)} line(s) of its own (not links to files in the vault): {describe(kept)}; "
+            f"regenerating it would lose them. Nothing was written. To let cards take it over, {advice(kept)} "
+            f"(cards --vault {root} import {root / name}), then run cards init again",
             path=str(root / name),
         )

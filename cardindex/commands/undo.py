@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from .. import index
-from ..errors import Refused
+from ..takeover import is_generated
 from ..undo import undo
 from ..vault import Vault, today
 
@@ -13,9 +13,9 @@ from ..vault import Vault, today
 def run(*, vault: Vault, job: str | None = None) -> int:
     with vault.lock():
         undone_id, new_id, files = undo(vault, job)
-        try:
-            index.ensure_replaceable(vault, index.read_index(vault))
-        except Refused:  # the undo put back an index kept by hand: it stays as restored
+        current = index.read_index(vault)
+        if current is not None and current.strip() and not is_generated(current):
+            # The undo put back an index kept by hand (or undid its takeover): it stays as restored.
             print(f"note: {vault.index_name} is kept by hand again, as before the job; not regenerated",
                   file=sys.stderr)
         else:

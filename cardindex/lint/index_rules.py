@@ -15,7 +15,7 @@ MAX_LINE = 150
 def out_of_date(ctx: LintContext) -> Iterator[Hit]:
     """INDEX.md differs from what `cards index` would generate. Safe fix: regenerate it."""
     current = index.read_index(ctx.vault)
-    if index.hand_kept_lines(current or "", {c.path for c in ctx.cards}):
+    if index.hand_kept_lines(current or "", ctx.vault.root):
         return  # reported as hand-edited; regenerating would destroy what a person wrote
     if current != ctx.rendered_index.text:
         what = "missing" if current is None else "out of date"
@@ -40,9 +40,9 @@ def hand_edited(ctx: LintContext) -> Iterator[Hit]:
     `cards index` refuses to overwrite it; move those facts into cards (`cards import`).
     """
     current = index.read_index(ctx.vault)
-    stray = index.hand_kept_lines(current or "", {c.path for c in ctx.cards})
+    stray = index.hand_kept_lines(current or "", ctx.vault.root)
     if stray:
-        yield Hit(stray[0], f"{len(stray)} line(s) are not links to cards; move them into cards",
+        yield Hit(stray[0], f"{len(stray)} line(s) are not links to files in the vault; move them into cards",
                   path=ctx.vault.index_name)
 
 
