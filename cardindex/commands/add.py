@@ -14,6 +14,7 @@ from ..card import MAX_BYTES, Card, id_value, lineage
 from ..errors import Refused, UsageError
 from ..journal import Action
 from ..lifecycle import Done, Step, apply, free_name
+from ..os_errors import all_or_nothing
 from ..vault import Vault, today
 
 if TYPE_CHECKING:
@@ -190,7 +191,7 @@ def add_card(
     slug = slugify(name or "") or derived_stem(description)
     now = today()
 
-    with vault.lock():
+    with vault.lock(), all_or_nothing(vault) as jobs:  # an index that cannot be written undoes the card
         index.ensure_replaceable(vault, index.read_index(vault))
         rel = free_name(vault, slug)
         if not given:
@@ -237,6 +238,7 @@ def add_card(
             for old in (holders if not locked else [])
         ]
         job, done = apply(vault, steps, command="add", also=also)
+        jobs.add(job)
         done = [d for d in done if d.step.op == "archive"]
         result = index.write(vault, now)
 

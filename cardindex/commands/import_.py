@@ -34,6 +34,7 @@ from ..importer import (
 from ..lifecycle import Step, apply, free_name, recover
 from ..lint.finding import Finding
 from ..llm import ask
+from ..os_errors import all_or_nothing
 from ..vault import Vault, today
 from .add import _render, derive_description, derived_stem, fit_description
 
@@ -100,8 +101,10 @@ def run(
         outcomes = _review(vault, candidates, now, inputs)
         accepted = [o for o in outcomes if o.accepted]
         if apply and (accepted or own_index):
-            job, replaced_index = _write(vault, accepted, now, replace_index=bool(own_index))
-            index.write(vault, now)
+            with all_or_nothing(vault) as jobs:  # an index that cannot be written undoes the import
+                job, replaced_index = _write(vault, accepted, now, replace_index=bool(own_index))
+                jobs.add(job)
+                index.write(vault, now)
 
     summary = _summary(inputs, outcomes, skipped, from_log, log_lines)
     if output_format == "json":

@@ -9,6 +9,7 @@ from .. import index
 from ..card import Card, id_list, id_value, lineage
 from ..errors import Refused, UsageError
 from ..lifecycle import Done, Step, apply
+from ..os_errors import all_or_nothing
 from ..vault import Vault, today
 
 
@@ -39,8 +40,9 @@ def _unlocked(card: Card, force: bool) -> Card:
 
 
 def _apply(vault: Vault, steps: list[Step], command: str) -> tuple[str | None, list[Done], index.IndexResult]:
-    with vault.lock():
+    with vault.lock(), all_or_nothing(vault) as jobs:  # an index that cannot be written undoes the job
         job, done = apply(vault, steps, command=command)
+        jobs.add(job)
         vault.invalidate()
         result = index.write(vault, today())
     return job, done, result
