@@ -67,6 +67,7 @@ def vaults_of_files(files: Sequence[str], vault_option: str | None) -> tuple[dic
             continue
         try:
             rel = path.resolve().relative_to(root.resolve()).as_posix()
+            rel = rel if valid_name(rel) else escaped(rel)  # the listing's name for it: one F001 finding
         except ValueError:
             outside.append(name)  # outside the --vault given
             continue
@@ -338,7 +339,7 @@ class Vault:
 
     def _ref_to_rel(self, ref: str) -> str:
         if not valid_name(ref):
-            raise NotFound(f"{escaped(ref)!r} is not a card id: the name is not valid UTF-8")
+            raise NotFound(f"{escaped(ref)} is not a card id: the name is not valid UTF-8 (shown escaped)")
         as_path = Path(ref)
         if as_path.is_absolute() or (as_path.exists() and not (self.root / ref).exists()):
             try:
