@@ -364,10 +364,34 @@ def test_a_command_whose_index_write_fails_rolls_its_job_back(
     assert "rolled back job" in line and "the vault is as it was" in line
     assert snapshot_tree(vault, state=False) == before
     monkeypatch.undo()
-    journal = invoke("journal", "--format", "json")
-    assert journal.exit_code == 0
-    undo = invoke("undo")  # the rolled-back job is not there to undo; the older ones are untouched
-    assert "rolled back" not in undo.stdout
+    job = line.split("rolled back job ", 1)[1].split(";", 1)[0]
+    journal = invoke("journal")
+    assert f"{job}" in journal.stdout and "rolled back" in journal.stdout
+    undo = invoke("undo")  # the rolled-back job needs no undo, and it was the only one
+    assert undo.exit_code == 1 and "nothing to undo" in undo.stderr
+    assert snapshot_tree(vault, state=False) == before
+
+
+def test_a_rollback_that_cannot_be_written_is_finished_by_the_next_command(
+    invoke: Callable[..., Result], vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, text in TEXT_CARDS.items():
+        (vault / name).write_text(text, encoding="utf-8")
+    assert invoke("index").exit_code == 0
+    before = snapshot_tree(vault, state=False)
+    full = _failing_write(errno.ENOSPC, lambda name: _index_temp(name) or name.startswith(".billing-owner.md."))
+    monkeypatch.setattr(os, "fsync", full)
+    result = invoke("rm", "billing-owner")  # the index fails, then putting the card back fails too
+    assert result.exit_code == 1
+    line = result.stderr.strip().splitlines()[-1]
+    assert line.startswith("error: ") and "INDEX.md: no space left on device (ENOSPC)" in line
+    assert "failed too (no space left on device (ENOSPC)); it stays marked interrupted" in line
+    assert not (vault / "billing-owner.md").exists()
+    monkeypatch.undo()
+    done = invoke("add", "Code review needs two approvals.", "-d", "How many approvals a merge needs")
+    assert done.exit_code == 0, done.stderr
+    assert "recovered: job" in done.stderr
+    assert (vault / "billing-owner.md").read_bytes() == before["billing-owner.md"]
 
 
 def test_lint_fix_rolls_back_both_of_its_jobs(invoke: Callable[..., Result], vault: Path,
@@ -433,3 +457,29 @@ def test_failure_exit_codes() -> None:
     assert len(long_line) < 200 and "(403 characters)" in long_line
     assert str(failure(OSError(errno.EACCES, "x", os.fsdecode(b"/v/caf\xe9.md")))) == \
         "/v/caf\\xe9.md: permission denied (EACCES)"
+
+
+# ----------------------------------------------------------------------------- the MCP server
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_the_mcp_server_answers_an_os_error_as_a_tool_error(vault: Path, fake_home: Path) -> None:
+    """A write the system refuses is one `error:` line with isError, and the server keeps serving."""
+    pytest.importorskip("mcp")
+    from test_mcp import data, error, serve
+
+    (vault / "deploy-day.md").write_text(TEXT_CARDS["deploy-day.md"], encoding="utf-8")
+    (vault / "INDEX.md").unlink()
+    (vault / "INDEX.md").mkdir()  # what the index write meets: a folder in its place
+    async with serve(vault, fake_home) as session:
+        refused = await session.call_tool("add", {"text": "Merges need two approvals.",
+                                                  "description": "How many approvals a merge needs"})
+        hits = data(await session.call_tool("search", {"query": "deploy"}))
+    assert error(refused) == f"error: {vault.resolve() / 'INDEX.md'}: is a folder (EISDIR)"
+    assert [h["id"] for h in hits["hits"]] == ["deploy-day"]
+    assert sorted(p.name for p in vault.glob("*.md")) == ["INDEX.md", "deploy-day.md"]
