@@ -130,6 +130,20 @@ def _cards_parse(root: Path) -> list[str]:
     return bad
 
 
+def _standing_jobs(vault: Path) -> set[str]:
+    """Ids of the journal's jobs that stand: not rolled back, nor marked interrupted (the next command rolls it back)."""
+    import json
+
+    pending = vault / ".cardindex" / "pending"
+    interrupted = pending.read_text(encoding="ascii").strip() if pending.exists() else None
+    found = set()
+    for path in (vault / ".cardindex" / "journal").glob("*.json"):
+        entry = json.loads(path.read_text(encoding="utf-8"))
+        if not entry.get("rolled_back") and entry["id"] != interrupted:
+            found.add(entry["id"])
+    return found
+
+
 def _run_at(disk: Path, template: Path, command: str, leave_kb: int) -> tuple[subprocess.CompletedProcess[str], dict[str, bytes], Path]:
     vault = disk / "vault"
     if vault.exists():
@@ -156,6 +170,7 @@ def _run_at(disk: Path, template: Path, command: str, leave_kb: int) -> tuple[su
 def test_full_disk_is_one_line_and_leaves_no_card_behind(disk: Path, template: Path, command: str) -> None:
     outcomes = []
     for leave_kb in FILL_LEVELS_KB:
+        jobs_before = _standing_jobs(template / "vault")
         done, before, vault = _run_at(disk, template, command, leave_kb)
         where = f"{command} with {leave_kb} KB free: rc={done.returncode} stderr={done.stderr!r}"
         assert "Traceback" not in done.stderr, where
@@ -166,8 +181,9 @@ def test_full_disk_is_one_line_and_leaves_no_card_behind(disk: Path, template: P
             errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
             assert len(errors) == 1, where
             assert done.stderr.rstrip("\n").splitlines()[-1].startswith("error:"), where
-            if command != "init":  # a failed command wrote no card, and no index
+            if command != "init":  # a failed command wrote no card, no index, and no job for undo to trip on
                 assert snapshot_tree(vault, state=False) == before, where
+                assert _standing_jobs(vault) == jobs_before, where
             assert not (disk / "context.md").exists(), where
         outcomes.append(done.returncode)
     # The levels span "nothing fits" to "everything fits": the test saw both.
