@@ -155,8 +155,9 @@ def write_atomic(target: Path, data: bytes | str, *, durable: bool = True) -> No
     Only a regular file is replaced. A symlink is followed (the file it points to is
     replaced, the link stays a link). A FIFO or a character device (`/dev/null`,
     `/dev/stdout`, a terminal) is written into, as a shell's `>` does: renaming over it
-    would put a regular file in its place. Anything else (a block device, a socket) is
-    refused with one line, and nothing is written.
+    would put a regular file in its place; so is any name under /dev/ or /proc/ (they
+    name what is already open: `/dev/stdout` may be a shell's `>>` file). Anything else
+    (a block device, a socket) is refused with one line, and nothing is written.
     """
     if isinstance(data, str):
         data = data.encode("utf-8")

@@ -237,3 +237,21 @@ def test_symlinks_in_a_real_process(tmp_path: Path, linked: Path) -> None:
                           capture_output=True, text=True, env=env, cwd=tmp_path, check=False)
     assert "Traceback" not in done.stderr
     assert [f for f in json.loads(done.stdout) if f["category"] == "duplicate"] == []
+
+
+def test_archive_or_rm_through_a_link_is_refused_in_one_line(invoke: Callable[..., Result], vault: Path) -> None:
+    """A card that is only a link (its file is hidden) cannot be moved: undo would put back a plain file."""
+    (vault / ".drafts").mkdir()
+    (vault / ".drafts" / "deploy.md").write_text(DEPLOY, encoding="utf-8")
+    (vault / "deploy.md").symlink_to(".drafts/deploy.md")
+    before = snapshot_tree(vault)
+    for args in (["archive", "deploy"], ["rm", "deploy"]):
+        result = invoke(*args)
+        assert result.exit_code == 1
+        assert result.stderr == ("error: deploy.md is a symlink (to .drafts/deploy.md); archive or remove the file "
+                                 "it points to, or the link by hand\n")
+    assert snapshot_tree(vault) == before
+    # Through a link to a card in the vault, the command works on the real card.
+    (vault / "billing.md").write_text(BILLING, encoding="utf-8")
+    (vault / "owner.md").symlink_to("billing.md")
+    assert invoke("archive", "owner").stdout == "archived billing as archive/billing.md\n"

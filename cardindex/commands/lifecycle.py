@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import NamedTuple
 
@@ -21,6 +22,15 @@ class Superseded(NamedTuple):
     archived_as: str | None
     job: str | None
     indexed: index.IndexResult  # what regenerating the index found
+
+
+def _no_link(vault: Vault, card: Card) -> Card:
+    """Moving or deleting a symlink would leave a plain file after `cards undo` (the journal keeps bytes, not links)."""
+    path = vault.path_of(card.path)
+    if path.is_symlink():
+        raise Refused(f"{card.path} is a symlink (to {os.readlink(path)}); archive or remove the file it points to, "
+                      "or the link by hand")
+    return card
 
 
 def _live(vault: Vault, ref: str) -> Card:
@@ -68,7 +78,7 @@ def supersede(*, vault: Vault, old: str, new: str, force: bool = False) -> int:
 
 def supersede_card(*, vault: Vault, old: str, new: str, force: bool = False) -> Superseded:
     """Archive OLD as superseded by NEW and record it on NEW, as one journalled job. Prints nothing."""
-    old_card = _unlocked(_live(vault, old), force)
+    old_card = _no_link(vault, _unlocked(_live(vault, old), force))
     new_card = _live(vault, new)
     if old_card.path == new_card.path:
         raise UsageError("OLD and NEW are the same card")
@@ -85,7 +95,7 @@ def supersede_card(*, vault: Vault, old: str, new: str, force: bool = False) -> 
 
 
 def archive(*, vault: Vault, refs: list[str], force: bool = False, reason: str | None = None) -> int:
-    cards = _distinct([_unlocked(_live(vault, ref), force) for ref in refs])
+    cards = _distinct([_no_link(vault, _unlocked(_live(vault, ref), force)) for ref in refs])
     steps = [Step(c, "archive", {"status": "archived"}, "archive", reason or "cards archive") for c in cards]
     job, done = _finish(vault, steps, "archive")
     for d in done:
@@ -95,7 +105,7 @@ def archive(*, vault: Vault, refs: list[str], force: bool = False, reason: str |
 
 
 def remove(*, vault: Vault, refs: list[str], force: bool = False) -> int:
-    cards = _distinct([_unlocked(vault.find(ref), force) for ref in refs])
+    cards = _distinct([_no_link(vault, _unlocked(vault.find(ref), force)) for ref in refs])
     steps = [Step(c, "remove", {}, "remove", "cards rm") for c in cards]
     job, done = _finish(vault, steps, "rm")
     for d in done:
