@@ -22,6 +22,8 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 from conftest import TODAY, snapshot_tree
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_subprocess import cards, cli_env
 from test_watch import Watch
 
@@ -255,3 +257,45 @@ def test_archive_or_rm_through_a_link_is_refused_in_one_line(invoke: Callable[..
     (vault / "billing.md").write_text(BILLING, encoding="utf-8")
     (vault / "owner.md").symlink_to("billing.md")
     assert invoke("archive", "owner").stdout == "archived billing as archive/billing.md\n"
+
+
+# ----------------------------------------------------------------------------- property
+
+
+NAME_BYTES = st.binary(min_size=1, max_size=12).filter(lambda b: b"/" not in b and b"\0" not in b
+                                                      and not b.startswith(b".") and b not in (b"4913",))
+
+
+@settings(max_examples=40, deadline=None, database=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(names=st.lists(NAME_BYTES, min_size=1, max_size=5, unique=True))
+def test_any_file_names_are_cards_or_one_finding_each(tmp_path_factory: pytest.TempPathFactory,
+                                                     names: list[bytes]) -> None:
+    """Whatever bytes the names hold: a valid UTF-8 name is a card, any other is one F001, and nothing crashes."""
+    from click.testing import CliRunner
+
+    from cardindex.cli import cli
+
+    root = tmp_path_factory.mktemp("names")
+    (root / "INDEX.md").write_text("", encoding="utf-8")
+    for i, raw in enumerate(names):
+        with open(os.path.join(os.fsencode(root), raw + b".md"), "wb") as fh:
+            fh.write(f"---\ndescription: Fact number {i} of the property\ntype: project\n---\nFact {i}.\n".encode())
+    runner = CliRunner()
+    linted = runner.invoke(cli, ["--vault", str(root), "lint", "--format", "json", "--select", "F001"])
+    indexed = runner.invoke(cli, ["--vault", str(root), "index"])
+    listed = runner.invoke(cli, ["--vault", str(root), "list", "--format", "json"])
+    for result in (linted, indexed, listed):
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    valid, invalid = [], []
+    for raw in names:
+        try:
+            valid.append(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            invalid.append(raw.decode("utf-8", "backslashreplace") + ".md")
+    found = json.loads(linted.stdout)
+    assert sorted(f["path"] for f in found) == sorted(invalid)
+    assert all(f["message"].startswith("file name is not valid UTF-8") for f in found)
+    assert sorted(c["id"] for c in json.loads(listed.stdout)) == sorted(v for v in valid if v not in ("README",
+                                                                                                     "INDEX", "MEMORY"))
+    assert indexed.exit_code == (1 if invalid else 0), indexed.stderr
