@@ -299,3 +299,13 @@ def test_any_file_names_are_cards_or_one_finding_each(tmp_path_factory: pytest.T
     assert sorted(c["id"] for c in json.loads(listed.stdout)) == sorted(v for v in valid if v not in ("README",
                                                                                                      "INDEX", "MEMORY"))
     assert indexed.exit_code == (1 if invalid else 0), indexed.stderr
+
+
+@pytest.mark.parametrize("option", ["-d", "-n", "-k", "-s", "--source", "--tag"])
+def test_add_refuses_an_option_that_is_not_utf8(invoke: Callable[..., Result], vault: Path, option: str) -> None:
+    """Bytes from a Latin-1 shell used to become a card whose YAML no tool can read (with --force, written)."""
+    before = snapshot_tree(vault, state=False)
+    result = invoke("add", "Code review needs two approvals.", option, os.fsdecode(b"caf\xe9"), "--force")
+    assert result.exit_code == 2
+    assert result.stderr.endswith("is not valid UTF-8; nothing written\n") and result.stderr.count("\n") == 1
+    assert snapshot_tree(vault, state=False) == before

@@ -84,6 +84,10 @@ def _one_line(value: str | None, option: str) -> str | None:
     value = value.strip()
     if not value:
         raise UsageError(f"{option} is empty")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # bytes the shell passed through from a Latin-1 terminal or file
+        raise UsageError(f"{option} is not valid UTF-8; nothing written") from None
     if "\n" in value or "\r" in value:
         raise UsageError(f"{option} must be one line")
     return value
