@@ -309,3 +309,15 @@ def test_add_refuses_an_option_that_is_not_utf8(invoke: Callable[..., Result], v
     assert result.exit_code == 2
     assert result.stderr.endswith("is not valid UTF-8; nothing written\n") and result.stderr.count("\n") == 1
     assert snapshot_tree(vault, state=False) == before
+
+
+def test_import_of_a_file_whose_name_is_not_utf8(invoke: Callable[..., Result], vault: Path, tmp_path: Path) -> None:
+    """The name goes into each card's `source:` escaped, so the cards are valid YAML and the gate accepts them."""
+    with open(os.path.join(os.fsencode(tmp_path), b"not\xe9s.md"), "wb") as fh:
+        fh.write(b"- We decided to keep the API versioned in the URL path.\n")
+    result = invoke("import", "--apply", os.fsdecode(os.path.join(os.fsencode(tmp_path), b"not\xe9s.md")))
+    assert result.exit_code == 0, result.stdout + result.stderr
+    written = [p for p in vault.glob("*.md") if p.name != "INDEX.md"]
+    assert len(written) == 1
+    assert "source: " in written[0].read_text(encoding="utf-8")
+    assert "not\\xe9s.md:1" in written[0].read_text(encoding="utf-8")

@@ -35,7 +35,7 @@ from ..lifecycle import Step, apply, free_name, recover
 from ..lint.finding import Finding
 from ..llm import ask
 from ..os_errors import all_or_nothing
-from ..vault import Vault, today
+from ..vault import Vault, escaped, today, valid_name
 from .add import _render, derive_description, derived_stem, fit_description
 
 STDIN = "-"
@@ -180,7 +180,7 @@ def _read(name: str) -> Input:
             data = fh.read(MAX_BYTES + 1)
     except OSError as exc:
         raise UsageError(f"cannot read: {exc.strerror}", path=name) from None
-    return Input(name, _decode(data, name), path)
+    return Input(name if valid_name(name) else escaped(name), _decode(data, name), path)  # `source:` is YAML text
 
 
 def _too_big(size: int) -> str:
