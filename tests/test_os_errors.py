@@ -217,7 +217,7 @@ READERS = [["list"], ["list", "--format", "json"], ["show", "deploy-day"], ["sea
 WRITERS = [["add", "Code review needs two approvals before a merge.", "-d", "How many approvals a merge needs"],
            ["consolidate", "--all"], ["supersede", "python-linter", "python-linter-copy"],
            ["archive", "billing-owner"], ["rm", "billing-owner"], ["undo"], ["import", "--apply", "NOTES"],
-           ["context", "--output", "VAULT/context.md"], ["init", "VAULT"]]
+           ["context", "--output", "VAULT/context.md"], ["init", "VAULT"], ["lint", "--fix"]]
 
 
 def test_readers_work_on_a_read_only_vault(read_only_vault: Path, template: Path) -> None:
