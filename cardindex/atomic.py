@@ -12,8 +12,10 @@ so that a job touching many files fsyncs each folder once instead of once per fi
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
+import stat
 from collections.abc import Iterator
 from contextvars import ContextVar
 from pathlib import Path
@@ -106,7 +108,10 @@ def _make_folder(folder: Path, durable: bool) -> None:
 
 def _write_temp(target: Path, data: bytes, mode: int | None, durable: bool = True) -> Path:
     tmp = temp_path(target)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 if mode is None else mode)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 if mode is None else mode)
+    except OSError as exc:
+        raise _about(exc, target) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -115,11 +120,21 @@ def _write_temp(target: Path, data: bytes, mode: int | None, durable: bool = Tru
                 os.fsync(fh.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise _about(exc, target) from None
         raise
     return tmp
+
+
+def _about(exc: OSError, target: Path) -> OSError:
+    """`exc` naming the file the caller asked for, not our temp file (nor no file: a failed write names none)."""
+    if isinstance(exc, BrokenPipeError) or (exc.filename is not None and exc.filename2 is None
+                                            and not str(exc.filename).endswith(TEMP_SUFFIX)):
+        return exc
+    return OSError(exc.errno, exc.strerror or os.strerror(exc.errno or 0), str(target))
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -136,23 +151,72 @@ def write_atomic(target: Path, data: bytes | str, *, durable: bool = True) -> No
 
     `durable=False` skips the fsyncs, for caches: still atomic, just not crash-proof.
     Inside `deferred_folder_syncs()` the folder fsync waits for the end of the block.
+
+    Only a regular file is replaced. A symlink is followed (the file it points to is
+    replaced, the link stays a link). A FIFO or a character device (`/dev/null`,
+    `/dev/stdout`, a terminal) is written into, as a shell's `>` does: renaming over it
+    would put a regular file in its place; so is any name under /dev/ or /proc/ (they
+    name what is already open: `/dev/stdout` may be a shell's `>>` file). Anything else
+    (a block device, a socket) is refused with one line, and nothing is written.
     """
     if isinstance(data, str):
         data = data.encode("utf-8")
-    _make_folder(target.parent, durable)
+    st: os.stat_result | None = None
     try:
-        mode: int | None = os.stat(target).st_mode & 0o7777
+        st = os.lstat(target)
+        if stat.S_ISLNK(st.st_mode):
+            st = os.stat(target)  # what the link names (FileNotFoundError: a dangling link)
+            if stat.S_ISREG(st.st_mode) and not _under_system_folder(target):
+                target = Path(os.path.realpath(target))
     except FileNotFoundError:
-        mode = None
+        if st is not None:  # a dangling link: create the file it names, and keep the link
+            target = Path(os.path.realpath(target))
+        st = None
+    except OSError as exc:
+        raise _about(exc, target) from None
+    if st is not None and (not stat.S_ISREG(st.st_mode) or _under_system_folder(target)):
+        _write_special(target, data, st)
+        return
+    _make_folder(target.parent, durable)
+    mode = None if st is None else st.st_mode & 0o7777
     tmp = _write_temp(target, data, mode, durable)
     try:
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise _about(exc, target) from None
         raise
     if durable:
         _folder_changed(target.parent)
+
+
+def _under_system_folder(target: Path) -> bool:
+    """`/dev/stdout`, `/proc/self/fd/1`: names for what is already open, never renamed over."""
+    return os.path.abspath(target).startswith(("/dev/", "/proc/"))
+
+
+def _write_special(target: Path, data: bytes, st: os.stat_result) -> None:
+    """Write into a FIFO or a character device in place; refuse any other file that is not a regular one."""
+    from .errors import Refused
+
+    if stat.S_ISDIR(st.st_mode):
+        raise OSError(errno.EISDIR, os.strerror(errno.EISDIR), str(target))
+    if not (stat.S_ISFIFO(st.st_mode) or stat.S_ISCHR(st.st_mode) or stat.S_ISREG(st.st_mode)):
+        kind = "a block device" if stat.S_ISBLK(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode) else "not a regular file"
+        raise Refused(f"{target}: {kind}; cards writes only regular files, FIFOs and character devices. Nothing written")
+    try:
+        flags = os.O_WRONLY | getattr(os, "O_NOCTTY", 0) | (os.O_TRUNC if stat.S_ISREG(st.st_mode) else 0)
+        fd = os.open(target, flags)  # a FIFO blocks here until a reader opens it
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise _about(exc, target) from None
 
 
 def create_new(target: Path, data: bytes | str) -> bool:

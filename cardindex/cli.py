@@ -24,14 +24,23 @@ FORMAT = click.option(
 
 
 class CardsGroup(click.Group):
-    """Turn the core's errors into one line on stderr and an exit code."""
+    """Turn the core's errors, and what the system refuses (OSError), into one line on stderr and an exit code."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except CardIndexError as exc:
+        except (CardIndexError, OSError) as exc:
+            if isinstance(exc, BrokenPipeError):
+                raise  # main() handles a closed stdout
+            exc = exc if isinstance(exc, CardIndexError) else _os_failure(exc)
             click.echo(f"error: {exc}", err=True)
             ctx.exit(exc.exit_code)
+
+
+def _os_failure(exc: OSError) -> CardIndexError:
+    from .os_errors import failure
+
+    return failure(exc)
 
 
 class Options:
@@ -491,6 +500,10 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
+    except OSError as exc:  # outside a command (click writing its output to a full disk, say)
+        failed = _os_failure(exc)
+        click.echo(f"error: {failed}", err=True)
+        return failed.exit_code
     return 0
 
 

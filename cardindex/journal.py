@@ -243,7 +243,12 @@ class Journal:
         }
         write_atomic(self._path(job_id), json.dumps(entry, indent=1, ensure_ascii=False) + "\n")
         if pending:
-            write_atomic(self.pending_mark, job_id + "\n")
+            try:
+                write_atomic(self.pending_mark, job_id + "\n")
+            except OSError:  # a full disk: no job ran, so none may stay in the journal for undo to trip on
+                with contextlib.suppress(OSError):
+                    remove(self._path(job_id))
+                raise
         return job_id
 
     def _path(self, job_id: str) -> Path:

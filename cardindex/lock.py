@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import time
 from pathlib import Path
@@ -33,8 +35,22 @@ class VaultLock:
             return self
         import fcntl
 
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        writable = True
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            if exc.errno not in (errno.EROFS, errno.EACCES, errno.EPERM):
+                raise
+            # A vault this process cannot write (read-only, another user's): a flock needs
+            # only a read-only descriptor; with no lock file to open, go on unlocked: a
+            # reader (`index --check`) needs none, a writer fails at its first write.
+            writable = False
+            try:
+                fd = os.open(self.path, os.O_RDONLY)
+            except OSError:
+                self._depth = 1
+                return self
         deadline = time.monotonic() + self.timeout
         delay = 0.005
         while True:
@@ -52,8 +68,10 @@ class VaultLock:
                     ) from None
                 time.sleep(delay)
                 delay = min(delay * 2, 0.1)
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"pid {os.getpid()} ({_command()})\n".encode("utf-8", "replace"), 0)
+        if writable:
+            with contextlib.suppress(OSError):  # who holds it is only for the message; a full disk may refuse it
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, f"pid {os.getpid()} ({_command()})\n".encode("utf-8", "replace"), 0)
         self._fd = fd
         self._depth = 1
         return self

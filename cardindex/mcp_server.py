@@ -37,6 +37,7 @@ from .errors import CardIndexError, NotFound, UsageError
 from .lint.finding import Finding
 from .lint.registry import selected
 from .lint.runner import lint as lint_cards
+from .os_errors import failure
 from .vault import Vault, today
 
 CardType = Literal["user", "feedback", "project", "reference"]
@@ -171,8 +172,9 @@ def build(root: Path, *, use_cache: bool = True) -> MCPServer:
         with serial:
             try:
                 result = work()
-            except CardIndexError as exc:
-                return CallToolResult(content=[TextContent(type="text", text=f"error: {exc}")], is_error=True)
+            except (CardIndexError, OSError) as exc:  # a full disk, a read-only vault: one line, and serve on
+                problem = exc if isinstance(exc, CardIndexError) else failure(exc)
+                return CallToolResult(content=[TextContent(type="text", text=f"error: {problem}")], is_error=True)
         if isinstance(result, str):
             return CallToolResult(content=[TextContent(type="text", text=result)])
         return CallToolResult(
@@ -305,6 +307,8 @@ def build(root: Path, *, use_cache: bool = True) -> MCPServer:
                 return card_index.render(v, v.cards, today()).text
             except CardIndexError as exc:
                 raise ResourceError(str(exc)) from None
+            except OSError as exc:
+                raise ResourceError(str(failure(exc))) from None
 
     @server.resource("cards://card/{+id}", name="card", mime_type="text/markdown",
                      description="One card's file as it is on disk, by id (billing/owner).")
@@ -316,6 +320,8 @@ def build(root: Path, *, use_cache: bool = True) -> MCPServer:
                 raise ResourceNotFoundError(str(exc)) from None
             except CardIndexError as exc:
                 raise ResourceError(str(exc)) from None
+            except OSError as exc:
+                raise ResourceError(str(failure(exc))) from None
 
     return server
 

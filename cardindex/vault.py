@@ -67,6 +67,7 @@ def vaults_of_files(files: Sequence[str], vault_option: str | None) -> tuple[dic
             continue
         try:
             rel = path.resolve().relative_to(root.resolve()).as_posix()
+            rel = rel if valid_name(rel) else escaped(rel)  # the listing's name for it: one F001 finding
         except ValueError:
             outside.append(name)  # outside the --vault given
             continue
@@ -139,7 +140,7 @@ class Vault:
 
     def card_paths(self, *, archived: bool = False) -> list[str]:
         """Vault-relative paths of every card file, sorted; archived ones when asked."""
-        return [rel for rel, _ in self._card_entries(archived=archived)]
+        return [rel if valid_name(rel) else escaped(rel) for rel, _ in self._card_entries(archived=archived)]
 
     def _card_entries(self, *, archived: bool = False) -> list[tuple[str, os.DirEntry[str]]]:
         start = self.root / self.archive_dir if archived else self.root
@@ -147,17 +148,18 @@ class Vault:
         if not start.is_dir():
             return []
         skip_dir = None if archived else self.archive_dir
-        out = list(self._walk(start, prefix, skip_dir))
+        out = _one_per_file(self._walk(start, prefix, skip_dir), str(self.real_root))
         out.sort(key=lambda pair: pair[0])
         return out
 
-    def _walk(self, start: Path, prefix: str, skip_dir: str | None) -> Iterator[tuple[str, os.DirEntry[str]]]:
+    def _walk(self, start: Path, prefix: str, skip_dir: str | None) -> Iterator[tuple[str, os.DirEntry[str], bool]]:
+        """(vault-relative path, entry, reached through a symlink) for every card file under `start`."""
         not_cards = NOT_CARDS | {self.index_name}
         seen: set[str] = {os.path.realpath(start)}
-        stack = [(str(start), prefix)]
+        stack = [(str(start), prefix, False)]
         root = str(self.real_root)
         while stack:
-            folder, rel = stack.pop()
+            folder, rel, linked = stack.pop()
             try:
                 entries = list(os.scandir(folder))
             except OSError:
@@ -169,9 +171,10 @@ class Vault:
                 try:
                     is_dir = entry.is_dir()
                     is_file = not is_dir and entry.is_file()
+                    is_link = entry.is_symlink()
                 except OSError:
                     continue  # a symlink loop, or gone
-                if entry.is_symlink():
+                if is_link:
                     real = os.path.realpath(entry.path)
                     if real != root and not real.startswith(root + os.sep):
                         continue  # a symlink that leaves the vault is not followed
@@ -182,9 +185,9 @@ class Vault:
                 if is_dir:
                     child = rel + name
                     if child != skip_dir:
-                        stack.append((entry.path, child + "/"))
+                        stack.append((entry.path, child + "/", linked or is_link))
                 elif is_file and name.endswith(".md") and name not in not_cards:
-                    yield rel + name, entry
+                    yield rel + name, entry, linked or is_link
 
     # -------------------------------------------------------------- loading
 
@@ -208,6 +211,9 @@ class Vault:
         cache = self._cards_cache()
         digest = hashlib.blake2b(digest_size=16)
         for rel, entry in self._live_listing():
+            if not valid_name(rel):
+                digest.update(os.fsencode(rel) + b"\0misnamed\0")  # never read: its name is its finding
+                continue
             try:
                 key = cache.trusted_key(rel, entry.stat())
             except OSError:
@@ -222,7 +228,7 @@ class Vault:
         out = {}
         for rel, entry in self._live_listing():
             try:
-                out[rel] = entry.stat().st_mtime_ns
+                out[rel if valid_name(rel) else escaped(rel)] = entry.stat().st_mtime_ns
             except OSError:
                 continue
         return out
@@ -247,6 +253,9 @@ class Vault:
         cache = cache or ParseCache(self.state_dir, area, enabled=self.use_cache)
         cards = []
         for rel, entry in entries:
+            if not valid_name(rel):
+                cards.append(_misnamed(rel))
+                continue
             try:
                 st = entry.stat()
             except OSError:
@@ -317,10 +326,20 @@ class Vault:
         for cand in candidates:
             path = self.root / cand
             if path.is_file() and self._inside(path):
-                return self.read_card(cand)
+                return self.read_card(self._own_path(cand))
         raise NotFound(f"no card {ref!r} in {self.root}")
 
+    def _own_path(self, rel: str) -> str:
+        """A symlink's card is its real file's (one card, one path), when that file can be a card."""
+        real = self.rel(self.root / rel)
+        if real == rel:
+            return rel
+        parts = real.split("/")
+        return real if self.is_card_name(parts[-1]) and not any(p.startswith(".") for p in parts) else rel
+
     def _ref_to_rel(self, ref: str) -> str:
+        if not valid_name(ref):
+            raise NotFound(f"{escaped(ref)} is not a card id: the name is not valid UTF-8 (shown escaped)")
         as_path = Path(ref)
         if as_path.is_absolute() or (as_path.exists() and not (self.root / ref).exists()):
             try:
@@ -345,3 +364,47 @@ class Vault:
 
 def _unreadable(rel: str, problem: Problem) -> Card:
     return Card(rel, "", {}, 0, (problem,))
+
+
+def valid_name(rel: str) -> bool:
+    """Whether a listed path is valid UTF-8 (os.scandir hands other bytes over as surrogates)."""
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def escaped(rel: str) -> str:
+    """A path that is not valid UTF-8, with its bad bytes shown as `\\xe9`: printable, and never a real card's."""
+    return os.fsencode(rel).decode("utf-8", "backslashreplace")
+
+
+def _misnamed(rel: str) -> Card:
+    """A file whose name is not UTF-8: one unreadable card (F001), never read, never written."""
+    return _unreadable(escaped(rel), Problem(
+        None, f"file name is not valid UTF-8: {escaped(rel)} (shown escaped); rename it", kind="unreadable"))
+
+
+def _one_per_file(
+    found: Iterator[tuple[str, os.DirEntry[str], bool]], real_root: str
+) -> list[tuple[str, os.DirEntry[str]]]:
+    """One path per real file: a symlink to a card in the vault is that card, not a second one.
+
+    A file reached without a symlink is listed under its own path. Files reached
+    through a symlink (the link itself, or a linked folder) are listed only when their
+    real file is not listed already, under the first such path in sorted order.
+    """
+    direct: list[tuple[str, os.DirEntry[str]]] = []
+    linked: dict[str, tuple[str, os.DirEntry[str]]] = {}
+    for rel, entry, through_link in found:
+        if not through_link:
+            direct.append((rel, entry))
+            continue
+        real = os.path.relpath(os.path.realpath(entry.path), real_root).replace(os.sep, "/")
+        if real not in linked or rel < linked[real][0]:
+            linked[real] = (rel, entry)
+    if linked:
+        own = {rel for rel, _ in direct}
+        direct += [pair for real, pair in linked.items() if real not in own]
+    return direct

@@ -14,6 +14,7 @@ from ..card import MAX_BYTES, Card, id_value, lineage
 from ..errors import Refused, UsageError
 from ..journal import Action
 from ..lifecycle import Done, Step, apply, free_name
+from ..os_errors import all_or_nothing
 from ..vault import Vault, today
 from .index import report_takeover
 
@@ -84,6 +85,10 @@ def _one_line(value: str | None, option: str) -> str | None:
     value = value.strip()
     if not value:
         raise UsageError(f"{option} is empty")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # bytes the shell passed through from a Latin-1 terminal or file
+        raise UsageError(f"{option} is not valid UTF-8; nothing written") from None
     if "\n" in value or "\r" in value:
         raise UsageError(f"{option} must be one line")
     return value
@@ -192,7 +197,7 @@ def add_card(
     slug = slugify(name or "") or derived_stem(description)
     now = today()
 
-    with vault.lock():
+    with vault.lock(), all_or_nothing(vault) as jobs:  # an index that cannot be written undoes the card
         index.ensure_replaceable(vault, index.read_index(vault))
         rel = free_name(vault, slug)
         if not given:
@@ -239,6 +244,7 @@ def add_card(
             for old in (holders if not locked else [])
         ]
         job, done = apply(vault, steps, command="add", also=also)
+        jobs.add(job)
         done = [d for d in done if d.step.op == "archive"]
         result = index.write(vault, now)
 

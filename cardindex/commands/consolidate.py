@@ -12,6 +12,7 @@ from ..consolidate import Decision, Plan, plan
 from ..journal import sha256
 from ..lifecycle import Step, apply, new_text, recover
 from ..lint.context import vault_pairs
+from ..os_errors import all_or_nothing
 from ..vault import Vault, today
 
 ARROWS = {"merge": "←", "supersede": "→", "conflict": "↔", "keep": "↔", "resolve": "—"}
@@ -47,12 +48,14 @@ def run(
         job = None
         if not dry_run:
             steps = _rewrite_merged(vault, decided, llm) if decided.merges else steps
-            job, done = apply(vault, steps, command="consolidate", day=now)
-            known = window.seen(vault, cards, started)
-            known.update({d.path: sha256(new_text(d.step, d.step.card.text).encode("utf-8"))
-                          for d in done if d.path == d.step.card.path})
-            window.save(vault, started, known, job)
-            index.write(vault, now)  # also when nothing was decided: cards may have changed by hand
+            with all_or_nothing(vault) as jobs:  # a window or index that cannot be written undoes the job
+                job, done = apply(vault, steps, command="consolidate", day=now)
+                jobs.add(job)
+                known = window.seen(vault, cards, started)
+                known.update({d.path: sha256(new_text(d.step, d.step.card.text).encode("utf-8"))
+                              for d in done if d.path == d.step.card.path})
+                window.save(vault, started, known, job)
+                index.write(vault, now)  # also when nothing was decided: cards may have changed by hand
     _report(decided, steps, job, dry_run, output_format, everything or changed is None)
     return 0
 

@@ -34,7 +34,8 @@ from ..importer import (
 from ..lifecycle import Step, apply, free_name, recover
 from ..lint.finding import Finding
 from ..llm import LlmCommand, ask, chosen
-from ..vault import Vault, today
+from ..os_errors import all_or_nothing
+from ..vault import Vault, escaped, today, valid_name
 from .add import _render, derive_description, derived_stem, fit_description
 
 STDIN = "-"
@@ -101,8 +102,10 @@ def run(
         outcomes = _review(vault, candidates, now, inputs)
         accepted = [o for o in outcomes if o.accepted]
         if apply and (accepted or own_index):
-            job, replaced_index = _write(vault, accepted, now, replace_index=bool(own_index))
-            index.write(vault, now)
+            with all_or_nothing(vault) as jobs:  # an index that cannot be written undoes the import
+                job, replaced_index = _write(vault, accepted, now, replace_index=bool(own_index))
+                jobs.add(job)
+                index.write(vault, now)
 
     summary = _summary(inputs, outcomes, skipped, from_log, log_lines)
     if output_format == "json":
@@ -179,7 +182,7 @@ def _read(name: str) -> Input:
             data = fh.read(MAX_BYTES + 1)
     except OSError as exc:
         raise UsageError(f"cannot read: {exc.strerror}", path=name) from None
-    return Input(name, _decode(data, name), path)
+    return Input(name if valid_name(name) else escaped(name), _decode(data, name), path)  # `source:` is YAML text
 
 
 def _too_big(size: int) -> str:

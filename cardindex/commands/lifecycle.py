@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import NamedTuple
 
@@ -9,6 +10,7 @@ from .. import index
 from ..card import Card, id_list, id_value, lineage
 from ..errors import Refused, UsageError
 from ..lifecycle import Done, Step, apply
+from ..os_errors import all_or_nothing
 from ..vault import Vault, today
 
 
@@ -20,6 +22,15 @@ class Superseded(NamedTuple):
     archived_as: str | None
     job: str | None
     indexed: index.IndexResult  # what regenerating the index found
+
+
+def _no_link(vault: Vault, card: Card) -> Card:
+    """Moving or deleting a symlink would leave a plain file after `cards undo` (the journal keeps bytes, not links)."""
+    path = vault.path_of(card.path)
+    if path.is_symlink():
+        raise Refused(f"{card.path} is a symlink (to {os.readlink(path)}); archive or remove the file it points to, "
+                      "or the link by hand")
+    return card
 
 
 def _live(vault: Vault, ref: str) -> Card:
@@ -39,8 +50,9 @@ def _unlocked(card: Card, force: bool) -> Card:
 
 
 def _apply(vault: Vault, steps: list[Step], command: str) -> tuple[str | None, list[Done], index.IndexResult]:
-    with vault.lock():
+    with vault.lock(), all_or_nothing(vault) as jobs:  # an index that cannot be written undoes the job
         job, done = apply(vault, steps, command=command)
+        jobs.add(job)
         vault.invalidate()
         result = index.write(vault, today())
     return job, done, result
@@ -66,7 +78,7 @@ def supersede(*, vault: Vault, old: str, new: str, force: bool = False) -> int:
 
 def supersede_card(*, vault: Vault, old: str, new: str, force: bool = False) -> Superseded:
     """Archive OLD as superseded by NEW and record it on NEW, as one journalled job. Prints nothing."""
-    old_card = _unlocked(_live(vault, old), force)
+    old_card = _no_link(vault, _unlocked(_live(vault, old), force))
     new_card = _live(vault, new)
     if old_card.path == new_card.path:
         raise UsageError("OLD and NEW are the same card")
@@ -83,7 +95,7 @@ def supersede_card(*, vault: Vault, old: str, new: str, force: bool = False) -> 
 
 
 def archive(*, vault: Vault, refs: list[str], force: bool = False, reason: str | None = None) -> int:
-    cards = _distinct([_unlocked(_live(vault, ref), force) for ref in refs])
+    cards = _distinct([_no_link(vault, _unlocked(_live(vault, ref), force)) for ref in refs])
     steps = [Step(c, "archive", {"status": "archived"}, "archive", reason or "cards archive") for c in cards]
     job, done = _finish(vault, steps, "archive")
     for d in done:
@@ -93,7 +105,7 @@ def archive(*, vault: Vault, refs: list[str], force: bool = False, reason: str |
 
 
 def remove(*, vault: Vault, refs: list[str], force: bool = False, purge: bool = False) -> int:
-    cards = _distinct([_unlocked(vault.find(ref), force) for ref in refs])
+    cards = _distinct([_no_link(vault, _unlocked(vault.find(ref), force)) for ref in refs])
     steps = [Step(c, "remove", {}, "remove", "cards rm --purge" if purge else "cards rm") for c in cards]
     if not purge:
         job, done = _finish(vault, steps, "rm")

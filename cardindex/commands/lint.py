@@ -16,6 +16,7 @@ from ..lint.finding import SAFE_FIXES, Finding
 from ..lint.formatters import FORMATTERS, statistics
 from ..lint.registry import selected
 from ..lint.runner import lint
+from ..os_errors import all_or_nothing
 from ..vault import Vault, find_root, today, vaults_of_files
 
 
@@ -93,11 +94,13 @@ def _tracked(root: Path) -> set[str] | None:
 def _apply_fixes(vault: Vault, findings: list[Finding], *, unsafe: bool) -> bool:
     """Apply safe fixes (and archiving, when `unsafe`), journalled. True when anything changed."""
     changed = False
-    with vault.lock():
+    with vault.lock(), all_or_nothing(vault) as jobs:  # a later step that fails undoes the earlier jobs
         cards = {c.path: c for c in vault.cards}
         quoted = [f for f in findings if f.fix == "quote-value" and f.path in cards]
         if quoted:
-            changed |= _quote_values(vault, cards, quoted)
+            job = _quote_values(vault, cards, quoted)
+            jobs.add(job)
+            changed |= job is not None
         if unsafe:
             doomed: dict[str, Finding] = {}
             for f in findings:
@@ -106,7 +109,8 @@ def _apply_fixes(vault: Vault, findings: list[Finding], *, unsafe: bool) -> bool
             if doomed:
                 steps = [Step(cards[p], "archive", {"status": "archived"}, "archive", f"{f.code} {f.message}")
                          for p, f in sorted(doomed.items())]
-                _, done = apply(vault, steps, command="lint --unsafe-fixes")
+                job, done = apply(vault, steps, command="lint --unsafe-fixes")
+                jobs.add(job)
                 for d in done:
                     print(f"archived {d.step.card.path} as {d.path}", file=sys.stderr)
                 changed = True
@@ -117,8 +121,8 @@ def _apply_fixes(vault: Vault, findings: list[Finding], *, unsafe: bool) -> bool
     return changed
 
 
-def _quote_values(vault: Vault, cards: dict[str, Card], findings: list[Finding]) -> bool:
-    """Quote `key: text with: colons` values so every YAML tool reads them (one journalled job)."""
+def _quote_values(vault: Vault, cards: dict[str, Card], findings: list[Finding]) -> str | None:
+    """Quote `key: text with: colons` values so every YAML tool reads them (one journalled job: its id)."""
     import re
 
     steps = []
@@ -135,8 +139,8 @@ def _quote_values(vault: Vault, cards: dict[str, Card], findings: list[Finding])
             text = card.with_fields({k: card.meta[k] for k in keys})
             steps.append(Step(card, "replace", {}, "quote", f"quote {', '.join(keys)} (F006)", body=text))
     if not steps:
-        return False
-    _, done = apply(vault, steps, command="lint --fix")
+        return None
+    job, done = apply(vault, steps, command="lint --fix")
     for d in done:
         print(f"fixed {d.step.card.path}: quoted a value with ': ' in it", file=sys.stderr)
-    return True
+    return job

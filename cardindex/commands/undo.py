@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from .. import index
+from ..os_errors import describe
 from ..takeover import is_generated
 from ..undo import undo
 from ..vault import Vault, today
@@ -19,7 +20,11 @@ def run(*, vault: Vault, job: str | None = None) -> int:
             print(f"note: {vault.index_name} is kept by hand again, as before the job; not regenerated",
                   file=sys.stderr)
         else:
-            index.write(vault, today())
+            try:
+                index.write(vault, today())
+            except OSError as exc:  # the undo stands: the cards are as before the job, only the index is behind
+                print(f"warning: {vault.index_name} was not regenerated ({describe(exc)}); "
+                      "run `cards index` once it can be written", file=sys.stderr)
     for change in files:
         verb = "removed" if change.after is None else ("restored" if change.before is None else "reverted")
         print(f"{verb} {change.path}", file=sys.stderr)

@@ -15,6 +15,7 @@ from types import FrameType
 from ..errors import CardIndexError, LockTimeout, UsageError
 from ..lint.finding import Finding
 from ..lint.formatters import FORMATTERS, Formatter
+from ..os_errors import failure
 from ..vault import Vault, today
 from ..watch import POLL_INTERVAL, Trigger, WatchdogLog, Watcher, lint_cards, start_observer
 
@@ -87,6 +88,10 @@ def _watch(vault: Vault, watcher: Watcher, formatter: Formatter, *, debounce: fl
                 trigger.poke()
             except CardIndexError as exc:  # a bad config, a hand-kept index: say so, keep watching
                 _say(f"error: {exc}")
+            except OSError as exc:  # a full disk, a vault made read-only: say so, keep watching
+                if isinstance(exc, BrokenPipeError):
+                    raise
+                _say(f"error: {failure(exc)}")
         _say(f"stopped watching {vault.root}")
         return 0
     finally:
