@@ -8,6 +8,7 @@ from .. import index
 from ..card import Card
 from ..errors import CheckFailed
 from ..vault import Vault, today
+from .output import echo
 
 
 def report_broken(cards: list[Card]) -> None:
@@ -15,7 +16,7 @@ def report_broken(cards: list[Card]) -> None:
     for card in cards:
         for problem in card.problems:
             if problem.severity == "error":
-                print(f"{card.path}:{problem.line or 1}: {problem.message}", file=sys.stderr)
+                echo(f"{card.path}:{problem.line or 1}: {problem.message}", err=True)
 
 
 def run_files(*, vault_option: str | None, files: list[str], check: bool, use_cache: bool = True) -> int:
@@ -44,7 +45,9 @@ def run(*, vault: Vault, check: bool = False) -> int:
         print(f"wrote {result.path} ({more})", file=sys.stderr)
     else:
         print(f"{result.path} is up to date ({more})", file=sys.stderr)
+    if result.withheld:
+        print(f"{result.withheld} card(s) holding a secret withheld from {result.path}; run `cards lint`",
+              file=sys.stderr)
     if result.broken:
         print(f"{len(result.broken)} unreadable card(s) left out of {result.path}", file=sys.stderr)
-        return 1
-    return 0
+    return 1 if result.broken or result.withheld else 0

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 from ..journal import Journal
 from ..vault import Vault
+from .output import echo, echo_json
 
 
 def run(*, vault: Vault, limit: int | None = None, output_format: str = "text") -> int:
@@ -13,7 +12,7 @@ def run(*, vault: Vault, limit: int | None = None, output_format: str = "text") 
     if limit:
         jobs = jobs[-limit:]
     if output_format == "json":
-        print(json.dumps(jobs, indent=1, ensure_ascii=False))
+        echo_json(jobs)
         return 0
     done = {job["undoes"] for job in jobs if job.get("undoes")}
     for job in reversed(jobs):
@@ -23,7 +22,7 @@ def run(*, vault: Vault, limit: int | None = None, output_format: str = "text") 
             mark = "  (undone)"
         else:
             mark = f"  (undoes {job['undoes']})" if job.get("undoes") else ""
-        print(f"{job['id']}  {job['time']}  {job['command']}{mark}")
+        echo(f"{job['id']}  {job['time']}  {job['command']}{mark}")
         for action in job.get("actions", []):
-            print(f"    {action['action']:<10} {action['card']}  ({action['reason']})")
+            echo(f"    {action['action']:<10} {action['card']}  ({action['reason']})")
     return 0

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-
 from .. import index
 from ..errors import Refused
 from ..undo import undo
 from ..vault import Vault, today
+from .output import echo
 
 
 def run(*, vault: Vault, job: str | None = None) -> int:
@@ -16,12 +15,11 @@ def run(*, vault: Vault, job: str | None = None) -> int:
         try:
             index.ensure_replaceable(vault, index.read_index(vault))
         except Refused:  # the undo put back an index kept by hand: it stays as restored
-            print(f"note: {vault.index_name} is kept by hand again, as before the job; not regenerated",
-                  file=sys.stderr)
+            echo(f"note: {vault.index_name} is kept by hand again, as before the job; not regenerated", err=True)
         else:
             index.write(vault, today())
     for change in files:
         verb = "removed" if change.after is None else ("restored" if change.before is None else "reverted")
-        print(f"{verb} {change.path}", file=sys.stderr)
-    print(f"undid job {undone_id} (recorded as {new_id})")
+        echo(f"{verb} {change.path}", err=True)
+    echo(f"undid job {undone_id} (recorded as {new_id})")
     return 0

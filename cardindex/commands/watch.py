@@ -15,6 +15,7 @@ from types import FrameType
 from ..errors import CardIndexError, LockTimeout, UsageError
 from ..lint.finding import Finding
 from ..lint.formatters import FORMATTERS, Formatter
+from ..redaction import shown
 from ..vault import Vault, today
 from ..watch import POLL_INTERVAL, Trigger, WatchdogLog, Watcher, lint_cards, start_observer
 
@@ -107,4 +108,4 @@ def _show(formatter: Formatter, findings: list[Finding]) -> None:
 
 
 def _say(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
+    print(shown(line), file=sys.stderr, flush=True)

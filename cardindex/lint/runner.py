@@ -1,4 +1,9 @@
-"""Run the selected rules over a vault and return sorted findings."""
+"""Run the selected rules over a vault and return sorted findings.
+
+Every message passes the one redaction here (`redaction.shown`), after the words of the
+card's own secrets are taken out in any letter case (`redact_words`): rules quote card
+words case-folded, where a secret no longer looks like one.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from typing import Any, NamedTuple
 
 from ..card import Card, id_list
 from ..errors import UsageError
+from ..redaction import redact_words, shown
 from ..vault import Vault
 from .cache import LintCache
 from .context import Hit, LintContext
@@ -81,6 +87,7 @@ def lint_one(card: Card, rules: list[Rule], ctx: LintContext) -> list[Finding]:
         for line, message, related, fix, path in hits:
             if by_line and (rule.code in by_line.get(line, ()) or rule.category.upper() in by_line.get(line, ())):
                 continue
+            message = shown(redact_words(message, card.text))
             out.append(Finding(path or card.path, line, rule.code, rule.category, rule.severity, message, related, fix))
     return out
 
@@ -124,4 +131,4 @@ def _cached(card: Card, rules: list[Rule], ctx: LintContext, cache: LintCache,
 
 
 def _finding(rule: Rule, hit: Hit, path: str) -> Finding:
-    return Finding(path, hit.line, rule.code, rule.category, rule.severity, hit.message, hit.related, hit.fix)
+    return Finding(path, hit.line, rule.code, rule.category, rule.severity, shown(hit.message), hit.related, hit.fix)
