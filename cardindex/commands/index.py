@@ -45,9 +45,10 @@ def run(*, vault: Vault, check: bool = False) -> int:
         print(f"wrote {result.path} ({more})", file=sys.stderr)
     else:
         print(f"{result.path} is up to date ({more})", file=sys.stderr)
-    if result.withheld:
+    if result.withheld:  # not a failure of the index: `cards lint` fails on the secret itself
         print(f"{result.withheld} card(s) holding a secret withheld from {result.path}; run `cards lint`",
               file=sys.stderr)
     if result.broken:
         print(f"{len(result.broken)} unreadable card(s) left out of {result.path}", file=sys.stderr)
-    return 1 if result.broken or result.withheld else 0
+        return 1
+    return 0
