@@ -108,6 +108,8 @@ def plant(root: Path) -> Planted:
     }
     for name, text in cards.items():
         (root / name).write_text(text, encoding="utf-8")
+    # A file name can hold an escape too: a broken card whose name every listing prints.
+    (root / "broken\x1b]52;c;aGVsbG8=\x07.md").write_text("---\ntype: project\n---\nNo description.\n", encoding="utf-8")
     return Planted(root, [a, g, p, a2, g2, p2, k3, k4], (k1, k2))
 
 
@@ -143,7 +145,7 @@ Invoke = Callable[..., Result]
 
 def ch_index(invoke: Invoke, p: Planted) -> str:
     result = invoke("index")
-    assert result.exit_code == 0, both(result)  # the index is right; `cards lint` fails on the secrets
+    assert result.exit_code == 1 and "1 unreadable card(s)" in result.stderr, both(result)  # the broken one
     assert "withheld" in result.stderr and "cards lint" in result.stderr
     text = (p.root / "INDEX.md").read_text(encoding="utf-8")
     assert "withheld" in text.splitlines()[1] and text.splitlines()[1].startswith("<!--")
@@ -320,7 +322,10 @@ def test_show_reveal_prints_the_card_as_it_is(planted: Planted, invoke: Invoke) 
 
 
 def test_index_and_context_withhold_cards_with_secrets_and_keep_the_rest(planted: Planted, invoke: Invoke) -> None:
-    invoke("index")
+    (planted.root / "broken\x1b]52;c;aGVsbG8=\x07.md").unlink()
+    result = invoke("index")
+    assert result.exit_code == 0  # the index is right; `cards lint` is what fails on the secrets
+    assert result.stderr == "wrote INDEX.md (1 card)\n10 card(s) holding a secret withheld from INDEX.md; run `cards lint`\n"
     text = (planted.root / "INDEX.md").read_text(encoding="utf-8")
     links = [line for line in text.splitlines() if line.startswith("- [")]
     assert [line.split("](")[1].split(")")[0] for line in links] == ["clipboard.md"]
