@@ -7,7 +7,7 @@ before acting" mark. Expired, stale (older than `max_age`), superseded and archi
 cards are left out. When the budget runs out, a last line says how many cards were
 left out and how to find them.
 
-A card holding a secret (`redaction.has_secret` over its whole text) is withheld, and a
+A card holding a secret (`withhold.holding_secrets`: `has_secret` over its whole text) is withheld, and a
 line after the header says how many were and to run `cards lint`: this text is loaded
 into every agent session (and often written to a file), so a secret is not redacted
 here but kept out. Everything else passes `redaction.shown`, which escapes control
@@ -19,11 +19,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from .card import Card, id_list
 from .index import by_type_first
-from .redaction import has_secret, printable, shown, shown_data
+from .redaction import printable, shown, shown_data
+from .withhold import holding_secrets
 
 DEFAULT_BUDGET = 6000
 MAX_FACT = 400
@@ -112,16 +114,20 @@ def build(
     max_age: Mapping[str, int] | None = None,
     repo_name: str | None = None,
     header: str = "",
+    state_dir: Path | None = None,
 ) -> Context:
-    """Choose and render the context from `cards` (the live folders, as of `today`)."""
+    """Choose and render the context from `cards` (the live folders, as of `today`).
+
+    `state_dir`: the vault's `.cardindex/`, where which cards hold a secret is remembered.
+    """
     max_age = max_age or {}
     live = [
         c for c in cards
         if c.live(today) and scope_matches(c.scope, scope, repo_name) and not _too_old(c, today, max_age)
     ]
-    secret = {c.id for c in live if has_secret(c.text)}
-    withheld = tuple(c for c in live if c.id in secret)
-    live = [c for c in live if c.id not in secret]
+    secret = holding_secrets(live, state_dir)
+    withheld = tuple(c for c in live if c.path in secret)
+    live = [c for c in live if c.path not in secret]
     live.sort(key=by_type_first)
     by_id = {c.id: c for c in live}
     chosen: list[Item] = []
