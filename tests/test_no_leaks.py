@@ -33,7 +33,7 @@ from conftest import TODAY, card_text
 
 from cardindex.redaction import find_secrets
 
-CONTROL = ("\x1b", "\x07", "\x9b", "\x00", "\\u001b", "\\u0007", "\\u009b")
+CONTROL = ("\x1b", "\x07", "\x9b", "\x00", "\\u001b", "\\u0007", "\\u009b", "\\u0000")
 _rng = random.SystemRandom()
 
 
@@ -103,7 +103,7 @@ def plant(root: Path) -> Planted:
                                      body=f"The staging bucket backup uses {k4} for uploads."),
         # YAML's double-quoted escapes put ESC, BEL and a C1 control into the description;
         # the body holds them raw (a body is not YAML).
-        "clipboard.md": card_text('"Staging bucket clipboard \\e]52;c;aGVsbG8=\\a paste and \\x9b31m colour"',
+        "clipboard.md": card_text('"Staging bucket clipboard \\e]52;c;aGVsbG8=\\a paste and \\x9b31m colour \\0"',
                                   body="The staging bucket note \x1b]52;c;Zm9v\x07 and \x1b[2J clear the screen."),
     }
     for name, text in cards.items():
@@ -279,7 +279,11 @@ def ch_errors(invoke: Invoke, p: Planted) -> str:
     assert result.exit_code != 0 and "error" in result.stderr
     named = invoke("show", "\x1b]52;c;aGVsbG8=\x07")
     assert named.exit_code != 0
-    return both(result) + both(named)
+    # click's own usage errors quote the arguments too
+    command = invoke(f"password={secret}")
+    choice = invoke("list", "--type", f"password={secret}")
+    assert command.exit_code == choice.exit_code == 2 and "[redacted]" in command.stderr + choice.stderr
+    return both(result) + both(named) + both(command) + both(choice)
 
 
 def ch_watch(invoke: Invoke, p: Planted) -> str:
@@ -330,7 +334,7 @@ def test_index_and_context_withhold_cards_with_secrets_and_keep_the_rest(planted
     links = [line for line in text.splitlines() if line.startswith("- [")]
     assert [line.split("](")[1].split(")")[0] for line in links] == ["clipboard.md"]
     assert "<!-- 10 cards withheld: they hold a secret; run `cards lint` -->" in text.splitlines()
-    assert "Staging bucket clipboard \\x1b]52;c;aGVsbG8=\\x07 paste and \\x9b31m colour" in text
+    assert "Staging bucket clipboard \\x1b]52;c;aGVsbG8=\\x07 paste and \\x9b31m colour \\x00" in text
     context = invoke("context").stdout
     assert "(10 cards withheld: they hold a secret; run `cards lint`)" in context
     assert "clipboard.md" in context and "bucket-key" not in context
