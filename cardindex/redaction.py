@@ -213,6 +213,12 @@ def redact_words(text: str, *sources: str) -> str:
     return _QUOTED_WORD.sub(replace, text)
 
 
+@functools.lru_cache(maxsize=1024)
+def _assigning(key: str) -> bool:
+    """Whether `key: VALUE` reads as a secret assignment (`password`, `api_key`): then its value is one."""
+    return has_secret(f"{key}: Zq8xK2mW9pLr7TbVn4Hs")
+
+
 def shown_data(value: object) -> object:
     """`shown` over every string of a JSON-like value: what JSON output and MCP results carry.
 
@@ -220,16 +226,51 @@ def shown_data(value: object) -> object:
     JSON escaped). A string under a key is redacted as the line `key: value` too, so a
     field `password: …` loses its value although the value alone looks like nothing.
     """
+    return _shown_data(value, {})
+
+
+def _shown_data(value: object, done: dict[str, str]) -> object:
     if isinstance(value, str):
-        return shown(value)
+        out = done.get(value)
+        if out is None:  # listings repeat their types, statuses, scopes and dates
+            out = done[value] = shown(value)
+        return out
+    if isinstance(value, dict) and _clean(value):
+        return value  # one scan of a listing's row instead of one for each of its strings
     if isinstance(value, dict):
-        out: dict[object, object] = {}
+        fields: dict[object, object] = {}
         for key, item in value.items():
-            if isinstance(key, str) and isinstance(item, str) and item:
+            if isinstance(key, str) and isinstance(item, str) and item and _assigning(key):
                 line = redact(f"{key}: {item}")
                 item = line[len(key) + 2:] if line.startswith(f"{key}: ") else REDACTED
-            out[shown_data(key)] = shown_data(item)
-        return out
+            fields[_shown_data(key, done)] = _shown_data(item, done)
+        return fields
     if isinstance(value, (list, tuple)):
-        return [shown_data(item) for item in value]
+        return [_shown_data(item, done) for item in value]
     return value
+
+
+def _clean(value: object) -> bool:
+    """Whether no string of `value` (and no `key: value` line of it) holds a secret or a control character.
+
+    The strings are scanned as one text, each after a blank line, so no allow comment
+    reaches from one to the next: a secret alone in any of them is a secret in the whole.
+    """
+    leaves: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            leaves.append(item)
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                if isinstance(inner, str):
+                    leaves.append(f"{key}: {inner}")  # holds the value whole, and reads as an assignment
+                else:
+                    leaves.append(str(key))
+                    if isinstance(inner, (dict, list, tuple)):
+                        stack.append(inner)
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    text = "\n\n".join(leaves)
+    return not has_control(text) and not has_secret(text)

@@ -105,3 +105,39 @@ def test_a_file_name_with_an_escape_is_percent_encoded_in_the_index_link(
     assert invoke("index").exit_code == 0
     data = (vault / "INDEX.md").read_bytes()
     assert b"\x1b" not in data and b"(odd%1B%5B31m.md)" in data
+
+
+FRAGMENTS = st.sampled_from([
+    "AKIAQ3H7ZP2MW9XKT4LB", "ghp_" + "Zq8xK2mW9pLr7TbVn4HsYc3Jd6Fg1Qa5Ue0Io", "password = ", "Zq8xK2mW9pLr7TbV",
+    "<!-- cards: allow-secret -->", "\n", " ", "token", "\x1b]52;c;", "\x07", "deploy", ": ",
+    "-----BEGIN RSA PRIVATE KEY-----", "MIIEowIBAAKCAQEAx7Vq3lNw9pLk2Jt", "-----END RSA PRIVATE KEY-----",
+])
+MIXED = st.lists(FRAGMENTS, max_size=8).map("".join)
+ROWS = st.dictionaries(st.sampled_from(["id", "description", "password", "body", "tags"]),
+                       MIXED | st.lists(MIXED, max_size=3), max_size=5)
+
+
+def one_by_one(value: object) -> object:
+    """What `shown_data` gives by definition: `shown` over each string, a keyword field's value as `key: value`."""
+    from cardindex.redaction import has_secret, redact
+
+    if isinstance(value, str):
+        return shown(value)
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            if isinstance(item, str) and item and has_secret(f"{key}: Zq8xK2mW9pLr7TbVn4Hs"):
+                line = redact(f"{key}: {item}")
+                item = line[len(key) + 2:] if line.startswith(f"{key}: ") else REDACTED
+            out[one_by_one(key)] = one_by_one(item)
+        return out
+    if isinstance(value, list):
+        return [one_by_one(item) for item in value]
+    return value
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=st.lists(ROWS, max_size=4))
+def test_a_listing_scanned_row_by_row_is_redacted_as_string_by_string(rows: list[dict[str, object]]) -> None:
+    """The fast path (one scan per row) never lets through what a scan of each string would redact."""
+    assert shown_data(rows) == one_by_one(rows)
