@@ -79,7 +79,7 @@ def password() -> str:
 def plant(root: Path) -> Planted:
     """Write the cards with secrets and control characters into the vault at `root`."""
     a, g, p = aws(), github(), password()
-    a2, g2, p2 = aws(), github(), password()
+    a2, g2, p2, p3 = aws(), github(), password(), password()
     k1, k2, k3, k4 = aws(), aws(), aws(), aws()
     cards = {
         "bucket-key.md": card_text(f"Staging bucket upload key {a}", body="Uploads to the staging bucket use it."),
@@ -90,7 +90,7 @@ def plant(root: Path) -> Planted:
                                    body=f"The staging bucket mirror signs requests with {a2} for now."),
         "runner-token.md": card_text("How the staging bucket runner authenticates",
                                      body=f"The staging bucket runner sends the token {g2} in a header."),
-        "replica-login.md": card_text("How the staging bucket replica logs in",
+        "replica-login.md": card_text("How the staging bucket replica logs in", password=p3,  # a field, too
                                       body=f"The staging bucket replica connects with password = {p2} set."),
         "deploy-key-a.md": card_text("Which AWS key the staging bucket deploy uses", key="deploy-aws-key",
                                      verified="2026-09-01", body=f"The staging bucket deploy uses {k1} for uploads."),
@@ -110,7 +110,7 @@ def plant(root: Path) -> Planted:
         (root / name).write_text(text, encoding="utf-8")
     # A file name can hold an escape too: a broken card whose name every listing prints.
     (root / "broken\x1b]52;c;aGVsbG8=\x07.md").write_text("---\ntype: project\n---\nNo description.\n", encoding="utf-8")
-    return Planted(root, [a, g, p, a2, g2, p2, k3, k4], (k1, k2))
+    return Planted(root, [a, g, p, a2, g2, p2, p3, k3, k4], (k1, k2))
 
 
 def leaks(planted: Planted, *texts: str) -> list[str]:
