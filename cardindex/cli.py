@@ -27,14 +27,19 @@ class CardsGroup(click.Group):
     """Turn the core's errors, and what the system refuses (OSError), into one line on stderr and an exit code."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        from .redaction import shown  # an error may quote a card, an argument or a file name
+
         try:
             return super().invoke(ctx)
         except (CardIndexError, OSError) as exc:
             if isinstance(exc, BrokenPipeError):
                 raise  # main() handles a closed stdout
             exc = exc if isinstance(exc, CardIndexError) else _os_failure(exc)
-            click.echo(f"error: {exc}", err=True)
+            click.echo(f"error: {shown(str(exc))}", err=True)
             ctx.exit(exc.exit_code)
+        except click.ClickException as exc:  # click's own usage errors echo the arguments
+            exc.__dict__["message"] = shown(exc.message)  # `message` is Final to type checkers only
+            raise
 
 
 def _os_failure(exc: OSError) -> CardIndexError:
@@ -213,19 +218,24 @@ def list_cards(obj: Options, /, **options: Any) -> None:
 
 @cli.command()
 @click.argument("card")
+@click.option("--reveal", is_flag=True, help="Print the card as it is on disk, secrets and control characters too.")
 @FORMAT
 @click.pass_obj
-def show(obj: Options, card: str, output_format: str) -> None:
+def show(obj: Options, card: str, reveal: bool, output_format: str) -> None:
     """Print one card by id (billing/owner) or path (billing/owner.md).
+
+    Secrets are shown as [redacted] and control characters escaped; --reveal prints
+    the card as it is, for its owner.
 
     \b
     Examples:
       cards show deploy-day
       cards show billing/owner --format json
+      cards show deploy-day --reveal
     """
     from .commands import browse
 
-    _exit(browse.run_show(vault=obj.open(), ref=card, output_format=output_format))
+    _exit(browse.run_show(vault=obj.open(), ref=card, output_format=output_format, reveal=reveal))
 
 
 @cli.command()

@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 
 from .card import LIVE_STATUSES, Card, id_list, id_value
 from .lifecycle import Step
+from .redaction import redact_words
 from .similarity import Pair, find_pairs, measured_change, statement, words
 
 _REASONS = re.compile(r"(?im)^\W*(?:why|how to apply)\b")
@@ -386,10 +387,11 @@ class Planner:
         newer, older = sorted((a, b), key=evidence_order, reverse=True)
         # One slot: a key says so, or one sentence differs only in a number, version or date.
         by_time = keyed or (pair.reason == "value" and measured_change(a, b))
+        detail = redact_words(pair.detail, a.text, b.text)  # it quotes both cards' words, case-folded
         if by_time and evidence_order(newer) != evidence_order(older) and not older.locked:
-            self.supersede(older, [newer], pair.detail)
+            self.supersede(older, [newer], detail)
         else:
-            self.conflict([a, b], pair.detail)
+            self.conflict([a, b], detail)
 
     def conflict(self, cards: list[Card], reason: str) -> None:
         """Mark every unlocked card of `cards` as in conflict with the others."""

@@ -6,6 +6,12 @@ description and its fact. A conflict is shown once with every side and a "verify
 before acting" mark. Expired, stale (older than `max_age`), superseded and archived
 cards are left out. When the budget runs out, a last line says how many cards were
 left out and how to find them.
+
+A card holding a secret (`withhold.holding_secrets`: `has_secret` over its whole text) is withheld, and a
+line after the header says how many were and to run `cards lint`: this text is loaded
+into every agent session (and often written to a file), so a secret is not redacted
+here but kept out. Everything else passes `redaction.shown`, which escapes control
+characters.
 """
 
 from __future__ import annotations
@@ -13,10 +19,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from .card import Card, id_list
 from .index import by_type_first
+from .redaction import printable, shown, shown_data
+from .withhold import holding_secrets
 
 DEFAULT_BUDGET = 6000
 MAX_FACT = 400
@@ -39,6 +48,7 @@ class Context(NamedTuple):
     omitted: list[Card]
     scope: str | None
     as_of: dt.date
+    withheld: tuple[Card, ...] = ()
 
 
 def scope_matches(card_scope: str, scope: str | None, repo_name: str | None = None) -> bool:
@@ -86,7 +96,13 @@ def entry(card: Card) -> str:
     said = fact(card)
     tag = "locked, " if card.locked else ""
     line = f"- {card.description} ({tag}{card.type}: {card.path})"
-    return f"{line}\n  {said}" if said and said != card.description else line
+    return shown(f"{line}\n  {said}" if said and said != card.description else line)
+
+
+def withheld_line(count: int) -> str:
+    """What `cards context` says in place of the cards it withheld for holding a secret."""
+    held = "1 card withheld: it holds" if count == 1 else f"{count} cards withheld: they hold"
+    return f"({held} a secret; run `cards lint`)"
 
 
 def build(
@@ -98,17 +114,27 @@ def build(
     max_age: Mapping[str, int] | None = None,
     repo_name: str | None = None,
     header: str = "",
+    state_dir: Path | None = None,
 ) -> Context:
-    """Choose and render the context from `cards` (the live folders, as of `today`)."""
+    """Choose and render the context from `cards` (the live folders, as of `today`).
+
+    `state_dir`: the vault's `.cardindex/`, where which cards hold a secret is remembered.
+    """
     max_age = max_age or {}
     live = [
         c for c in cards
         if c.live(today) and scope_matches(c.scope, scope, repo_name) and not _too_old(c, today, max_age)
     ]
+    secret = holding_secrets(live, state_dir)
+    withheld = tuple(c for c in live if c.path in secret)
+    live = [c for c in live if c.path not in secret]
     live.sort(key=by_type_first)
     by_id = {c.id: c for c in live}
     chosen: list[Item] = []
     placed: set[str] = set()
+    header = printable(header)
+    if withheld:
+        header += withheld_line(len(withheld)) + "\n"
     used = len(header)
     for pos, card in enumerate(live):
         if card.id in placed:
@@ -126,7 +152,7 @@ def build(
     parts += [item.text for item in chosen]
     if omitted:
         parts.append(f"({len(omitted)} more card(s) left out to fit {budget:,} characters: `cards search QUERY` finds them)")
-    return Context("\n".join(parts) + "\n" if parts else "", chosen, omitted, scope, today)
+    return Context("\n".join(parts) + "\n" if parts else "", chosen, omitted, scope, today, withheld)
 
 
 def _item(card: Card, by_id: Mapping[str, Card], placed: set[str]) -> Item:
@@ -154,11 +180,13 @@ def as_json(ctx: Context) -> dict[str, Any]:
             "evidence": c.evidence.isoformat() if c.evidence else None,
         }
 
-    return {
+    out = {
         "as_of": ctx.as_of.isoformat(),
         "scope": ctx.scope,
         "chars": len(ctx.text),
         "items": [{"conflict": i.conflict, "cards": [card_json(c) for c in i.cards]} for i in ctx.items],
         "omitted": [c.id for c in ctx.omitted],
+        "withheld": [c.id for c in ctx.withheld],
         "text": ctx.text,
     }
+    return shown_data(out)  # type: ignore[return-value]

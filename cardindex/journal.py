@@ -219,6 +219,8 @@ class Journal:
         `pending`: the job is about to be applied; until `clear_pending`, a crash leaves
         it marked, and the next job rolls it back (`lifecycle.recover`).
         """
+        from .redaction import shown
+
         now = now or dt.datetime.now(dt.timezone.utc)
         # Sortable by time to the microsecond (writers hold the vault lock, so jobs do
         # not share one), with a random tail in case the clock steps back.
@@ -235,7 +237,7 @@ class Journal:
                 {
                     "action": a.action,
                     "card": a.card,
-                    "reason": a.reason,
+                    "reason": shown(a.reason),  # journal files and `cards journal` never hold a secret
                     "files": [f._asdict() for f in a.files],
                 }
                 for a in actions

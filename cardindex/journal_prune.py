@@ -35,7 +35,7 @@ from .atomic import deferred_folder_syncs, remove, write_atomic
 from .card import Card, parse
 from .errors import Refused
 from .journal import DamagedPack, Journal, _parse_pack, pack_bytes, sha256
-from .redaction import find_secrets, redact
+from .redaction import find_secrets, redact, shown
 from .vault import Vault
 
 STATE = "pruned.json"
@@ -271,6 +271,7 @@ def _quotes(journal: Journal, digests: set[str]) -> tuple[set[str], set[str]]:
             out.add(card.description)
         out.update(line.strip() for line in card.body.splitlines() if len(line.strip()) >= MIN_QUOTE)
     secrets = {x for x in secrets if len(x) >= 8}
+    out |= {shown(n) for n in out}  # reasons are recorded through the redaction (Journal.record)
     return {n for n in out | secrets if n}, secrets
 
 

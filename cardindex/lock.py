@@ -18,7 +18,8 @@ class VaultLock:
     """An exclusive `flock` on `.cardindex/lock` (never on a file that is replaced).
 
     The kernel drops the lock when its holder dies, so a killed process never leaves a
-    stale lock behind; the file only records who held it last, for the error message.
+    stale lock behind; the file only records who held it last, for the error message:
+    its pid and subcommand (`cards add`), never the arguments, which may hold a secret.
     """
 
     def __init__(self, state_dir: Path, timeout: float | None = None) -> None:
@@ -59,7 +60,9 @@ class VaultLock:
                 break
             except BlockingIOError:
                 if time.monotonic() >= deadline:
-                    holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip() or "another process"
+                    from .redaction import shown  # a lock file of an older version holds a whole command line
+
+                    holder = shown(os.pread(fd, 200, 0).decode("utf-8", "replace").strip()) or "another process"
                     os.close(fd)
                     raise LockTimeout(
                         f"the vault is locked by {holder} (waited {self.timeout:g} s); "
@@ -88,11 +91,26 @@ class VaultLock:
             self._fd = None
 
 
+GLOBAL_OPTIONS_WITH_VALUE = ("--vault",)
+
+
 def _command() -> str:
-    """What holds the lock, for the message another process shows: `cards consolidate`, say."""
+    """What holds the lock, for the message another process shows: `cards consolidate`, say.
+
+    Only the program and its subcommand: the other arguments may hold a secret (a
+    refused `cards add "token=..."`), and the lock file is read by every other process.
+    """
     import sys
 
-    words = [os.path.basename(sys.argv[0]) or "python", *sys.argv[1:]]
-    if words[0] in ("__main__.py", "-m", "-c"):
-        words[0] = "cards"
-    return " ".join(words)[:120]
+    from .redaction import printable
+
+    program = os.path.basename(sys.argv[0]) or "python"
+    if program in ("__main__.py", "-m", "-c"):
+        program = "cards"
+    args = iter(sys.argv[1:])
+    for arg in args:
+        if arg in GLOBAL_OPTIONS_WITH_VALUE:
+            next(args, None)
+        elif not arg.startswith("-"):
+            return printable(f"{program} {arg}"[:60])
+    return printable(program[:60])

@@ -11,10 +11,16 @@ as the CLI does. What the CLI reports as `error: MESSAGE` (a `CardIndexError`: a
 unknown card, a bad argument, a locked card) comes back as a tool error (`isError`)
 with that one line. A card the write gate refuses is not an error but the normal
 result of `add`: `written: false` and every finding, for the agent to read and act on.
+
+Every answer passes the one redaction in `answer` (and the resources in theirs):
+secrets become `[redacted]` and control characters are escaped in every string of a
+result, an error line, the index and a card file. The index and `context` withhold a
+card with a secret altogether, as `cards index` and `cards context` do.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -38,6 +44,7 @@ from .lint.finding import Finding
 from .lint.registry import selected
 from .lint.runner import lint as lint_cards
 from .os_errors import failure
+from .redaction import shown, shown_data
 from .vault import Vault, today
 
 CardType = Literal["user", "feedback", "project", "reference"]
@@ -112,7 +119,7 @@ class CardView(BaseModel):
     tags: list[Any]
     fields: dict[str, Any] = Field(description="Every frontmatter field, as written.")
     body: str = Field(description="The Markdown body: the fact, and its Why/How lines.")
-    text: str = Field(description="The whole file as it is on disk.")
+    text: str = Field(description="The whole file as it is on disk, secrets shown as [redacted].")
     problems: list[str] = Field(description="Why the card cannot be used, when it is broken.")
 
 
@@ -174,12 +181,14 @@ def build(root: Path, *, use_cache: bool = True) -> MCPServer:
                 result = work()
             except (CardIndexError, OSError) as exc:  # a full disk, a read-only vault: one line, and serve on
                 problem = exc if isinstance(exc, CardIndexError) else failure(exc)
-                return CallToolResult(content=[TextContent(type="text", text=f"error: {problem}")], is_error=True)
+                return CallToolResult(content=[TextContent(type="text", text=f"error: {shown(str(problem))}")],
+                                      is_error=True)
         if isinstance(result, str):
-            return CallToolResult(content=[TextContent(type="text", text=result)])
+            return CallToolResult(content=[TextContent(type="text", text=shown(result))])
+        data: dict[str, Any] = shown_data(result.model_dump(mode="json"))  # type: ignore[assignment]
         return CallToolResult(
-            content=[TextContent(type="text", text=result.model_dump_json(indent=1))],
-            structured_content=result.model_dump(mode="json"),
+            content=[TextContent(type="text", text=json.dumps(data, indent=1, ensure_ascii=False))],
+            structured_content=data,
         )
 
     server = MCPServer(
@@ -306,22 +315,23 @@ def build(root: Path, *, use_cache: bool = True) -> MCPServer:
                 v = vault()
                 return card_index.render(v, v.cards, today()).text
             except CardIndexError as exc:
-                raise ResourceError(str(exc)) from None
+                raise ResourceError(shown(str(exc))) from None
             except OSError as exc:
-                raise ResourceError(str(failure(exc))) from None
+                raise ResourceError(shown(str(failure(exc)))) from None
 
     @server.resource("cards://card/{+id}", name="card", mime_type="text/markdown",
-                     description="One card's file as it is on disk, by id (billing/owner).")
+                     description="One card's file as it is on disk, by id (billing/owner); secrets shown as "
+                                 "[redacted].")
     def card_resource(id: str) -> str:
         with serial:
             try:
-                return vault().find(id).text
+                return shown(vault().find(id).text)
             except NotFound as exc:
-                raise ResourceNotFoundError(str(exc)) from None
+                raise ResourceNotFoundError(shown(str(exc))) from None
             except CardIndexError as exc:
-                raise ResourceError(str(exc)) from None
+                raise ResourceError(shown(str(exc))) from None
             except OSError as exc:
-                raise ResourceError(str(failure(exc))) from None
+                raise ResourceError(shown(str(failure(exc)))) from None
 
     return server
 

@@ -45,7 +45,7 @@ _LINK_LINE = re.compile(
 )
 _HOOK_LEAD = re.compile("^\\s*(?:[\u2014\u2013:|]|-{1,2}(?=\\s))\\s*")  # an em or en dash, colon, bar, hyphen
 _UNESCAPE = re.compile(r"\\(.)")
-_URL_UNSAFE = re.compile(r"[\s()<>%\[\]]")
+_URL_UNSAFE = re.compile(r"[\s()<>%\[\]\x00-\x1f\x7f-\x9f]")  # control characters too: never raw in the index
 _WORD = re.compile(r"\w+")
 _BREAK = re.compile(r"([-*_])(?:[ \t]*\1){2,}")
 

@@ -1,4 +1,8 @@
-"""`cards list` and `cards show`: read the vault."""
+"""`cards list` and `cards show`: read the vault.
+
+What they print passes the one redaction (`output.echo`); `cards show --reveal` prints a
+card as it is on disk, for its owner.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from typing import Any
 
 from ..card import Card
 from ..vault import Vault, today
+from .output import echo, echo_json
 
 
 def summary(card: Card, now: dt.date) -> dict[str, Any]:
@@ -69,26 +74,33 @@ def run_list(
     if card_type is not None:
         rows = [r for r in rows if r["type"] == card_type]
     if output_format == "json":
-        print(json.dumps(rows, indent=1, ensure_ascii=False))
+        echo_json(rows)
         return 0
     width = min(max((len(r["id"]) for r in rows), default=0), 40)
     for r in rows:
         flag = "" if r["status"] == "active" else f"[{r['status']}] "
         text = r["description"] or (r["problems"][0] if r["problems"] else "")
-        print(f"{r['id']:<{width}}  {r['type'] or '-':<9}  {flag}{text}")
+        echo(f"{r['id']:<{width}}  {r['type'] or '-':<9}  {flag}{text}")
     return 0
 
 
-def run_show(*, vault: Vault, ref: str, output_format: str = "text") -> int:
-    """Print one card as it is on disk (or as JSON with its fields and body)."""
+def run_show(*, vault: Vault, ref: str, output_format: str = "text", reveal: bool = False) -> int:
+    """Print one card (or its fields and body as JSON), secrets redacted; with `reveal`, as it is on disk."""
     card = vault.find(ref)
     if output_format == "json":
         data = summary(card, today())
         data["fields"] = jsonable(dict(card.meta))
         data["body"] = card.body
-        print(json.dumps(data, indent=1, ensure_ascii=False))
+        if reveal:
+            print(json.dumps(data, indent=1, ensure_ascii=False))
+        else:
+            echo_json(data)
     else:
-        sys.stdout.write(card.text if card.text.endswith("\n") or not card.text else card.text + "\n")
+        text = card.text if card.text.endswith("\n") or not card.text else card.text + "\n"
+        if reveal:
+            sys.stdout.write(text)
+        else:
+            echo(text, end="")
     for problem in card.problems:
-        print(f"{card.path}:{problem.line or 1}: {problem.severity}: {problem.message}", file=sys.stderr)
+        echo(f"{card.path}:{problem.line or 1}: {problem.severity}: {problem.message}", err=True)
     return 0 if card.usable else 1

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import sys
 from typing import Any
 
@@ -14,6 +13,7 @@ from ..lifecycle import Step, apply, new_text, recover
 from ..lint.context import vault_pairs
 from ..os_errors import all_or_nothing
 from ..vault import Vault, today
+from .output import echo, echo_json
 
 ARROWS = {"merge": "←", "supersede": "→", "conflict": "↔", "keep": "↔", "resolve": "—"}
 
@@ -33,13 +33,13 @@ def run(
     with vault.lock():
         if dry_run:
             if vault.state_dir.joinpath("pending").exists():
-                print("note: an interrupted job will be rolled back by the next real run", file=sys.stderr)
+                echo("note: an interrupted job will be rolled back by the next real run", err=True)
         else:
             recover(vault)
             index.ensure_replaceable(vault, index.read_index(vault))
         cards = vault.cards
         if len(cards) > 5000 and sys.stderr.isatty():
-            print(f"consolidate: planning over {len(cards):,} cards…", file=sys.stderr)
+            echo(f"consolidate: planning over {len(cards):,} cards…", err=True)
         changed = None if everything else window.changed(vault, cards, since)
         decided = plan(cards, now=now, multi_valued=vault.config.multi_valued_keys,
                        max_age=vault.config.max_age, window=changed,
@@ -84,22 +84,22 @@ def _report(decided: Plan, steps: list[Step], job: str | None, dry_run: bool, ou
                          "fields": {k: _plain(v) for k, v in s.updates.items()},
                          **({"body": "rewritten"} if s.body is not None else {})} for s in steps],
         }
-        print(json.dumps(out, indent=1, ensure_ascii=False))
+        echo_json(out)
         return
     scope = "all" if whole else f"{decided.window} changed since the last run, of"
     if not decided.decisions:
-        print(f"nothing to do ({scope} {decided.live} live cards)")
+        echo(f"nothing to do ({scope} {decided.live} live cards)")
         return
     for d in decided.decisions:
         others = f" {ARROWS.get(d.action, '·')} {', '.join(d.related)}" if d.related else ""
-        print(f"{d.action:<10} {d.card}{others}  ({d.reason})")
+        echo(f"{d.action:<10} {d.card}{others}  ({d.reason})")
     changed = sum(s.op != "remove" for s in steps)
     if dry_run:
-        print(f"dry run: {len(decided.decisions)} decision(s), {changed} card(s) would change; nothing written")
+        echo(f"dry run: {len(decided.decisions)} decision(s), {changed} card(s) would change; nothing written")
     elif job:
-        print(f"job {job}: {len(decided.decisions)} decision(s), {changed} card(s) changed; `cards undo` reverts it")
+        echo(f"job {job}: {len(decided.decisions)} decision(s), {changed} card(s) changed; `cards undo` reverts it")
     else:
-        print(f"{len(decided.decisions)} decision(s); no card needed changing")
+        echo(f"{len(decided.decisions)} decision(s); no card needed changing")
 
 
 def _as_json(d: Decision) -> dict[str, Any]:

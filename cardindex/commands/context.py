@@ -43,7 +43,7 @@ def render(
     where = f", scope {scope}" if scope else ""
     header = f"# Memory (cards context, {when}{where})\n"
     built = context.build(cards, today=day, scope=scope, budget=budget, max_age=vault.config.max_age,
-                          repo_name=_repo_name(vault), header=header)
+                          repo_name=_repo_name(vault), header=header, state_dir=vault.state_dir)
     text = json.dumps(context.as_json(built), indent=1, ensure_ascii=False) + "\n" if output_format == "json" else built.text
     if memo is not None:
         memo.put(text)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import json
 import re
 import sys
 from collections.abc import Sequence
@@ -37,6 +36,7 @@ from ..llm import LlmCommand, ask, chosen
 from ..os_errors import all_or_nothing
 from ..vault import Vault, escaped, today, valid_name
 from .add import _render, derive_description, derived_stem, fit_description
+from .output import echo, echo_json
 
 STDIN = "-"
 MAX_LLM_CANDIDATES = 100
@@ -109,7 +109,7 @@ def run(
 
     summary = _summary(inputs, outcomes, skipped, from_log, log_lines)
     if output_format == "json":
-        print(json.dumps({
+        echo_json({
             "files": [i.source for i in inputs],
             "applied": apply,
             "job": job,
@@ -117,11 +117,11 @@ def run(
             "candidates": [_as_json(o) for o in outcomes],
             "skipped": [{"source": s.source, "line": s.line, "reason": s.reason} for s in skipped],
             "summary": summary,
-        }, indent=1, ensure_ascii=False))
+        })
     else:
         for line in _text_report(outcomes, skipped):
-            print(line)
-        print(_summary_line(summary, apply, job))
+            echo(line)
+        echo(_summary_line(summary, apply, job))
     if own_index:
         refused = summary["refused"]
         dropped = f"; its {refused} refused line(s) are not kept" if refused else ""

@@ -9,6 +9,7 @@ from ..card import Card
 from ..errors import CheckFailed
 from ..takeover import Takeover, summary
 from ..vault import Vault, today
+from .output import echo
 
 
 def report_broken(cards: list[Card]) -> None:
@@ -16,7 +17,7 @@ def report_broken(cards: list[Card]) -> None:
     for card in cards:
         for problem in card.problems:
             if problem.severity == "error":
-                print(f"{card.path}:{problem.line or 1}: {problem.message}", file=sys.stderr)
+                echo(f"{card.path}:{problem.line or 1}: {problem.message}", err=True)
 
 
 def report_takeover(found: Takeover | None, *, dry_run: bool = False) -> None:
@@ -77,6 +78,9 @@ def run(*, vault: Vault, check: bool = False, dry_run: bool = False) -> int:
     else:
         print(f"{result.path} is up to date ({more})", file=sys.stderr)
     report_takeover(result.takeover)
+    if result.withheld:  # not a failure of the index: `cards lint` fails on the secret itself
+        print(f"{result.withheld} card(s) holding a secret withheld from {result.path}; run `cards lint`",
+              file=sys.stderr)
     if result.broken:
         print(f"{len(result.broken)} unreadable card(s) left out of {result.path}", file=sys.stderr)
         return 1

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..journal import Journal
 from ..vault import Vault, today
+from .output import echo, echo_json
 
 if TYPE_CHECKING:
     from ..journal_prune import Purged
@@ -21,7 +22,7 @@ def run(*, vault: Vault, limit: int | None = None, output_format: str = "text") 
     if limit:
         jobs = jobs[-limit:]
     if output_format == "json":
-        print(json.dumps(jobs, indent=1, ensure_ascii=False))
+        echo_json(jobs)
         return 0
     done = {job["undoes"] for job in jobs if job.get("undoes")}
     for job in reversed(jobs):
@@ -33,9 +34,9 @@ def run(*, vault: Vault, limit: int | None = None, output_format: str = "text") 
             mark = f"  (purged: {', '.join(map(str, job['purged']))}; cannot be undone)"
         else:
             mark = f"  (undoes {job['undoes']})" if job.get("undoes") else ""
-        print(f"{job['id']}  {job['time']}  {job['command']}{mark}")
+        echo(f"{job['id']}  {job['time']}  {job['command']}{mark}")
         for action in job.get("actions", []):
-            print(f"    {action['action']:<10} {action['card']}  ({action['reason']})")
+            echo(f"    {action['action']:<10} {action['card']}  ({action['reason']})")
     return 0
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..card import LIVE_STATUSES
@@ -10,6 +9,7 @@ from ..context import fact, scope_matches
 from ..search import Hit, search
 from ..vault import Vault, today
 from .browse import summary
+from .output import echo, echo_json
 
 
 def find(
@@ -42,11 +42,10 @@ def run(*, vault: Vault, query: str, output_format: str = "text", **filters: Any
     now = today()
     hits = find(vault, query, **filters)
     if output_format == "json":
-        print(json.dumps([{**summary(h.card, now), "score": h.score, "matched": h.field, "fact": fact(h.card)}
-                          for h in hits], indent=1, ensure_ascii=False))
+        echo_json([{**summary(h.card, now), "score": h.score, "matched": h.field, "fact": fact(h.card)} for h in hits])
     else:
         for h in hits:
-            print(f"{h.score:5.1f}  {h.card.id}  {h.card.description}")
+            echo(f"{h.score:5.1f}  {h.card.id}  {h.card.description}")
     return 0 if hits else 1
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from .. import index, window
 from ..card import id_list
 from ..journal import Journal
 from ..vault import Vault, today
+from .output import echo, echo_json
 
 
 def run(*, vault: Vault, output_format: str = "text") -> int:
@@ -46,27 +46,27 @@ def run(*, vault: Vault, output_format: str = "text") -> int:
         },
     }
     if output_format == "json":
-        print(json.dumps(out, indent=1, ensure_ascii=False))
+        echo_json(out)
         return 0
     ix = out["index"]
     pending = "every card (never consolidated)" if changed is None else f"{len(changed)} card(s)"
-    print(f"{len(live)} live card(s) in {vault.root}")
-    print(f"changed since the last consolidation: {pending}"
+    echo(f"{len(live)} live card(s) in {vault.root}")
+    echo(f"changed since the last consolidation: {pending}"
           + (f" (last run {out['last_consolidation']})" if state else ""))
-    print(f"open conflicts: {len(conflicts)}")
+    echo(f"open conflicts: {len(conflicts)}")
     for c in conflicts:
         others = id_list(c.meta.get("conflicts_with"))
-        print(f"  {c.id}" + (f" ↔ {', '.join(others)}" if others else ""))
+        echo(f"  {c.id}" + (f" ↔ {', '.join(others)}" if others else ""))
     if expired:
-        print(f"expired but live: {len(expired)} (cards consolidate archives them)")
+        echo(f"expired but live: {len(expired)} (cards consolidate archives them)")
     if broken:
-        print(f"unreadable cards: {len(broken)} (cards lint shows why)")
-    print(f"{ix['file']}: {ix['lines']}/{ix['budget_lines']} lines, {ix['bytes']:,}/{ix['budget_bytes']:,} bytes, "
+        echo(f"unreadable cards: {len(broken)} (cards lint shows why)")
+    echo(f"{ix['file']}: {ix['lines']}/{ix['budget_lines']} lines, {ix['bytes']:,}/{ix['budget_bytes']:,} bytes, "
           f"{ix['shown']} shown, {ix['omitted']} left out" + ("" if ix["current"] else "; out of date (cards index)"))
     if last_job:
-        print(f"last job: {last_job['id']} ({last_job['command']}, {last_job['time']})")
+        echo(f"last job: {last_job['id']} ({last_job['command']}, {last_job['time']})")
     else:
-        print("last job: none")
+        echo("last job: none")
     if out["interrupted_job"]:
-        print(f"interrupted job: {out['interrupted_job']} (the next write rolls it back)")
+        echo(f"interrupted job: {out['interrupted_job']} (the next write rolls it back)")
     return 0

@@ -16,6 +16,7 @@ from ..errors import CardIndexError, LockTimeout, UsageError
 from ..lint.finding import Finding
 from ..lint.formatters import FORMATTERS, Formatter
 from ..os_errors import failure
+from ..redaction import shown
 from ..vault import Vault, today
 from ..watch import POLL_INTERVAL, Trigger, WatchdogLog, Watcher, lint_cards, start_observer
 
@@ -112,4 +113,4 @@ def _show(formatter: Formatter, findings: list[Finding]) -> None:
 
 
 def _say(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
+    print(shown(line), file=sys.stderr, flush=True)

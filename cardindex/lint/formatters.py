@@ -1,4 +1,9 @@
-"""Output formats for findings: one small class each over one sorted stream."""
+"""Output formats for findings: one small class each over one sorted stream.
+
+`Formatter.write` passes every finding through the one redaction first (message:
+`shown`; paths: `printable`, since a file name can hold an escape too), so no format
+prints a secret or a raw control character, whoever built the finding.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from json.encoder import encode_basestring as _json_string  # C, when available
 from pathlib import Path
 from typing import TextIO
 
+from ..redaction import printable, shown
 from .finding import Finding
 from .registry import RULES
 
@@ -25,13 +31,22 @@ class Formatter:
         return os.path.relpath(self.root / path)
 
     def write(self, findings: Sequence[Finding]) -> None:
+        """Write `findings`, each redacted."""
+        self.emit([_clean(f) for f in findings])
+
+    def emit(self, findings: Sequence[Finding]) -> None:
         raise NotImplementedError
+
+
+def _clean(f: Finding) -> Finding:
+    return f._replace(path=printable(f.path), message=shown(f.message), related=tuple(map(printable, f.related)),
+                      fix=None if f.fix is None else printable(f.fix))
 
 
 class Text(Formatter):
     """`path:line: CODE message`, like ruff's concise output."""
 
-    def write(self, findings: Sequence[Finding]) -> None:
+    def emit(self, findings: Sequence[Finding]) -> None:
         for f in findings:
             related = f" (see {', '.join(self.shown(r) for r in f.related)})" if f.related and f.related[0] not in f.message else ""
             self.out.write(f"{self.shown(f.path)}:{f.line}: {f.code} {f.message}{related}\n")
@@ -45,7 +60,7 @@ class Json(Formatter):
     which took a second for 10,000 findings.
     """
 
-    def write(self, findings: Sequence[Finding]) -> None:
+    def emit(self, findings: Sequence[Finding]) -> None:
         if not findings:
             self.out.write("[]\n")
             return
@@ -64,7 +79,7 @@ def _json_object(f: Finding) -> str:
 class JsonLines(Formatter):
     """One JSON object per line."""
 
-    def write(self, findings: Sequence[Finding]) -> None:
+    def emit(self, findings: Sequence[Finding]) -> None:
         for f in findings:
             self.out.write(json.dumps(f.as_json(), ensure_ascii=False) + "\n")
 
@@ -72,7 +87,7 @@ class JsonLines(Formatter):
 class GitHub(Formatter):
     """GitHub Actions workflow commands, shown as annotations on the pull request."""
 
-    def write(self, findings: Sequence[Finding]) -> None:
+    def emit(self, findings: Sequence[Finding]) -> None:
         for f in findings:
             level = "error" if f.severity == "error" else "warning"
             message = f.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
@@ -82,7 +97,7 @@ class GitHub(Formatter):
 class Sarif(Formatter):
     """SARIF 2.1.0, for code scanning dashboards."""
 
-    def write(self, findings: Sequence[Finding]) -> None:
+    def emit(self, findings: Sequence[Finding]) -> None:
         from .. import __version__
 
         used = sorted({f.code for f in findings})

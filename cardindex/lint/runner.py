@@ -1,4 +1,9 @@
-"""Run the selected rules over a vault and return sorted findings."""
+"""Run the selected rules over a vault and return sorted findings.
+
+Every message passes the one redaction here (`redaction.shown`), after the words of the
+card's own secrets are taken out in any letter case (`redact_words`): rules quote card
+words case-folded, where a secret no longer looks like one.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,9 @@ from typing import Any, NamedTuple
 
 from ..card import Card, id_list
 from ..errors import UsageError
+from ..redaction import has_secret, redact_words, shown
 from ..vault import Vault
+from ..withhold import holding_secrets
 from .cache import LintCache
 from .context import Hit, LintContext
 from .finding import Finding
@@ -40,9 +47,10 @@ def lint(
     if vault.use_cache:
         ctx.cache = _open_cache(vault, rules, ctx)
     targets = cards if paths is None else [c for c in cards if c.path in paths]
+    secret = holding_secrets(targets, vault.state_dir if vault.use_cache else None)
     findings: list[Finding] = []
     for card in targets:
-        findings.extend(lint_one(card, rules, ctx))
+        findings.extend(lint_one(card, rules, ctx, secret=card.path in secret))
     if paths is None:
         for rule in rules:
             if rule.check_vault is not None:
@@ -63,8 +71,13 @@ def _open_cache(vault: Vault, rules: list[Rule], ctx: LintContext) -> LintCache:
     return cache
 
 
-def lint_one(card: Card, rules: list[Rule], ctx: LintContext) -> list[Finding]:
-    """The per-card rules' findings for one card, minus what the card suppresses."""
+def lint_one(card: Card, rules: list[Rule], ctx: LintContext, *, secret: bool | None = None) -> list[Finding]:
+    """The per-card rules' findings for one card, minus what the card suppresses.
+
+    `secret`: whether the card's text holds a secret, when the caller knows already.
+    """
+    if secret is None:
+        secret = has_secret(card.text)
     try:
         suppressed = expand(id_list(card.meta.get("lint-ignore")))
     except UsageError:
@@ -81,6 +94,7 @@ def lint_one(card: Card, rules: list[Rule], ctx: LintContext) -> list[Finding]:
         for line, message, related, fix, path in hits:
             if by_line and (rule.code in by_line.get(line, ()) or rule.category.upper() in by_line.get(line, ())):
                 continue
+            message = shown(redact_words(message, card.text) if secret else message)
             out.append(Finding(path or card.path, line, rule.code, rule.category, rule.severity, message, related, fix))
     return out
 
@@ -124,4 +138,4 @@ def _cached(card: Card, rules: list[Rule], ctx: LintContext, cache: LintCache,
 
 
 def _finding(rule: Rule, hit: Hit, path: str) -> Finding:
-    return Finding(path, hit.line, rule.code, rule.category, rule.severity, hit.message, hit.related, hit.fix)
+    return Finding(path, hit.line, rule.code, rule.category, rule.severity, shown(hit.message), hit.related, hit.fix)

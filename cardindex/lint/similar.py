@@ -1,10 +1,15 @@
-"""Duplicate and contradiction rules, over the pairs `cardindex.similarity` finds."""
+"""Duplicate and contradiction rules, over the pairs `cardindex.similarity` finds.
+
+A pair's detail quotes words of both cards, case-folded ("'akia…' vs 'akia…'"): the
+words of either card's secrets are redacted before they go into the message.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from ..card import Card
+from ..redaction import redact_words
 from .context import Hit, LintContext
 from .text import description_line
 
@@ -14,7 +19,8 @@ def _pairs(card: Card, ctx: LintContext, kind: str, reasons: tuple[str, ...]) ->
         if pair.kind != kind or pair.reason not in reasons:
             continue
         other = pair.b if pair.a.path == card.path else pair.a
-        yield Hit(description_line(card), f"{pair.detail} as {other.path}", (other.path,),
+        detail = redact_words(pair.detail, pair.a.text, pair.b.text)
+        yield Hit(description_line(card), f"{detail} as {other.path}", (other.path,),
                   "archive" if kind == "duplicate" else None)
 
 
