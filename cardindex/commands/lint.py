@@ -124,6 +124,8 @@ def _quote_values(vault: Vault, cards: dict[str, Card], findings: list[Finding])
     steps = []
     for path in sorted({f.path for f in findings}):
         card = cards[path]
+        if not card.rewritable:
+            continue  # repeated keys or control characters: reported, never rewritten
         lines = card.text.splitlines()
         keys = []
         for f in findings:

@@ -66,7 +66,7 @@ def _open_cache(vault: Vault, rules: list[Rule], ctx: LintContext) -> LintCache:
 def lint_one(card: Card, rules: list[Rule], ctx: LintContext) -> list[Finding]:
     """The per-card rules' findings for one card, minus what the card suppresses."""
     try:
-        suppressed = expand(id_list(card.meta.get("lint-ignore")))
+        suppressed = expand(id_list(card.fields.get("lint-ignore")))
     except UsageError:
         suppressed = set()
     by_line = ignored_on_lines(card)
