@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from .fields import Problem
-from .frontmatter import NO, WORDS, field_line, plain, quote
+from .frontmatter import NO, WORDS, field_line, nested_block, plain, quote
 
 
 def load_fields(fm_lines: list[str]) -> tuple[dict[str, Any] | None, list[Problem]]:
@@ -152,15 +152,19 @@ def _quote_colon_values(fm_lines: list[str]) -> tuple[list[str], list[Problem]] 
     """Read `key: text with: colons` as `key: "text with: colons"`, as Claude Code does."""
     fixed = list(fm_lines)
     warnings = []
+    block = nested_block(["---\n", *fm_lines], len(fm_lines) + 1)
     for i, line in enumerate(fm_lines):
-        m = _COLON_LINE.fullmatch(line.rstrip("\r\n"))
+        indent = ""
+        if block is not None and block.indent and block.start <= i + 1 < block.end and line.startswith(block.indent):
+            indent = block.indent  # a field under `metadata:` (Claude Code's nested form)
+        m = _COLON_LINE.fullmatch(line[len(indent):].rstrip("\r\n"))
         if not m:
             continue
         key, value = m.groups()
         if value[0] in "'\"[{|>&*!#" or not (": " in value or value.endswith(":")):
             continue
         ending = line[len(line.rstrip("\r\n")) :]
-        fixed[i] = f"{key}: {quote(value)}{ending}"
+        fixed[i] = f"{indent}{key}: {quote(value)}{ending}"
         warnings.append(
             Problem(i + 2, f"unquoted ': ' in '{key}' is invalid YAML; read as text", "warning", "quote the value", "lenient")
         )
