@@ -48,6 +48,12 @@ __all__ = [
 ]
 
 
+# The fields of nested cards, built once per frontmatter: properties read them often. Keyed
+# by id() while the entry holds the frontmatter itself, so an id is never reused under it.
+_FIELDS: dict[int, tuple[Mapping[str, Any], Mapping[str, Any]]] = {}
+_FIELDS_MAX = 50_000
+
+
 class Parsed(NamedTuple):
     """What parsing a card's text yields; cached by content hash."""
 
@@ -72,7 +78,15 @@ class Card(NamedTuple):
     @property
     def fields(self) -> Mapping[str, Any]:
         """Every card field, from the top level or else from `metadata:` (Claude Code's nested form)."""
-        return effective(self.meta)
+        meta = self.meta
+        if not isinstance(meta.get("metadata"), dict):
+            return meta
+        found = _FIELDS.get(id(meta))
+        if found is None or found[0] is not meta:
+            if len(_FIELDS) >= _FIELDS_MAX:
+                _FIELDS.clear()
+            found = _FIELDS[id(meta)] = (meta, effective(meta))
+        return found[1]
 
     def line_of(self, key: str) -> int:
         """The file line of field `key`, wherever it lives (1 when the card has none)."""
@@ -102,7 +116,8 @@ class Card(NamedTuple):
 
     @property
     def type(self) -> str | None:
-        return card_type(self.meta)
+        value = self.fields.get("type")
+        return value if isinstance(value, str) else None
 
     @property
     def name(self) -> str | None:
@@ -200,10 +215,11 @@ def parse(text: str) -> Parsed:
     close = span
     fm_lines = lines[1:close]
     body_offset = sum(len(line) for line in lines[: close + 1])
-    from .controls import control_problem, readable
+    from .controls import control_problem, has_raw_control, readable
 
-    meta, problems = load_fields(readable(fm_lines))
-    control = control_problem(text, meta, fm_lines)
+    raw = has_raw_control(text)
+    meta, problems = load_fields(readable(fm_lines) if raw else fm_lines)
+    control = control_problem(text, meta, fm_lines, raw=raw)
     if meta is None:
         return Parsed({}, body_offset, tuple(control or problems))
     problems.extend(validate(meta, fm_lines))

@@ -44,9 +44,14 @@ def readable(fm_lines: list[str]) -> list[str]:
     return out
 
 
-def control_problem(text: str, meta: Mapping[str, Any] | None, fm_lines: list[str]) -> list[Problem]:
+def has_raw_control(text: str) -> bool:
+    """Whether the text holds a control character itself (CRLF line endings are not one)."""
+    return has_control(text) and has_control(text.replace("\r\n", "\n"))
+
+
+def control_problem(text: str, meta: Mapping[str, Any] | None, fm_lines: list[str], *, raw: bool) -> list[Problem]:
     """One problem for the first control character in the card (raw, or in a field's value), else none."""
-    if has_control(text.replace("\r\n", "\n")):
+    if raw:
         found: list[tuple[int, str]] = []
         for number, line in enumerate(text.split("\n"), 1):
             content = line.removesuffix("\r")
@@ -56,8 +61,8 @@ def control_problem(text: str, meta: Mapping[str, Any] | None, fm_lines: list[st
             (first, char), more = found[0], len(found) - 1
             also = f" (and on {more} more line{'s' if more > 1 else ''})" if more else ""
             return [Problem(first, f"control character {label(char)} in the card{also}: {_ADVICE}", kind="control")]
-    if meta is None:
-        return []
+    if meta is None or not any("\\" in line for line in fm_lines):
+        return []  # without a backslash no YAML escape can have written one into a value
     for path, value in _strings(meta, ()):
         flat = value.replace("\r\n", "\n")
         if has_control(flat):
