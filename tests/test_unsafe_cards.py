@@ -149,3 +149,32 @@ def test_every_control_character_is_found(char: str) -> None:
 def test_tabs_and_crlf_line_endings_are_not_control_characters() -> None:
     card = Card.from_text("c.md", "---\r\ndescription: d\r\ntype: user\r\n---\r\nBody\twith a tab.\r\n")
     assert card.problems == () and card.rewritable
+
+
+def test_a_real_process_reports_and_keeps_them(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    vault = tmp_path / "v"
+    vault.mkdir()
+    (vault / ".cardindex.yaml").write_text("")
+    for name, text in UNSAFE.items():
+        (vault / f"{name}.md").write_text(text)
+    (vault / "deploy-thursdays.md").write_text(NEWER)
+    before = {p.name: p.read_bytes() for p in vault.glob("*.md")}
+    env = {k: v for k, v in os.environ.items() if k not in ("CARDS_VAULT", "PYTHONPATH")}
+    env.update(HOME=str(tmp_path / "home"), CARDS_TODAY="2026-11-30")
+
+    def cards(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "cardindex", "--vault", str(vault), *args], env=env,
+                              capture_output=True, text=True, timeout=60, check=False)
+
+    lint = cards("lint", "--format", "json")
+    assert lint.returncode == 1 and "Traceback" not in lint.stderr
+    assert sorted((f["path"], f["code"]) for f in json.loads(lint.stdout) if f["code"] in ("F011", "F012")) == sorted(
+        (f"{name}.md", CODE[name]) for name in UNSAFE)
+    assert "\x1b" not in lint.stdout + lint.stderr
+    consolidated = cards("consolidate", "--all")
+    assert consolidated.returncode == 0 and "Traceback" not in consolidated.stderr
+    assert {p.name: p.read_bytes() for p in vault.glob("*.md") if p.name != "INDEX.md"} == before
