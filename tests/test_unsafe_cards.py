@@ -178,3 +178,12 @@ def test_a_real_process_reports_and_keeps_them(tmp_path: Path) -> None:
     consolidated = cards("consolidate", "--all")
     assert consolidated.returncode == 0 and "Traceback" not in consolidated.stderr
     assert {p.name: p.read_bytes() for p in vault.glob("*.md") if p.name != "INDEX.md"} == before
+
+
+@pytest.mark.parametrize(("text", "description"), [("Deploy \x1b[31mon Thursdays only.", "Deploy day"),
+                                                   ("Deploy on Thursdays only.", "Deploy\x07 day")])
+def test_cards_add_refuses_a_control_character(invoke: Invoke, vault: Path, text: str, description: str) -> None:
+    result = invoke("add", text, "--description", description, "--type", "project")
+    assert result.exit_code == 1
+    assert "F012" in result.stdout + result.stderr and "\x1b" not in result.stdout + result.stderr
+    assert sorted(p.name for p in vault.glob("*.md")) == ["INDEX.md"]
