@@ -148,7 +148,7 @@ def test_a_field_inside_a_flow_mapping_is_refused_not_duplicated() -> None:
     assert Card.from_text("c.md", set_fields(text, {"key": "k"})).key == "k"  # a new field goes to the top level
 
 
-INDENTS = st.sampled_from(["  ", "    ", "\t"]).filter(lambda s: s != "\t")
+INDENTS = st.sampled_from(["  ", "    ", " "])
 VALUES = st.one_of(
     st.text(st.characters(categories=("L", "N", "P", "Zs")), max_size=20),
     st.dates(dt.date(2000, 1, 1), dt.date(2099, 12, 31)),
