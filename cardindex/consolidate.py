@@ -17,8 +17,9 @@ applies the plan as one journalled job (`lifecycle.apply`). Decisions, in order:
 5. **resolve**: a conflict whose other side has gone is active again.
 
 A locked card is never edited, archived or downgraded: an older value of its key is
-superseded by it, anything else that disagrees with it becomes the conflict instead. Only cards in the window (changed since the last run) start a
-decision, so a second run with nothing new plans nothing.
+superseded by it, anything else that disagrees with it becomes the conflict instead.
+Only cards in the window (changed since the last run) start a decision, so a second run
+with nothing new plans nothing.
 """
 
 from __future__ import annotations
