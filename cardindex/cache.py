@@ -26,7 +26,7 @@ from . import __version__
 from .atomic import write_atomic
 from .card import Card, Parsed, Problem
 
-FORMAT = 5
+FORMAT = 6
 RACY_NS = 2_000_000_000  # a file modified this close to a look may change again unseen
 TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# cardindex parse cache; safe to delete.\n"
 STATE_IGNORE = "# cardindex local state: never committed\n*\n"

@@ -16,9 +16,10 @@ applies the plan as one journalled job (`lifecycle.apply`). Decisions, in order:
    them has a key, they fill one slot and evidence decides, as in 2;
 5. **resolve**: a conflict whose other side has gone is active again.
 
-A locked card is never edited, archived or downgraded: what disagrees with it becomes
-the conflict instead. Only cards in the window (changed since the last run) start a
-decision, so a second run with nothing new plans nothing.
+A locked card is never edited, archived or downgraded: an older value of its key is
+superseded by it, anything else that disagrees with it becomes the conflict instead.
+Only cards in the window (changed since the last run) start a decision, so a second run
+with nothing new plans nothing.
 """
 
 from __future__ import annotations
@@ -136,7 +137,7 @@ class Planner:
             return
         current = self._edits.setdefault(card.path, {})
         for field, value in updates.items():
-            if card.meta.get(field) != value or field in current:
+            if card.fields.get(field) != value or field in current:
                 current[field] = value
         if not current:
             del self._edits[card.path]
@@ -146,7 +147,7 @@ class Planner:
     def _ids(self, card: Card, field: str) -> list[str]:
         """A field of ids as this plan leaves it (its pending edit, else the card's own)."""
         pending = self._edits.get(card.path, {})
-        return id_list(pending[field] if field in pending else card.meta.get(field))
+        return id_list(pending[field] if field in pending else card.fields.get(field))
 
     def steps(self) -> list[Step]:
         out = []
@@ -298,12 +299,16 @@ class Planner:
                     self.supersede(card, winners, f"restates {old.id}'s value {value!r}")
 
     def _against_locked(self, key: str, group: list[Card], locked: list[Card]) -> None:
+        """A locked card keeps its slot: an older value is superseded by it, a newer one is a conflict."""
+        oldest_lock = min(evidence_order(c) for c in locked)
         for card in group:
             if card.locked:
                 continue
             twin = next((lk for lk in locked if self.duplicate(card, lk)), None)
             if twin is not None:
                 self.merge(twin, [card], f"the same value for key {key!r} as the locked card")
+            elif evidence_order(card) < oldest_lock:
+                self.supersede(card, locked, f"key {key!r} (locked)")  # the locked card's file stays as it is
             else:
                 self.conflict([card, *locked], f"key {key!r} is held by locked card {', '.join(c.id for c in locked)}")
         values = [c for c in locked if not any(self.duplicate(c, other) for other in locked if other is not c)]
@@ -362,11 +367,11 @@ class Planner:
         created = min((c.created for c in cluster if c.created), default=None)
         if created and created != canonical.created:
             updates["created"] = created
-        sources = _unique(s for c in cluster for s in _strings(c.meta.get("source")))
-        if sources and sources != _strings(canonical.meta.get("source")):
+        sources = _unique(s for c in cluster for s in _strings(c.fields.get("source")))
+        if sources and sources != _strings(canonical.fields.get("source")):
             updates["source"] = id_value(sources)
-        tags = _unique(t for c in cluster for t in _strings(c.meta.get("tags")))
-        if tags and tags != _strings(canonical.meta.get("tags")):
+        tags = _unique(t for c in cluster for t in _strings(c.fields.get("tags")))
+        if tags and tags != _strings(canonical.fields.get("tags")):
             updates["tags"] = tags
         self._edit(canonical, updates, "merge", f"absorbed {', '.join(ids)}: {reason}")
         for card in merged:
@@ -401,7 +406,7 @@ class Planner:
                 continue
             others = [c.id for c in cards if c is not card]
             pending = self._edits.get(card.path, {})
-            have = id_list(card.meta.get("conflicts_with")) + id_list(pending.get("conflicts_with"))
+            have = id_list(card.fields.get("conflicts_with")) + id_list(pending.get("conflicts_with"))
             status = pending.get("status", card.status)
             if status == "conflict" and set(others) <= set(have):
                 continue
@@ -415,7 +420,7 @@ class Planner:
         """A card marked conflict whose other side is no longer live is active again."""
         live = {c.id for c in self.live if not self.gone(c)}
         for card in self.live:
-            partners = id_list(card.meta.get("conflicts_with"))
+            partners = id_list(card.fields.get("conflicts_with"))
             if card.status != "conflict" or not partners or card.path in self._edits or self.gone(card):
                 continue
             if not any(p in live for p in partners):

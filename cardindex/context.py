@@ -158,7 +158,7 @@ def build(
 def _item(card: Card, by_id: Mapping[str, Card], placed: set[str]) -> Item:
     if card.status != "conflict":
         return Item((card,), False, entry(card))
-    sides = [card, *(by_id[i] for i in id_list(card.meta.get("conflicts_with")) if i in by_id and i not in placed)]
+    sides = [card, *(by_id[i] for i in id_list(card.fields.get("conflicts_with")) if i in by_id and i not in placed)]
     body = "\n".join(entry(c) for c in sides)
     return Item(tuple(sides), True, f"- CONFLICT, verify before acting ({len(sides)} sides):\n" + _indent(body))
 

@@ -98,7 +98,7 @@ def strength(card: Card) -> int:
     evidence = card.evidence
     if evidence is None:
         return 0
-    reinforced = min(MAX_REINFORCED, len(lineage(card.meta)))
+    reinforced = min(MAX_REINFORCED, len(lineage(card.fields)))
     guidance = card.type in ("user", "feedback")
     return evidence.toordinal() + REINFORCED_DAYS * (reinforced + guidance)
 
@@ -111,13 +111,13 @@ def priority(card: Card) -> tuple[bool, bool, int, str]:
     about the user (`cards context` ranks by type first instead: `by_type_first`).
     Runs on every card: kept cheap.
     """
-    meta = card.meta
+    meta = card.fields
     return (meta.get("lock") is not True, meta.get("status") != "conflict", -strength(card), card.path)
 
 
 def by_type_first(card: Card) -> tuple[bool, bool, int, int, str]:
     """The session-start order of `cards context`: locked, conflicts, `user` and `feedback`, then strength."""
-    meta = card.meta
+    meta = card.fields
     return (
         meta.get("lock") is not True,
         meta.get("status") != "conflict",

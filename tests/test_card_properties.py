@@ -17,10 +17,11 @@ from typing import Any
 import pytest
 import yaml
 from helpers import same
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from cardindex.card import TYPES, _fast_fields, parse, set_fields
+from cardindex.card import TYPES, UNSAFE_TO_REWRITE, _fast_fields, parse, set_fields
+from cardindex.redaction import has_control
 
 # The loader the parser's slow path uses; the fast path must give what it gives. (The pure
 # SafeLoader differs from CSafeLoader on a few flow inputs such as `[a?b]`; the C one is what cards get.)
@@ -72,6 +73,7 @@ CHAR = st.characters(
 )
 CHAR_OR_TAB = st.one_of(CHAR, st.just("\t"))
 LINE_TEXT = st.text(CHAR_OR_TAB, max_size=20)
+BODY_CHAR = st.characters(exclude_categories=["Cs"]).filter(lambda c: c == "\n" or not has_control(c))
 PUNCT = st.sampled_from(list(" :#-'\",[]{}!&*?|>%@`\\/.()+=~"))
 
 
@@ -185,13 +187,19 @@ def cards(draw: st.DrawFn) -> Generated:
     entries.insert(draw(st.integers(0, len(entries))), description)
     entries.insert(draw(st.integers(0, len(entries))), type_)
     newline = draw(st.sampled_from(["\n", "\r\n"]))
-    body_lines = draw(st.lists(st.one_of(st.sampled_from(["---", "...", "", "--- x"]), st.text()), max_size=5))
+    # No control characters in the body: such a card is never rewritten (tests/test_nested_fields.py).
+    body_lines = draw(st.lists(st.one_of(st.sampled_from(["---", "...", "", "--- x"]), st.text(BODY_CHAR)), max_size=5))
     body = newline.join(body_lines)
     if draw(st.booleans()):
         body += newline
     fm = [line for entry in entries for line in entry.lines]
     text = newline.join(["---", *fm, "---"]) + newline + body
     return Generated(text, newline, entries)
+
+
+def rewritable(card: Generated) -> bool:
+    """No repeated key and no control character (a YAML escape may make one): set_fields refuses those."""
+    return not any(p.kind in UNSAFE_TO_REWRITE for p in parse(card.text).problems)
 
 
 def with_final_newline(card: Generated) -> str:
@@ -217,6 +225,7 @@ def test_parse_reads_what_yaml_reads(card: Generated) -> None:
 @SETTINGS
 @given(cards())
 def test_set_fields_without_updates_is_identity(card: Generated) -> None:
+    assume(rewritable(card))
     assert set_fields(card.text, {}) == with_final_newline(card)
 
 
@@ -235,6 +244,7 @@ VALUES = st.one_of(
 @SETTINGS
 @given(cards(), st.data())
 def test_set_one_field_changes_only_that_field(card: Generated, data: st.DataObject) -> None:
+    assume(rewritable(card))
     before = parse(card.text)
     key = data.draw(st.one_of(st.sampled_from(card.keys), KEYS), label="key")
     value = data.draw(VALUES, label="value")
@@ -262,6 +272,7 @@ def test_set_one_field_changes_only_that_field(card: Generated, data: st.DataObj
 @SETTINGS
 @given(cards(), st.data())
 def test_remove_one_field_removes_only_its_lines(card: Generated, data: st.DataObject) -> None:
+    assume(rewritable(card))
     before = parse(card.text)
     key = data.draw(st.sampled_from(card.keys), label="key")
     out = set_fields(card.text, {key: None})

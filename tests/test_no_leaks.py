@@ -145,7 +145,8 @@ Invoke = Callable[..., Result]
 
 def ch_index(invoke: Invoke, p: Planted) -> str:
     result = invoke("index")
-    assert result.exit_code == 1 and "1 unreadable card(s)" in result.stderr, both(result)  # the broken one
+    # the broken one, and clipboard.md: a control character makes a card unusable (F012) until fixed
+    assert result.exit_code == 1 and "2 unreadable card(s)" in result.stderr, both(result)
     assert "withheld" in result.stderr and "cards lint" in result.stderr
     text = (p.root / "INDEX.md").read_text(encoding="utf-8")
     assert "withheld" in text.splitlines()[1] and text.splitlines()[1].startswith("<!--")
@@ -180,7 +181,7 @@ def ch_search(invoke: Invoke, p: Planted) -> str:
 
 def ch_search_json(invoke: Invoke, p: Planted) -> str:
     result = invoke("search", "staging bucket", "-n", "50", "--min-score", "1", "--format", "json")
-    assert len(json.loads(result.stdout)) >= 11
+    assert len(json.loads(result.stdout)) >= 10  # every card but the two unusable ones
     return both(result)
 
 
@@ -188,7 +189,7 @@ def ch_show(invoke: Invoke, p: Planted) -> str:
     out = ""
     for card in ("bucket-key", "ci-token", "db-login", "mirror-key", "runner-token", "replica-login", "clipboard"):
         result = invoke("show", card)
-        assert result.exit_code == 0, both(result)
+        assert result.exit_code == (1 if card == "clipboard" else 0), both(result)  # clipboard: F012, shown escaped
         assert card == "clipboard" or "[redacted]" in result.stdout
         out += both(result)
     return out
@@ -211,7 +212,7 @@ def ch_list(invoke: Invoke, p: Planted) -> str:
 
 def ch_list_json(invoke: Invoke, p: Planted) -> str:
     result = invoke("list", "--format", "json")
-    assert len(json.loads(result.stdout)) == 11
+    assert len(json.loads(result.stdout)) == 10  # list --format json: usable cards
     return both(result)
 
 
@@ -320,24 +321,28 @@ def test_no_channel_shows_a_secret_or_a_control_character(channel: str, planted:
 def test_show_reveal_prints_the_card_as_it_is(planted: Planted, invoke: Invoke) -> None:
     for card in ("bucket-key", "replica-login", "clipboard"):
         result = invoke("show", card, "--reveal")
-        assert result.exit_code == 0
+        assert result.exit_code == (1 if card == "clipboard" else 0)  # clipboard: F012, reported on stderr
         assert result.stdout == (planted.root / f"{card}.md").read_text(encoding="utf-8")
     assert planted.secrets[0] in invoke("show", "bucket-key", "--reveal").stdout
 
 
 def test_index_and_context_withhold_cards_with_secrets_and_keep_the_rest(planted: Planted, invoke: Invoke) -> None:
     (planted.root / "broken\x1b]52;c;aGVsbG8=\x07.md").unlink()
+    (planted.root / "clipboard.md").unlink()  # F012: unusable until fixed, so never in the index at all
+    # A clean card whose file name (its title and link) holds an escape.
+    (planted.root / "clip\x1b]52;c;aGVsbG8=\x07.md").write_text(
+        card_text("Staging bucket clipboard paste rules"), encoding="utf-8")
     result = invoke("index")
     assert result.exit_code == 0  # the index is right; `cards lint` is what fails on the secrets
     assert result.stderr == "wrote INDEX.md (1 card)\n10 card(s) holding a secret withheld from INDEX.md; run `cards lint`\n"
     text = (planted.root / "INDEX.md").read_text(encoding="utf-8")
     links = [line for line in text.splitlines() if line.startswith("- [")]
-    assert [line.split("](")[1].split(")")[0] for line in links] == ["clipboard.md"]
+    assert [line.split("](")[1].split(")")[0] for line in links] == ["clip%1B%5D52;c;aGVsbG8=%07.md"]
     assert "<!-- 10 cards withheld: they hold a secret; run `cards lint` -->" in text.splitlines()
-    assert "Staging bucket clipboard \\x1b]52;c;aGVsbG8=\\x07 paste and \\x9b31m colour \\x00" in text
+    assert r"[clip\\x1b\]52;c;aGVsbG8=\\x07](" in text and "\x1b" not in text and "\x07" not in text
     context = invoke("context").stdout
     assert "(10 cards withheld: they hold a secret; run `cards lint`)" in context
-    assert "clipboard.md" in context and "bucket-key" not in context
+    assert "Staging bucket clipboard paste rules" in context and "bucket-key" not in context
 
 
 # --------------------------------------------------------------------------- real processes
@@ -409,7 +414,7 @@ async def test_no_mcp_tool_or_resource_shows_a_secret_or_a_control_character(
             for card in ("bucket-key", "ci-token", "db-login", "mirror-key", "replica-login", "clipboard"):
                 got[f"read {card}"] = said(await session.call_tool("read", {"id": card}))
             found = await session.call_tool("search", {"query": "staging bucket", "limit": 50})
-            assert len(json.loads(said(found))["hits"]) >= 11
+            assert len(json.loads(said(found))["hits"]) >= 10
             got["search"] = said(found)
             got["context"] = said(await session.call_tool("context", {}))
             assert "withheld" in got["context"]

@@ -261,7 +261,7 @@ def _key_holders(vault: Vault, key: str | None, now: dt.date) -> list[Card]:
 
 def _replaced(holders: Sequence[Card]) -> list[str]:
     """What a card that takes the key over replaces: the holders, and what they had replaced."""
-    return list(dict.fromkeys(i for c in holders for i in (c.id, *lineage(c.meta))))
+    return list(dict.fromkeys(i for c in holders for i in (c.id, *lineage(c.fields))))
 
 
 def _render(vault: Vault, fields: list[tuple[str, Any]], body: str) -> str:

@@ -34,7 +34,7 @@ def summary(card: Card, now: dt.date) -> dict[str, Any]:
         "created": _iso(card.created),
         "verified": _iso(card.verified),
         "expires": _iso(card.expires),
-        "tags": card.meta.get("tags") if isinstance(card.meta.get("tags"), list) else [],
+        "tags": card.fields.get("tags") if isinstance(card.fields.get("tags"), list) else [],
         "problems": [p.message for p in card.problems if p.severity == "error"],
     }
 

@@ -82,8 +82,8 @@ def supersede_card(*, vault: Vault, old: str, new: str, force: bool = False) -> 
     new_card = _live(vault, new)
     if old_card.path == new_card.path:
         raise UsageError("OLD and NEW are the same card")
-    have = id_list(new_card.meta.get("supersedes"))
-    ids = list(dict.fromkeys([*have, old_card.id, *lineage(old_card.meta)]))
+    have = id_list(new_card.fields.get("supersedes"))
+    ids = list(dict.fromkeys([*have, old_card.id, *lineage(old_card.fields)]))
     steps = [
         Step(old_card, "archive", {"status": "superseded", "superseded_by": new_card.id}, "supersede",
              f"replaced by {new_card.id} (cards supersede)"),

@@ -128,15 +128,17 @@ def _quote_values(vault: Vault, cards: dict[str, Card], findings: list[Finding])
     steps = []
     for path in sorted({f.path for f in findings}):
         card = cards[path]
+        if not card.rewritable:
+            continue  # repeated keys or control characters: reported, never rewritten
         lines = card.text.splitlines()
         keys = []
         for f in findings:
             if f.path == path and 0 < f.line <= len(lines):
-                m = re.match(r"([A-Za-z_][\w-]*):", lines[f.line - 1])
-                if m and isinstance(card.meta.get(m.group(1)), str):
+                m = re.match(r"\s*([A-Za-z_][\w-]*):", lines[f.line - 1])  # top level, or under metadata:
+                if m and isinstance(card.fields.get(m.group(1)), str):
                     keys.append(m.group(1))
         if keys:
-            text = card.with_fields({k: card.meta[k] for k in keys})
+            text = card.with_fields({k: card.fields[k] for k in keys})
             steps.append(Step(card, "replace", {}, "quote", f"quote {', '.join(keys)} (F006)", body=text))
     if not steps:
         return None

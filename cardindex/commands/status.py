@@ -31,7 +31,7 @@ def run(*, vault: Vault, output_format: str = "text") -> int:
         "last_consolidation": state.get("started") if state else None,
         "last_job": {"id": last_job["id"], "time": last_job["time"], "command": last_job["command"]} if last_job else None,
         "interrupted_job": journal.pending(),
-        "conflicts": [{"card": c.id, "with": id_list(c.meta.get("conflicts_with"))} for c in conflicts],
+        "conflicts": [{"card": c.id, "with": id_list(c.fields.get("conflicts_with"))} for c in conflicts],
         "expired": [c.id for c in expired],
         "broken": [c.path for c in broken],
         "index": {
@@ -55,7 +55,7 @@ def run(*, vault: Vault, output_format: str = "text") -> int:
           + (f" (last run {out['last_consolidation']})" if state else ""))
     echo(f"open conflicts: {len(conflicts)}")
     for c in conflicts:
-        others = id_list(c.meta.get("conflicts_with"))
+        others = id_list(c.fields.get("conflicts_with"))
         echo(f"  {c.id}" + (f" ↔ {', '.join(others)}" if others else ""))
     if expired:
         echo(f"expired but live: {len(expired)} (cards consolidate archives them)")

@@ -79,7 +79,7 @@ def lint_one(card: Card, rules: list[Rule], ctx: LintContext, *, secret: bool | 
     if secret is None:
         secret = has_secret(card.text)
     try:
-        suppressed = expand(id_list(card.meta.get("lint-ignore")))
+        suppressed = expand(id_list(card.fields.get("lint-ignore")))
     except UsageError:
         suppressed = set()
     by_line = ignored_on_lines(card)

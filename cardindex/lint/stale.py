@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..card import Card, field_line, id_list
+from ..card import Card, id_list
 from .context import Hit, LintContext
 
 
 def _line(card: Card, key: str) -> int:
-    return field_line(card.text[: card.body_offset].splitlines(keepends=True)[1:], key) or 1
+    return card.line_of(key)
 
 
 def expired(card: Card, ctx: LintContext) -> Iterator[Hit]:
@@ -59,7 +59,7 @@ def superseded_but_live(card: Card, ctx: LintContext) -> Iterator[Hit]:
     """
     if not card.usable:
         return
-    newer = id_list(card.meta.get("superseded_by"))
+    newer = id_list(card.fields.get("superseded_by"))
     if card.status == "superseded":
         yield Hit(_line(card, "status"), "superseded but still in the live folders", tuple(f"{n}.md" for n in newer), "archive")
     elif newer and card.status in ("active", "conflict"):

@@ -68,6 +68,39 @@ def unquoted_colon(card: Card, ctx: LintContext) -> Iterator[Hit]:
     return _problems(card, "lenient")
 
 
+def both_places(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """A field is at the top level and under `metadata:` with different values.
+
+    Claude Code (since 2.1.146) moves every key but `name`, `description` and `metadata`
+    under `metadata:`, so cards reads every field from either place. When both hold one
+    field and disagree, nothing can tell which the writer meant, so the card is left out
+    of every decision until you delete one of them. The same value in both is fine.
+    """
+    return _problems(card, "both")
+
+
+def repeated_key(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """A key appears twice in one frontmatter (at the top level or inside `metadata:`).
+
+    YAML keeps the last one without a word, while a person (or a tool that rewrites the
+    first match) reads the first: a superseded card with two `status:` lines still reads
+    `active` to one and `superseded` to the other. The card is left out of every decision,
+    and no command rewrites it, until one of the two lines is removed.
+    """
+    return _problems(card, "duplicate")
+
+
+def control_character(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """A field or the body holds a control character (other than tab and newline).
+
+    An escape sequence can rewrite a terminal (OSC 52 writes the clipboard), a carriage
+    return or backspace can hide text, a NUL makes git treat INDEX.md as binary. Raw in
+    the file or written as a YAML escape (`"\\e"`), the card is left out of every
+    decision, and no command rewrites it, until the character is deleted.
+    """
+    return _problems(card, "control")
+
+
 MAX_DESCRIPTION = 150
 
 

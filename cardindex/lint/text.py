@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 
 from ..card import Card, field_line
+from ..frontmatter import nested_line
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
@@ -26,7 +27,7 @@ def description_line(card: Card) -> int:
 @functools.lru_cache(maxsize=1024)
 def _description_line(text: str, body_offset: int) -> int:
     fm = text[:body_offset].splitlines(keepends=True)[1:]
-    return field_line(fm, "description") or 1
+    return field_line(fm, "description") or nested_line(fm, "description")
 
 
 def body_lines(card: Card, *, code: bool = False) -> Iterator[tuple[int, str]]:
