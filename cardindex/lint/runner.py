@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 from ..card import Card, id_list
 from ..errors import UsageError
 from ..vault import Vault
+from .baseline import without_accepted
 from .cache import LintCache
 from .context import Hit, LintContext
 from .finding import Finding
@@ -49,6 +50,7 @@ def lint(
                 findings.extend(_finding(rule, hit, hit.path or vault.index_name) for hit in rule.check_vault(ctx))
     if ctx.cache is not None:
         ctx.cache.save(vault.cards)
+    findings = without_accepted(findings, targets, vault.root)
     findings.sort(key=Finding.sort_key)
     return findings
 
