@@ -32,15 +32,6 @@ from typing import NamedTuple
 
 REDACTED = "[redacted]"
 
-_ALLOW = re.compile(r"cards:\s*allow-secret|pragma:\s*allowlist secret", re.IGNORECASE)
-_PLACEHOLDER = re.compile(
-    r"x{4,}|X{4,}|\*{3,}|\.{3}|…|<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|\$[A-Z_]{3,}|%\([a-z_]+\)s|%[A-Z_]{3,}%|"
-    r"0123456|1234567|2345678|3456789|abcdefg|bcdefgh|ABCDEFG|qwerty|"
-    r"(?i:example|dummy|placeholder|changeme|replace[-_]?me|your[-_]?(?:api[-_]?)?(?:key|token|secret|password)|"
-    r"redacted|fake|sample)"
-)
-_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
-
 
 class Secret(NamedTuple):
     """One secret in a text: where it is (offsets into the text, 1-based line) and what kind."""
@@ -67,7 +58,7 @@ def entropy(value: str) -> float:
 
 def _plausible(value: str) -> bool:
     """Filter placeholders, templates, UUIDs and repeated or sequential characters out."""
-    return not (_PLACEHOLDER.search(value) or _UUID.fullmatch(value) or len(set(value)) <= 3)
+    return not (_re.placeholder.search(value) or _re.uuid.fullmatch(value) or len(set(value)) <= 3)
 
 
 # Tokens in a known format: (family, prefixes, pattern with the secret as group 1, least
@@ -76,15 +67,11 @@ def _plausible(value: str) -> bool:
 # a URL or hold dots, and are searched when their anchor is anywhere in the text.
 _B = r"(?<![A-Za-z0-9_-])"  # token boundaries: no letter, digit, `_` or `-` beside it
 _E = r"(?![A-Za-z0-9_-])"
-_Family = tuple[str, tuple[str, ...], re.Pattern[str], float]
-
-
-def _families(*rows: tuple[str, tuple[str, ...], str, float]) -> tuple[_Family, ...]:
-    return tuple((family, prefixes, re.compile(pattern), least) for family, prefixes, pattern, least in rows)
+_Family = tuple[str, tuple[str, ...], str, float]  # compiled when a prefix or anchor is found (re caches it)
 
 
 _AWS = ("AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "APKA", "A3T")
-_PREFIXED = _families(
+_PREFIXED: tuple[_Family, ...] = (
     ("aws", _AWS, r"(?<![A-Za-z0-9])((?:A3T[A-Z0-9]|" + "|".join(_AWS[:-1]) + r")[A-Z0-9]{16})(?![A-Za-z0-9])", 0),
     ("github", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
      r"\b((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b", 0),
@@ -116,7 +103,7 @@ _PREFIXED = _families(
     ("doppler", ("dp.",), _B + r"(dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,})" + _E, 3.0),
 )
 _PREFIXES = tuple(dict.fromkeys(prefix for _, prefixes, _, _ in _PREFIXED for prefix in prefixes))
-_ANCHORED = _families(
+_ANCHORED: tuple[_Family, ...] = (
     ("slack webhook", ("hooks.slack",),
      r"hooks\.slack\.com/(?:services|workflows|triggers)/(T[A-Z0-9]{6,}/[A-Za-z0-9/]{16,})", 0),
     ("discord webhook", ("discord",), r"discord(?:app)?\.com/api/webhooks/\d{5,30}/([A-Za-z0-9_-]{30,})", 0),
@@ -124,39 +111,55 @@ _ANCHORED = _families(
     ("telegram", (":AA",), r"(?<![\w:])(\d{8,10}:AA[A-Za-z0-9_-]{33})" + _E, 3.0),
 )
 
-_KEY_BLOCK = re.compile(r"-----BEGIN ((?:RSA |DSA |EC |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?)-----")
-_KEY_END = re.compile(r"-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----")
+# The detector's expressions, compiled on first use rather than at import: every output
+# path imports this module, and compiling them all costs more than the import itself.
+_SOURCES: dict[str, tuple[str, int]] = {
+    "allow": (r"cards:\s*allow-secret|pragma:\s*allowlist secret", re.IGNORECASE),
+    "placeholder": (
+        r"x{4,}|X{4,}|\*{3,}|\.{3}|…|<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|\$[A-Z_]{3,}|%\([a-z_]+\)s|%[A-Z_]{3,}%|"
+        r"0123456|1234567|2345678|3456789|abcdefg|bcdefgh|ABCDEFG|qwerty|"
+        r"(?i:example|dummy|placeholder|changeme|replace[-_]?me|your[-_]?(?:api[-_]?)?(?:key|token|secret|password)|"
+        r"redacted|fake|sample)", 0),
+    "uuid": (r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE),
+    "key_block": (r"-----BEGIN ((?:RSA |DSA |EC |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?)-----", 0),
+    "key_end": (r"-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----", 0),
+    "url_end": (r"[^\s<>\"'`)\]]*", 0),
+    "url_password": (r"[a-z][a-z0-9+.-]*://[^\s:/@]+:([^\s@/]{3,})@", re.IGNORECASE),
+    "url_param": (r"[?&;][\w.-]*?(?:token|key|secret|password|passwd|pwd|sig|signature|auth|credential|session)"
+                  r"[\w.-]*=([^&#\s]{16,})", re.IGNORECASE),
+    "header": (r"(?i:authorization[\"']?\s*[:=]\s*[\"']?(?:(bearer|token|bot|basic)\s+)?|bearer\s+)"
+               r"([A-Za-z0-9._~+/=-]{8,})", 0),
+    # A keyword, an assignment and a value, tried at every place a keyword's stem occurs
+    # (so in `credential: password: X` the second keyword is a start of its own).
+    "stem": ("pass|pwd|secret|token|api|access|private|client|auth|cred|account|signing|encryption|bearer", 0),
+    "assignment": (
+        r"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[-_ ]?key|apikey|access[-_ ]?key|private[-_ ]?key|"
+        r"client[-_ ]?secret|auth[-_ ]?token|credentials?|account[-_ ]?key|signing[-_ ]?key|encryption[-_ ]?key)"
+        r"\b[\"']?\s*(?:[:=]|=>|\bis\b)\s*[\"'`]?([^\s\"'`,;]{8,})", 0),
+    # A value that is another key, a call or lookup, a URL, a path or an environment variable's name.
+    "not_a_value": (
+        r"[:(\[{]$|[(\[]|\.[a-z]{1,5}$|^(?:[a-z][a-z0-9+.-]*://|(?:~|\.\.?)?/[a-z][a-z0-9_.-]*(?:/|$)|os\.|"
+        r"process\.env|env\.|ENV\[|getenv|settings\.|config\.|self\.)|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$", 0),
+    # Unbroken runs of token characters: where prefixed tokens start (at the run's start or
+    # after a `/`, `+` or `=` in it), and where a random token may be: a piece of 32+
+    # characters between dots, outside any URL, with no keyword needed.
+    "run": (r"[A-Za-z0-9+/_.=-]{16,}", 0),
+    "inner_start": (r"(?<=[/+=])[A-Za-z0-9_-]", 0),
+    "piece": (r"[A-Za-z0-9+/_-]{32,}={0,2}", 0),
+    "public_key": (r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+$", 0),
+}
 
-_URL_END = re.compile(r"[^\s<>\"'`)\]]*")
-_URL_PASSWORD = re.compile(r"[a-z][a-z0-9+.-]*://[^\s:/@]+:([^\s@/]{3,})@", re.IGNORECASE)
-_URL_PARAM = re.compile(
-    r"[?&;][\w.-]*?(?:token|key|secret|password|passwd|pwd|sig|signature|auth|credential|session)[\w.-]*=([^&#\s]{16,})",
-    re.IGNORECASE,
-)
-_HEADER = re.compile(r"(?i:authorization[\"']?\s*[:=]\s*[\"']?(?:(bearer|token|bot|basic)\s+)?|bearer\s+)"
-                     r"([A-Za-z0-9._~+/=-]{8,})")
 
-# A keyword, an assignment and a value, tried at every place a keyword's stem occurs (so
-# in `credential: password: X` the second keyword is a start of its own).
-_STEM = re.compile("pass|pwd|secret|token|api|access|private|client|auth|cred|account|signing|encryption|bearer")
-_ASSIGNMENT = re.compile(
-    r"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[-_ ]?key|apikey|access[-_ ]?key|private[-_ ]?key|"
-    r"client[-_ ]?secret|auth[-_ ]?token|credentials?|account[-_ ]?key|signing[-_ ]?key|encryption[-_ ]?key)"
-    r"\b[\"']?\s*(?:[:=]|=>|\bis\b)\s*[\"'`]?([^\s\"'`,;]{8,})"
-)
-_NOT_A_VALUE = re.compile(  # another key, a call or lookup, a URL, a path, an environment variable's name
-    r"[:(\[{]$|[(\[]|\.[a-z]{1,5}$|^(?:[a-z][a-z0-9+.-]*://|(?:~|\.\.?)?/[a-z][a-z0-9_.-]*(?:/|$)|os\.|process\.env|"
-    r"env\.|ENV\[|getenv|settings\.|config\.|self\.)"
-    r"|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$",
-)
+class _Expressions:
+    """`_re.NAME`: the compiled expression `_SOURCES[NAME]`, compiled when first asked for."""
 
-# Unbroken runs of token characters: where prefixed tokens start (at the run's start or
-# after a `/`, `+` or `.` in it), and where a random token may be: a piece of 32+
-# characters between dots, outside any URL, with no keyword needed.
-_RUN = re.compile(r"[A-Za-z0-9+/_.=-]{16,}")
-_INNER_START = re.compile(r"(?<=[/+.=])[A-Za-z0-9_-]")
-_PIECE = re.compile(r"[A-Za-z0-9+/_-]{32,}={0,2}")
-_PUBLIC_KEY = re.compile(r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+$")
+    def __getattr__(self, name: str) -> re.Pattern[str]:
+        compiled = re.compile(*_SOURCES[name])
+        setattr(self, name, compiled)  # later lookups find the attribute and skip __getattr__
+        return compiled
+
+
+_re = _Expressions()
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -175,7 +178,7 @@ def _looks_random(run: str) -> bool:
     n = len(body)
     if not (re.search(r"[a-z]", body) and re.search(r"[A-Z]", body) and re.search(r"\d", body)):
         return False
-    if not _plausible(body) or _UUID.search(body) or _prose_base64(body):
+    if not _plausible(body) or _re.uuid.search(body) or _prose_base64(body):
         return False
     classes = ["l" if c.islower() else "u" if c.isupper() else "d" if c.isdigit() else "o" for c in body]
     switches = sum(a != b for a, b in itertools.pairwise(classes)) / (n - 1)
@@ -243,7 +246,7 @@ def _urls(text: str) -> list[tuple[int, int]]:
         start = i
         while start > 0 and text[start - 1].isascii() and (text[start - 1].isalnum() or text[start - 1] in "+.-"):
             start -= 1
-        end = _URL_END.match(text, i + 3).end()  # type: ignore[union-attr]  # matches the empty string
+        end = _re.url_end.match(text, i + 3).end()  # type: ignore[union-attr]  # matches the empty string
         if start < i:
             out.append((start, end))
         i = text.find("://", end)
@@ -253,8 +256,8 @@ def _urls(text: str) -> list[tuple[int, int]]:
 def _candidates(text: str, lowered: str) -> list[_Candidate]:
     out: list[_Candidate] = []
     if "-----BEGIN" in text:
-        for m in _KEY_BLOCK.finditer(text):
-            closing = _KEY_END.search(text, m.end())  # never closed: everything after the header is the key
+        for m in _re.key_block.finditer(text):
+            closing = _re.key_end.search(text, m.end())  # never closed: everything after the header is the key
             out.append(_Candidate(0, m.start(), closing.end() if closing else len(text), f"{m.group(1).lower()} block"))
 
     def known(family: str, least: float, m: re.Match[str] | None) -> None:
@@ -263,45 +266,45 @@ def _candidates(text: str, lowered: str) -> list[_Candidate]:
 
     for family, anchors, pattern, least in _ANCHORED:
         if anchors[0] in text:
-            for m in pattern.finditer(text):
+            for m in re.finditer(pattern, text):
                 known(family, least, m)
     urls = _urls(text) if "://" in text else []
     for start, end in urls:
         url = text[start:end]
-        password = _URL_PASSWORD.match(url)
+        password = _re.url_password.match(url)
         if password and _plausible(password.group(1)):
             out.append(_Candidate(2, start + password.start(1), start + password.end(1), "url credential"))
-        for m in _URL_PARAM.finditer(url):
+        for m in _re.url_param.finditer(url):
             if _plausible(m.group(1)) and _random_value(m.group(1)):
                 out.append(_Candidate(2, start + m.start(1), start + m.end(1), "url token credential"))
-    for stem in _STEM.finditer(lowered):
+    for stem in _re.stem.finditer(lowered):
         i = stem.start()
         if i and lowered[i - 1].isalpha():
             continue
         if stem.group() in ("auth", "bearer"):
-            header = _HEADER.match(text, i)
+            header = _re.header.match(text, i)
             if header and _header_secret((header.group(1) or "bearer").lower(), header.group(2)):
                 out.append(_Candidate(2, header.start(2), header.end(2), "authorization header credential"))
-        assigned = _ASSIGNMENT.match(text, i)
+        assigned = _re.assignment.match(text, i)
         if assigned:
             value = assigned.group(1)
-            if _plausible(value) and not _NOT_A_VALUE.search(value) and _random_value(value):
+            if _plausible(value) and not _re.not_a_value.search(value) and _random_value(value):
                 out.append(_Candidate(3, assigned.start(1), assigned.end(1), "secret value"))
-    for run in _RUN.finditer(text):
+    for run in _re.run.finditer(text):
         token, at = run.group(), run.start()
         starts = [at]
-        if "/" in token or "+" in token or "." in token or "=" in token:
-            starts += [at + m.start() for m in _INNER_START.finditer(token)]
+        if "/" in token or "=" in token or "+" in token:
+            starts += [at + m.start() for m in _re.inner_start.finditer(token)]
         for start in starts:
             if text.startswith(_PREFIXES, start):
                 for family, prefixes, pattern, least in _PREFIXED:
                     if text.startswith(prefixes, start):
-                        known(family, least, pattern.match(text, start))
+                        known(family, least, re.compile(pattern).match(text, start))
         if len(token) >= 32 and not any(start <= at < end for start, end in urls):
-            for piece in _PIECE.finditer(token):
+            for piece in _re.piece.finditer(token):
                 begin = at + piece.start()
                 if (_looks_random(piece.group()) and (begin == at or token[piece.start() - 1] == ".")
-                        and not _path_like(piece.group()) and not _PUBLIC_KEY.search(text, max(0, begin - 40), begin)):
+                        and not _path_like(piece.group()) and not _re.public_key.search(text, max(0, begin - 40), begin)):
                     out.append(_Candidate(4, begin, at + piece.end(), "random token"))
     return out
 
@@ -317,7 +320,7 @@ def find_secrets(text: str) -> tuple[Secret, ...]:
         return ()
     lines = text.splitlines(keepends=True)
     starts = list(itertools.accumulate((len(line) for line in lines[:-1]), initial=0))
-    allowed = {i + 1 for i, line in enumerate(lines) if _ALLOW.search(line)}
+    allowed = {i + 1 for i, line in enumerate(lines) if _re.allow.search(line)}
     allowed |= {n + 1 for n in allowed}
     taken: list[tuple[int, int]] = []
     out: list[Secret] = []
