@@ -115,31 +115,31 @@ _ANCHORED: tuple[_Family, ...] = (
 # path imports this module, and compiling them all costs more than the import itself.
 _SOURCES: dict[str, tuple[str, int]] = {
     "allow": (r"cards:\s*allow-secret|pragma:\s*allowlist secret", re.IGNORECASE),
-    "placeholder": (
+    "placeholder": ((
         r"x{4,}|X{4,}|\*{3,}|\.{3}|…|<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|\$[A-Z_]{3,}|%\([a-z_]+\)s|%[A-Z_]{3,}%|"
         r"0123456|1234567|2345678|3456789|abcdefg|bcdefgh|ABCDEFG|qwerty|"
         r"(?i:example|dummy|placeholder|changeme|replace[-_]?me|your[-_]?(?:api[-_]?)?(?:key|token|secret|password)|"
-        r"redacted|fake|sample)", 0),
+        r"redacted|fake|sample)"), 0),
     "uuid": (r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE),
     "key_block": (r"-----BEGIN ((?:RSA |DSA |EC |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?)-----", 0),
     "key_end": (r"-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----", 0),
     "url_end": (r"[^\s<>\"'`)\]]*", 0),
     "url_password": (r"[a-z][a-z0-9+.-]*://[^\s:/@]+:([^\s@/]{3,})@", re.IGNORECASE),
-    "url_param": (r"[?&;][\w.-]*?(?:token|key|secret|password|passwd|pwd|sig|signature|auth|credential|session)"
-                  r"[\w.-]*=([^&#\s]{16,})", re.IGNORECASE),
-    "header": (r"(?i:authorization[\"']?\s*[:=]\s*[\"']?(?:(bearer|token|bot|basic)\s+)?|bearer\s+)"
-               r"([A-Za-z0-9._~+/=-]{8,})", 0),
+    "url_param": ((r"[?&;][\w.-]*?(?:token|key|secret|password|passwd|pwd|sig|signature|auth|credential|session)"
+                   r"[\w.-]*=([^&#\s]{16,})"), re.IGNORECASE),
+    "header": ((r"(?i:authorization[\"']?\s*[:=]\s*[\"']?(?:(bearer|token|bot|basic)\s+)?|bearer\s+)"
+                r"([A-Za-z0-9._~+/=-]{8,})"), 0),
     # A keyword, an assignment and a value, tried at every place a keyword's stem occurs
     # (so in `credential: password: X` the second keyword is a start of its own).
     "stem": ("pass|pwd|secret|token|api|access|private|client|auth|cred|account|signing|encryption|bearer", 0),
-    "assignment": (
+    "assignment": ((
         r"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[-_ ]?key|apikey|access[-_ ]?key|private[-_ ]?key|"
         r"client[-_ ]?secret|auth[-_ ]?token|credentials?|account[-_ ]?key|signing[-_ ]?key|encryption[-_ ]?key)"
-        r"\b[\"']?\s*(?:[:=]|=>|\bis\b)\s*[\"'`]?([^\s\"'`,;]{8,})", 0),
+        r"\b[\"']?\s*(?:[:=]|=>|\bis\b)\s*[\"'`]?([^\s\"'`,;]{8,})"), 0),
     # A value that is another key, a call or lookup, a URL, a path or an environment variable's name.
-    "not_a_value": (
+    "not_a_value": ((
         r"[:(\[{]$|[(\[]|\.[a-z]{1,5}$|^(?:[a-z][a-z0-9+.-]*://|(?:~|\.\.?)?/[a-z][a-z0-9_.-]*(?:/|$)|os\.|"
-        r"process\.env|env\.|ENV\[|getenv|settings\.|config\.|self\.)|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$", 0),
+        r"process\.env|env\.|ENV\[|getenv|settings\.|config\.|self\.)|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$"), 0),
     # Unbroken runs of token characters: where prefixed tokens start (at the run's start or
     # after a `/`, `+` or `=` in it), and where a random token may be: a piece of 32+
     # characters between dots, outside any URL, with no keyword needed.
