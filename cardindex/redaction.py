@@ -129,9 +129,8 @@ _SOURCES: dict[str, tuple[str, int]] = {
                    r"[\w.-]*=([^&#\s]{16,})"), re.IGNORECASE),
     "header": ((r"(?i:authorization[\"']?\s*[:=]\s*[\"']?(?:(bearer|token|bot|basic)\s+)?|bearer\s+)"
                 r"([A-Za-z0-9._~+/=-]{8,})"), 0),
-    # A keyword, an assignment and a value, tried at every place a keyword's stem occurs
-    # (so in `credential: password: X` the second keyword is a start of its own).
-    "stem": ("pass|pwd|secret|token|api|access|private|client|auth|cred|account|signing|encryption|bearer", 0),
+    # A keyword, an assignment and a value, tried at every place a keyword's stem (`_STEMS`)
+    # starts a word, so in `credential: password: X` the second keyword is a start of its own.
     "assignment": ((
         r"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[-_ ]?key|apikey|access[-_ ]?key|private[-_ ]?key|"
         r"client[-_ ]?secret|auth[-_ ]?token|credentials?|account[-_ ]?key|signing[-_ ]?key|encryption[-_ ]?key)"
@@ -160,6 +159,8 @@ class _Expressions:
 
 
 _re = _Expressions()
+_STEMS = ("pass", "pwd", "secret", "token", "api", "access", "private", "client", "auth", "cred", "account", "signing",
+          "encryption", "bearer")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -253,6 +254,21 @@ def _urls(text: str) -> list[tuple[int, int]]:
     return out
 
 
+def _keyword_at(text: str, i: int, stem: str) -> list[_Candidate]:
+    """An `Authorization:`/`Bearer` header or a keyword assigned a value, where a keyword's stem starts a word."""
+    out = []
+    if stem in ("auth", "bearer"):
+        header = _re.header.match(text, i)
+        if header and _header_secret((header.group(1) or "bearer").lower(), header.group(2)):
+            out.append(_Candidate(2, header.start(2), header.end(2), "authorization header credential"))
+    assigned = _re.assignment.match(text, i)
+    if assigned:
+        value = assigned.group(1)
+        if _plausible(value) and not _re.not_a_value.search(value) and _random_value(value):
+            out.append(_Candidate(3, assigned.start(1), assigned.end(1), "secret value"))
+    return out
+
+
 def _candidates(text: str, lowered: str) -> list[_Candidate]:
     out: list[_Candidate] = []
     if "-----BEGIN" in text:
@@ -277,19 +293,12 @@ def _candidates(text: str, lowered: str) -> list[_Candidate]:
         for m in _re.url_param.finditer(url):
             if _plausible(m.group(1)) and _random_value(m.group(1)):
                 out.append(_Candidate(2, start + m.start(1), start + m.end(1), "url token credential"))
-    for stem in _re.stem.finditer(lowered):
-        i = stem.start()
-        if i and lowered[i - 1].isalpha():
-            continue
-        if stem.group() in ("auth", "bearer"):
-            header = _re.header.match(text, i)
-            if header and _header_secret((header.group(1) or "bearer").lower(), header.group(2)):
-                out.append(_Candidate(2, header.start(2), header.end(2), "authorization header credential"))
-        assigned = _re.assignment.match(text, i)
-        if assigned:
-            value = assigned.group(1)
-            if _plausible(value) and not _re.not_a_value.search(value) and _random_value(value):
-                out.append(_Candidate(3, assigned.start(1), assigned.end(1), "secret value"))
+    for stem in _STEMS:
+        i = lowered.find(stem)
+        while i >= 0:
+            if not (i and lowered[i - 1].isalpha()):
+                out.extend(_keyword_at(text, i, stem))
+            i = lowered.find(stem, i + 1)
     for run in _re.run.finditer(text):
         token, at = run.group(), run.start()
         starts = [at]
