@@ -14,8 +14,9 @@ credentials in URLs (a password, a webhook token, a `?token=` value) and in
 `Authorization:` headers; a keyword assigned a random-looking value (`password: …`);
 and, with no keyword at all, a long token that reads as noise rather than words. Each is
 filtered for placeholders, templates, UUIDs and repeated or sequential characters.
-A text holding none of the anchor words and no long unbroken token is passed over after
-a few substring checks. A line carrying (or following) an allow comment
+Known formats are matched only where a run of token characters starts with their
+prefix, keywords only where their stem starts a word: a text with neither costs some
+substring checks and one scan for long runs. The expressions compile on first use. A line carrying (or following) an allow comment
 (`cards: allow-secret`, `pragma: allowlist secret`) holds a deliberate example and is
 neither flagged nor redacted.
 """
@@ -64,7 +65,7 @@ def _plausible(value: str) -> bool:
 # Tokens in a known format: (family, prefixes, pattern with the secret as group 1, least
 # entropy of the secret). Most start an unbroken run of token characters and are looked
 # for only where a run starts with one of their prefixes; the `_ANCHORED` ones sit inside
-# a URL or hold dots, and are searched when their anchor is anywhere in the text.
+# a URL path or after a `.` or `:`, and are searched when their anchor is in the text.
 _B = r"(?<![A-Za-z0-9_-])"  # token boundaries: no letter, digit, `_` or `-` beside it
 _E = r"(?![A-Za-z0-9_-])"
 _Family = tuple[str, tuple[str, ...], str, float]  # compiled when a prefix or anchor is found (re caches it)
@@ -116,7 +117,8 @@ _ANCHORED: tuple[_Family, ...] = (
 _SOURCES: dict[str, tuple[str, int]] = {
     "allow": (r"cards:\s*allow-secret|pragma:\s*allowlist secret", re.IGNORECASE),
     "placeholder": ((
-        r"x{4,}|X{4,}|\*{3,}|\.{3}|…|<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|\$[A-Z_]{3,}|%\([a-z_]+\)s|%[A-Z_]{3,}%|"
+        r"x{4,}|X{4,}|\*{3,}|\.{3}|…|<[^<>]{0,60}>|\$\{[^{}]{0,60}\}|\{\{[^{}]{0,80}\}\}|\$[A-Z_]{3,}|"
+        r"%\([a-z_]{1,40}\)s|%[A-Z_]{3,40}%|"
         r"0123456|1234567|2345678|3456789|abcdefg|bcdefgh|ABCDEFG|qwerty|"
         r"(?i:example|dummy|placeholder|changeme|replace[-_]?me|your[-_]?(?:api[-_]?)?(?:key|token|secret|password)|"
         r"redacted|fake|sample)"), 0),
@@ -125,16 +127,15 @@ _SOURCES: dict[str, tuple[str, int]] = {
     "key_end": (r"-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----", 0),
     "url_end": (r"[^\s<>\"'`)\]]*", 0),
     "url_password": (r"[a-z][a-z0-9+.-]*://[^\s:/@]+:([^\s@/]{3,})@", re.IGNORECASE),
-    "url_param": ((r"[?&;][\w.-]*?(?:token|key|secret|password|passwd|pwd|sig|signature|auth|credential|session)"
-                   r"[\w.-]*=([^&#\s]{16,})"), re.IGNORECASE),
+    "url_param": (r"[?&;]([\w.-]{1,60})=([^&#;\s]{16,})", 0),
     "header": ((r"(?i:authorization[\"']?\s*[:=]\s*[\"']?(?:(bearer|token|bot|basic)\s+)?|bearer\s+)"
-                r"([A-Za-z0-9._~+/=-]{8,})"), 0),
+                r"([A-Za-z0-9._~+/=-]{8,4000}+)(?![A-Za-z0-9._~+/=-])"), 0),
     # A keyword, an assignment and a value, tried at every place a keyword's stem (`_STEMS`)
     # starts a word, so in `credential: password: X` the second keyword is a start of its own.
     "assignment": ((
         r"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[-_ ]?key|apikey|access[-_ ]?key|private[-_ ]?key|"
         r"client[-_ ]?secret|auth[-_ ]?token|credentials?|account[-_ ]?key|signing[-_ ]?key|encryption[-_ ]?key)"
-        r"\b[\"']?\s*(?:[:=]|=>|\bis\b)\s*[\"'`]?([^\s\"'`,;]{8,})"), 0),
+        r"\b[\"']?\s*(?:[:=]|=>|\bis\b)\s*[\"'`]?([^\s\"'`,;]{8,1000}+)(?![^\s\"'`,;])"), 0),
     # A value that is another key, a call or lookup, a URL, a path or an environment variable's name.
     "not_a_value": ((
         r"[:(\[{]$|[(\[]|\.[a-z]{1,5}$|^(?:[a-z][a-z0-9+.-]*://|(?:~|\.\.?)?/[a-z][a-z0-9_.-]*(?:/|$)|os\.|"
@@ -159,6 +160,7 @@ class _Expressions:
 
 
 _re = _Expressions()
+_PARAM_WORDS = ("token", "key", "secret", "pass", "pwd", "sig", "auth", "credential", "session")
 _STEMS = ("pass", "pwd", "secret", "token", "api", "access", "private", "client", "auth", "cred", "account", "signing",
           "encryption", "bearer")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -243,7 +245,7 @@ def _urls(text: str) -> list[tuple[int, int]]:
     """The spans of `scheme://…` URLs."""
     out = []
     i = text.find("://")
-    while i > 0:
+    while i >= 0:
         start = i
         while start > 0 and text[start - 1].isascii() and (text[start - 1].isalnum() or text[start - 1] in "+.-"):
             start -= 1
@@ -271,10 +273,11 @@ def _keyword_at(text: str, i: int, stem: str) -> list[_Candidate]:
 
 def _candidates(text: str, lowered: str) -> list[_Candidate]:
     out: list[_Candidate] = []
-    if "-----BEGIN" in text:
-        for m in _re.key_block.finditer(text):
-            closing = _re.key_end.search(text, m.end())  # never closed: everything after the header is the key
-            out.append(_Candidate(0, m.start(), closing.end() if closing else len(text), f"{m.group(1).lower()} block"))
+    pos = 0
+    while "-----BEGIN" in text and (block := _re.key_block.search(text, pos)):
+        closing = _re.key_end.search(text, block.end())  # never closed: everything after the header is the key
+        pos = closing.end() if closing else len(text)
+        out.append(_Candidate(0, block.start(), pos, f"{block.group(1).lower()} block"))
 
     def known(family: str, least: float, m: re.Match[str] | None) -> None:
         if m and _plausible(m.group(1)) and (not least or entropy(m.group(1)) >= least):
@@ -291,8 +294,9 @@ def _candidates(text: str, lowered: str) -> list[_Candidate]:
         if password and _plausible(password.group(1)):
             out.append(_Candidate(2, start + password.start(1), start + password.end(1), "url credential"))
         for m in _re.url_param.finditer(url):
-            if _plausible(m.group(1)) and _random_value(m.group(1)):
-                out.append(_Candidate(2, start + m.start(1), start + m.end(1), "url token credential"))
+            name, value = m.group(1).lower(), m.group(2)
+            if any(word in name for word in _PARAM_WORDS) and _plausible(value) and _random_value(value):
+                out.append(_Candidate(2, start + m.start(2), start + m.end(2), "url token credential"))
     for stem in _STEMS:
         i = lowered.find(stem)
         while i >= 0:

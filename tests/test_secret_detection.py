@@ -366,3 +366,18 @@ def test_baseline_through_a_real_process(accepted_vault, tmp_path) -> None:
     assert "Traceback" not in before.stderr + after.stderr
     for secret in secrets:
         assert secret not in before.stdout + before.stderr
+
+
+@pytest.mark.parametrize("text", [
+    "https://x.org/?" + "&token=" * 20000,  # every value runs to the end of the URL
+    "pwd=" * 100000,  # every keyword's value runs into the next keyword
+    "password: " + "<" * 200000,  # a placeholder that never closes
+    "-----BEGIN RSA PRIVATE KEY-----\n" * 40000,  # key headers with no END line
+], ids=["query", "keywords", "placeholder", "key-headers"])
+def test_hostile_text_is_scanned_in_linear_time(text: str) -> None:
+    """A card is at most 1 MB; no input may make the detector quadratic (these took minutes)."""
+    import time
+
+    started = time.perf_counter()
+    find_secrets(text)
+    assert time.perf_counter() - started < 5
