@@ -381,3 +381,12 @@ def test_hostile_text_is_scanned_in_linear_time(text: str) -> None:
     started = time.perf_counter()
     find_secrets(text)
     assert time.perf_counter() - started < 5
+
+
+def test_a_baseline_that_cannot_be_read_or_written_is_one_line(accepted_vault, run_cli) -> None:
+    root, _ = accepted_vault
+    (root / BASELINE).mkdir()
+    for args in (("lint",), ("lint", "--select", "secret", "--update-baseline")):
+        result = run_cli("--vault", str(root), *args)
+        assert result.exit_code == 2, args
+        assert result.stderr.count("\n") == 1 and BASELINE in result.stderr

@@ -140,6 +140,9 @@ def update(vault: Vault, paths: Collection[str] | None = None) -> Updated:
             by_card.setdefault(card_path, []).append({"kind": kind, "sha256": sha})
         data = {"version": VERSION, "about": _ABOUT, "accepted": by_card}
         target = vault.root / FILE
-        write_atomic(target, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        try:
+            write_atomic(target, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        except OSError as e:
+            raise BaselineError(f"cannot write the secrets baseline: {e.strerror}", path=str(target)) from None
         _loaded.pop(target, None)
     return Updated(target, len(new), len(new - old), len(old - new))
