@@ -31,6 +31,7 @@ from .config import CONFIG_FILE
 from .lint.context import LintContext
 from .lint.finding import Finding
 from .lint.registry import selected
+from .lint.baseline import without_accepted
 from .lint.runner import lint_one
 from .vault import EDITOR_TEMP_NAMES, NOT_CARDS, Vault
 
@@ -334,6 +335,7 @@ def lint_cards(vault: Vault, cards: list[Card], targets: Sequence[Card], today: 
     findings: list[Finding] = []
     for card in targets:
         findings.extend(lint_one(card, rules, ctx))
+    findings = without_accepted(findings, targets, vault.root)  # as `cards lint` reports them
     findings.sort(key=Finding.sort_key)
     return findings
 

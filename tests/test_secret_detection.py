@@ -390,3 +390,20 @@ def test_a_baseline_that_cannot_be_read_or_written_is_one_line(accepted_vault, r
         result = run_cli("--vault", str(root), *args)
         assert result.exit_code == 2, args
         assert result.stderr.count("\n") == 1 and BASELINE in result.stderr
+
+
+def test_watch_leaves_accepted_secrets_out_as_lint_does(accepted_vault, run_cli) -> None:
+    import datetime as dt
+
+    from cardindex.vault import Vault
+    from cardindex.watch import lint_cards
+
+    root, _ = accepted_vault
+
+    def codes() -> set[str]:
+        vault = Vault(root)
+        return {f.code for f in lint_cards(vault, vault.cards, vault.cards, dt.date(2026, 11, 30))}
+
+    assert "K101" in codes()
+    assert run_cli("--vault", str(root), "lint", "--select", "secret", "--update-baseline").exit_code == 0
+    assert "K101" not in codes()
