@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, NamedTuple
 from . import index
 from .card import Card
 from .config import CONFIG_FILE
+from .lint.baseline import without_accepted
 from .lint.context import LintContext
 from .lint.finding import Finding
 from .lint.registry import selected
-from .lint.baseline import without_accepted
 from .lint.runner import lint_one
 from .vault import EDITOR_TEMP_NAMES, NOT_CARDS, Vault
 
