@@ -373,7 +373,8 @@ def test_baseline_through_a_real_process(accepted_vault, tmp_path) -> None:
     "pwd=" * 100000,  # every keyword's value runs into the next keyword
     "password: " + "<" * 200000,  # a placeholder that never closes
     "-----BEGIN RSA PRIVATE KEY-----\n" * 40000,  # key headers with no END line
-], ids=["query", "keywords", "placeholder", "key-headers"])
+    " ".join("AKIA" + tok(random.Random(i), 16, string.ascii_uppercase + string.digits) for i in range(30000)),
+], ids=["query", "keywords", "placeholder", "key-headers", "many-secrets"])
 def test_hostile_text_is_scanned_in_linear_time(text: str) -> None:
     """A card is at most 1 MB; no input may make the detector quadratic (these took minutes)."""
     import time
