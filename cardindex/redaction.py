@@ -175,7 +175,7 @@ def _looks_random(run: str) -> bool:
     noise: random text switches between lower, upper and digits at most characters, has
     few vowels, few runs of three lowercase letters and many separate digit groups.
     Weights fitted on generated identifiers and paths (8 of 31,000 flagged, all paths with
-    a number in every segment) and random tokens: `bench/bench_secrets.py` measures 0.4–1.1%
+    a number in every segment) and random tokens: `bench/bench_secrets.py` measures 0.4-1.1%
     of random 32-character tokens missed, at most 0.4% of longer ones.
     """
     body = run.rstrip("=")
