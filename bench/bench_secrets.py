@@ -129,6 +129,8 @@ NEGATIVES: list[tuple[str, str]] = [
     ("base64 of short words", "The health check body is aGVsbG8gd29ybGQ= (hello world)."),
     ("base64 of a sentence", "The fixture holds VGhlIHF1aWNrIGJyb3duIGZveCBqdW1wcyBvdmVyIHRoZSBsYXp5IGRvZw== as text."),
     ("ssh public key", "The deploy key's public half: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHq7m2K9vX4bR8wT1nY6pL3sF0dG5hJ2cV7kM9xQ4zA8 ops"),
+    ("data: uri", "The favicon is data:image/png;base64," + token(random.Random(5), ALNUM + "+/", 120) + "=="),
+    ("subresource integrity hash", "Pin the CDN script with integrity sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC."),
     ("keyword without a value", "Rotate the API token every 90 days."),
     ("where a secret is kept", "The Stripe secret key is kept in 1Password, vault Payments."),
     ("password in prose", "The staging password is stored in the team vault, not here."),

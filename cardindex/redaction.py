@@ -146,7 +146,9 @@ _SOURCES: dict[str, tuple[str, int]] = {
     "run": (r"[A-Za-z0-9+/_.=-]{16,}", 0),
     "inner_start": (r"(?<=[/+=])[A-Za-z0-9_-]", 0),
     "piece": (r"[A-Za-z0-9+/_-]{32,}={0,2}", 0),
-    "public_key": (r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+$", 0),
+    # What a random-looking token after it is not: an SSH public key, a data: URI's payload.
+    "public_data": (r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+$|;base64,$", 0),
+    "digest": (r"sha(?:1|224|256|384|512)-", 0),  # a subresource-integrity hash: `sha384-<base64>`
 }
 
 
@@ -317,8 +319,9 @@ def _candidates(text: str, lowered: str) -> list[_Candidate]:
         if len(token) >= 32 and not any(start <= at < end for start, end in urls):
             for piece in _re.piece.finditer(token):
                 begin = at + piece.start()
-                if (_looks_random(piece.group()) and (begin == at or token[piece.start() - 1] == ".")
-                        and not _path_like(piece.group()) and not _re.public_key.search(text, max(0, begin - 40), begin)):
+                if ((begin == at or token[piece.start() - 1] == ".") and _looks_random(piece.group())
+                        and not _path_like(piece.group()) and not _re.digest.match(piece.group())
+                        and not _re.public_data.search(text, max(0, begin - 40), begin)):
                     out.append(_Candidate(4, begin, at + piece.end(), "random token"))
     return out
 
