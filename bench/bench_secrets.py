@@ -109,6 +109,7 @@ NEGATIVES: list[tuple[str, str]] = [
     ("placeholder sk-...", "OpenAI keys look like sk-... and live in 1Password."),
     ("placeholder <your-key>", "Set OPENAI_API_KEY=<your-key> before running the evals."),
     ("template ${TOKEN}", "The app reads token=${STRIPE_KEY} from the environment."),
+    ("format placeholder", "The connection string is postgres://app:{password}@db.internal/app and token={api_token}."),
     ("template {{ }}", "CI passes api_key: {{ secrets.GEOCODER_KEY }} to the job."),
     ("masked xxxx", "The Stripe key looks like sk_live_xxxxxxxxxxxxxxxxxxxxxxxx in the dashboard."),
     ("docs example key", "AWS documents AKIAIOSFODNN7EXAMPLE as its sample key id."),

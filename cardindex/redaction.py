@@ -117,7 +117,7 @@ _ANCHORED: tuple[_Family, ...] = (
 _SOURCES: dict[str, tuple[str, int]] = {
     "allow": (r"cards:\s*allow-secret|pragma:\s*allowlist secret", re.IGNORECASE),
     "placeholder": ((
-        r"x{4,}|X{4,}|\*{3,}|\.{3}|…|<[^<>]{0,60}>|\$\{[^{}]{0,60}\}|\{\{[^{}]{0,80}\}\}|\$[A-Z_]{3,}|"
+        r"x{4,}|X{4,}|\*{3,}|\.{3}|…|<[^<>]{0,60}>|\$\{[^{}]{0,60}\}|\{\{[^{}]{0,80}\}\}|\{[\w.-]{0,40}\}|\$[A-Z_]{3,}|"
         r"%\([a-z_]{1,40}\)s|%[A-Z_]{3,40}%|"
         r"0123456|1234567|2345678|3456789|abcdefg|bcdefgh|ABCDEFG|qwerty|"
         r"(?i:example|dummy|placeholder|changeme|replace[-_]?me|your[-_]?(?:api[-_]?)?(?:key|token|secret|password)|"
