@@ -37,7 +37,7 @@ def _hits(card: Card, code: str) -> Iterator[Hit]:
 
 
 def known_token(card: Card, ctx: LintContext) -> Iterator[Hit]:
-    """A credential in a known format: a cloud, code-hosting, chat, payment or AI provider's token, a JWT, or a URL or header holding one.
+    """A credential in a known format: a provider's API token, a JWT, or a URL or header that holds one.
 
     Memory is read by agents and often committed; a secret in it is leaked. Revoke the
     credential, delete it from the card, and say where the secret is kept instead
