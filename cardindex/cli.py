@@ -250,6 +250,9 @@ def show(obj: Options, card: str, reveal: bool, output_format: str) -> None:
 @click.option("--fix", is_flag=True, help="Apply safe fixes: regenerate the index, quote values.")
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix, also archive flagged cards (journalled; `cards journal`).")
 @click.option("--repo", metavar="PATH", help="The repo to compare against (default: the git top-level above the vault).")
+@click.option("--update-baseline", is_flag=True,
+              help="Accept the secrets found now into .cardindex-secrets.json (commit it): lint leaves them out; "
+                   "they stay redacted everywhere.")
 @click.pass_obj
 def lint(obj: Options, /, files: tuple[str, ...], **options: Any) -> None:
     """Flag what does not belong: session notes, copies of the code, duplicates,
@@ -266,6 +269,7 @@ def lint(obj: Options, /, files: tuple[str, ...], **options: Any) -> None:
       cards lint --fix                 # regenerate INDEX.md, quote bad values
       cards lint --fix --unsafe-fixes  # also archive flagged cards
       cards lint --statistics
+      cards lint --update-baseline     # accept the secrets found now
     """
     from .commands import lint as command
 

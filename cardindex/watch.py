@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from . import index
 from .card import Card
 from .config import CONFIG_FILE
+from .lint.baseline import without_accepted
 from .lint.context import LintContext
 from .lint.finding import Finding
 from .lint.registry import selected
@@ -334,6 +335,7 @@ def lint_cards(vault: Vault, cards: list[Card], targets: Sequence[Card], today: 
     findings: list[Finding] = []
     for card in targets:
         findings.extend(lint_one(card, rules, ctx))
+    findings = without_accepted(findings, targets, vault.root)  # as `cards lint` reports them
     findings.sort(key=Finding.sort_key)
     return findings
 

@@ -12,6 +12,7 @@ from .. import index
 from ..card import Card
 from ..errors import UsageError
 from ..lifecycle import Step, apply
+from ..lint import baseline
 from ..lint.finding import SAFE_FIXES, Finding
 from ..lint.formatters import FORMATTERS, statistics
 from ..lint.registry import selected
@@ -34,6 +35,7 @@ def run(
     unsafe_fixes: bool = False,
     repo: str | None = None,
     use_cache: bool = True,
+    update_baseline: bool = False,
 ) -> int:
     """Lint the vault (or the given card files) and print the findings. Returns the exit code."""
     now = today()
@@ -42,6 +44,8 @@ def run(
     everything: list[Finding] = []
     for root, paths in _groups(vault_option, files):
         vault = Vault(root, use_cache=use_cache)
+        if update_baseline:
+            _update_baseline(vault, paths)
         rules = selected(select=select, extend_select=extend_select, ignore=ignore, config=dict(vault.config.lint))
         repo_root = vault.repo_root(Path(repo) if repo else None)
         universe = _tracked(root) if os.environ.get("PRE_COMMIT") else None
@@ -60,6 +64,13 @@ def run(
         hint = f" ({fixable} fixable with --fix)" if fixable and not fix else ""
         print(f"Found {len(everything)} finding{'s' if len(everything) != 1 else ''}{hint}.", file=sys.stderr)
     return 0 if exit_zero or not everything else 1
+
+
+def _update_baseline(vault: Vault, paths: list[str] | None) -> None:
+    done = baseline.update(vault, paths)
+    changes = f"{done.added} new, {done.dropped} dropped"
+    print(f"{done.path}: {done.accepted} secret(s) accepted ({changes}); lint leaves them out, "
+          "every output still redacts them", file=sys.stderr)
 
 
 def _groups(vault_option: str | None, files: Sequence[str]) -> list[tuple[Path, list[str] | None]]:

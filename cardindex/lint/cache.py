@@ -32,7 +32,8 @@ from ..card import Card
 from ..similarity import Statement, Words
 
 FORMAT = 2
-_SOURCES = ("card.py", "fields.py", "frontmatter.py", "yamlfields.py", "controls.py", "index.py", "similarity.py", "lint")  # what cached results are computed by, under cardindex/
+_SOURCES = ("card.py", "fields.py", "frontmatter.py", "yamlfields.py", "controls.py", "index.py", "similarity.py",
+            "redaction.py", "lint")  # what cached results are computed by, under cardindex/
 
 Hits = tuple[tuple[Any, ...], ...]  # the fields of each `Hit`, as plain tuples
 

@@ -70,6 +70,7 @@ RULES: dict[str, Rule] = {
         Rule("K101", "secret", "error", "a credential in a known format", secret.known_token, reads=""),
         Rule("K102", "secret", "error", "a private key block", secret.private_key, reads=""),
         Rule("K103", "secret", "error", "a password or key assigned a random-looking value", secret.assigned_secret, reads=""),
+        Rule("K104", "secret", "error", "a random-looking token with no keyword", secret.random_token, reads=""),
         Rule("I101", "index", "error", "INDEX.md is out of date", check_vault=index_rules.out_of_date),
         Rule("I102", "index", "warning", "live cards left out by the index budget", check_vault=index_rules.over_budget),
         Rule("I103", "index", "warning", "index line over 150 characters", index_rules.long_line, reads="live"),

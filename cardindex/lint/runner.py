@@ -18,6 +18,7 @@ from ..errors import UsageError
 from ..redaction import has_secret, redact_words, shown
 from ..vault import Vault
 from ..withhold import holding_secrets
+from .baseline import without_accepted
 from .cache import LintCache
 from .context import Hit, LintContext
 from .finding import Finding
@@ -57,6 +58,7 @@ def lint(
                 findings.extend(_finding(rule, hit, hit.path or vault.index_name) for hit in rule.check_vault(ctx))
     if ctx.cache is not None:
         ctx.cache.save(vault.cards)
+    findings = without_accepted(findings, targets, vault.root)
     findings.sort(key=Finding.sort_key)
     return findings
 

@@ -1,7 +1,8 @@
 """Secret rules: keys, tokens, passwords and private keys, as `redaction.find_secrets` finds them.
 
 The rules report exactly what every output of the tool redacts (one detector), and
-name each value only in redacted form.
+name each value only in redacted form. Findings a team accepted in the vault's secrets
+baseline (`lint/baseline.py`) are left out by the runner; they are still redacted.
 """
 
 from __future__ import annotations
@@ -9,36 +10,73 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..card import Card
-from ..redaction import find_secrets
+from ..redaction import Secret, find_secrets
 from .context import Hit, LintContext
 
 
+def code_of(secret: Secret) -> str:
+    """The rule that reports a secret of this kind."""
+    if secret.kind.endswith(" block"):
+        return "K102"
+    if secret.kind == "secret value":
+        return "K103"
+    if secret.kind == "random token":
+        return "K104"
+    return "K101"
+
+
+def message_of(secret: Secret, text: str) -> str:
+    """The finding's message: the kind and a redacted hint, never the value."""
+    return f"{secret.kind} (redacted)" if code_of(secret) == "K102" else secret.label(text)
+
+
+def _hits(card: Card, code: str) -> Iterator[Hit]:
+    for secret in find_secrets(card.text):
+        if code_of(secret) == code:
+            yield Hit(secret.line, message_of(secret, card.text))
+
+
 def known_token(card: Card, ctx: LintContext) -> Iterator[Hit]:
-    """A credential in a known format: AWS key id, GitHub, Slack or Stripe token, or a URL with a password.
+    """A credential in a known format: a provider's API token, a JWT, or a URL or header that holds one.
 
     Memory is read by agents and often committed; a secret in it is leaked. Revoke the
     credential, delete it from the card, and say where the secret is kept instead
     ("the Stripe key is in 1Password, vault Payments"). For a deliberate example, add
-    `<!-- cards: allow-secret -->` on the line or the line above.
+    `<!-- cards: allow-secret -->` on the line or the line above; to accept a finding
+    the team knows about, `cards lint --update-baseline`.
+
+    Formats: AWS key ids, GitHub, GitLab, Slack, Stripe (live and test), OpenAI,
+    Anthropic, Google API, npm, PyPI, SendGrid, Twilio, Mailgun, Hugging Face,
+    DigitalOcean, Shopify, HashiCorp Vault and Terraform, Databricks, age, Telegram,
+    Linear, Doppler, Postman, Grafana, Sentry and Square tokens; JWTs; Slack and Discord
+    webhook URLs; URLs with a password or a `?token=`/`?key=`/`?sig=` value; and
+    `Authorization: Bearer`/`Basic` headers.
     """
-    for secret in find_secrets(card.text):
-        if secret.kind.endswith(" credential"):
-            yield Hit(secret.line, secret.label(card.text))
+    yield from _hits(card, "K101")
 
 
 def private_key(card: Card, ctx: LintContext) -> Iterator[Hit]:
     """A private key block (`-----BEGIN … PRIVATE KEY-----`)."""
-    for secret in find_secrets(card.text):
-        if secret.kind.endswith(" block"):
-            yield Hit(secret.line, f"{secret.kind} (redacted)")
+    yield from _hits(card, "K102")
 
 
 def assigned_secret(card: Card, ctx: LintContext) -> Iterator[Hit]:
     """A password, token or API key assigned a high-entropy value (`password = "…"`).
 
     Words like "token" or "password" alone are fine ("rotate the API token every 90
-    days"); a value that looks random is not.
+    days"); a value that looks random is not. Placeholders (`${TOKEN}`, `<your-key>`,
+    `xxxx`), environment variable names and lookups (`os.environ[…]`) are not values.
     """
-    for secret in find_secrets(card.text):
-        if secret.kind == "secret value":
-            yield Hit(secret.line, secret.label(card.text))
+    yield from _hits(card, "K103")
+
+
+def random_token(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """A long random-looking token with no keyword naming it (32+ mixed-case letters and digits).
+
+    API keys are often pasted bare. A run of 32 or more base64 or URL-safe characters
+    with upper and lower case and digits that reads as noise rather than words is
+    flagged; identifiers, paths, UUIDs, git hashes (hex), base64 of readable text and
+    SSH public keys are not, nor anything inside a URL (URLs are checked for
+    credentials on their own). `--ignore K104` turns this heuristic off.
+    """
+    yield from _hits(card, "K104")
