@@ -1,0 +1,3 @@
+"""Kestrel scheduling API."""
+
+__version__ = "0.9.0"
