@@ -39,10 +39,21 @@ class Options:
         self.vault = vault
         self.use_cache = use_cache
 
-    def open(self) -> Any:
+    def open(self, pending: str = "recover") -> Any:
+        """The vault; a job a killed process left half done is rolled back first (`recover`),
+        only noticed in one stderr line (`warn`, for commands that only read), or left to
+        the command (`leave`: status and undo say what they did about it)."""
         from .vault import Vault, find_root
 
-        return Vault(find_root(self.vault), use_cache=self.use_cache)
+        vault = Vault(find_root(self.vault), use_cache=self.use_cache)
+        if pending != "leave":
+            from . import recovery
+
+            if pending == "recover":
+                recovery.settle(vault)
+            else:
+                recovery.warn_pending(vault)
+        return vault
 
 
 @click.group(cls=CardsGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -188,7 +199,7 @@ def list_cards(obj: Options, /, **options: Any) -> None:
     """
     from .commands import browse
 
-    _exit(browse.run_list(vault=obj.open(), **options))
+    _exit(browse.run_list(vault=obj.open("warn"), **options))
 
 
 @cli.command()
@@ -205,7 +216,7 @@ def show(obj: Options, card: str, output_format: str) -> None:
     """
     from .commands import browse
 
-    _exit(browse.run_show(vault=obj.open(), ref=card, output_format=output_format))
+    _exit(browse.run_show(vault=obj.open("warn"), ref=card, output_format=output_format))
 
 
 @cli.command()
@@ -274,7 +285,7 @@ def journal(obj: Options, limit: int | None, output_format: str) -> None:
     """
     from .commands import journal as command
 
-    _exit(command.run(vault=obj.open(), limit=limit, output_format=output_format))
+    _exit(command.run(vault=obj.open("warn"), limit=limit, output_format=output_format))
 
 
 @cli.command()
@@ -293,7 +304,7 @@ def undo(obj: Options, job: str | None) -> None:
     """
     from .commands import undo as command
 
-    _exit(command.run(vault=obj.open(), job=job))
+    _exit(command.run(vault=obj.open("leave"), job=job))
 
 
 DATE = click.DateTime(["%Y-%m-%d"])
@@ -323,7 +334,7 @@ def consolidate(obj: Options, dry_run: bool, everything: bool, since: dt.datetim
     """
     from .commands import consolidate as command
 
-    _exit(command.run(vault=obj.open(), dry_run=dry_run, everything=everything,
+    _exit(command.run(vault=obj.open("warn" if dry_run else "recover"), dry_run=dry_run, everything=everything,
                       since=since.date() if since else None, now=now.date() if now else None,
                       output_format=output_format))
 
@@ -394,7 +405,7 @@ def status(obj: Options, output_format: str) -> None:
     """
     from .commands import status as command
 
-    _exit(command.run(vault=obj.open(), output_format=output_format))
+    _exit(command.run(vault=obj.open("leave"), output_format=output_format))
 
 
 @cli.command()
@@ -422,7 +433,7 @@ def context(obj: Options, scope: str | None, budget: int, as_of: dt.datetime | N
     """
     from .commands import context as command
 
-    _exit(command.run(vault=obj.open(), scope=scope, budget=budget, as_of=as_of.date() if as_of else None,
+    _exit(command.run(vault=obj.open("warn"), scope=scope, budget=budget, as_of=as_of.date() if as_of else None,
                       output_format=output_format, output=output))
 
 
@@ -450,7 +461,7 @@ def search(obj: Options, query: str, card_type: str | None, scope: str | None, s
     """
     from .commands import search as command
 
-    _exit(command.run(vault=obj.open(), query=query, card_type=card_type, scope=scope, status=status, limit=limit,
+    _exit(command.run(vault=obj.open("warn"), query=query, card_type=card_type, scope=scope, status=status, limit=limit,
                       min_score=min_score, output_format=output_format))
 
 

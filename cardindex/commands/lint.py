@@ -16,6 +16,7 @@ from ..lint.finding import SAFE_FIXES, Finding
 from ..lint.formatters import FORMATTERS, statistics
 from ..lint.registry import selected
 from ..lint.runner import lint
+from ..recovery import settle
 from ..vault import Vault, find_root, today, vaults_of_files
 
 
@@ -41,6 +42,7 @@ def run(
     everything: list[Finding] = []
     for root, paths in _groups(vault_option, files):
         vault = Vault(root, use_cache=use_cache)
+        settle(vault)  # a job a killed process left half done is rolled back before linting
         rules = selected(select=select, extend_select=extend_select, ignore=ignore, config=dict(vault.config.lint))
         repo_root = vault.repo_root(Path(repo) if repo else None)
         universe = _tracked(root) if os.environ.get("PRE_COMMIT") else None
