@@ -28,7 +28,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 
-from crash_harness import Harness, Results, TrialFailed  # noqa: E402
+from crash_harness import Harness, Results, TrialFailed
 
 COMMANDS = ("consolidate", "add", "import", "undo")
 

@@ -12,10 +12,8 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-
 from crash_harness import Harness, Results
 
 TRIALS = int(os.environ.get("CARDS_CRASH_TRIALS", "12"))
