@@ -40,20 +40,11 @@ class Options:
         self.use_cache = use_cache
 
     def open(self, pending: str = "recover") -> Any:
-        """The vault; a job a killed process left half done is rolled back first (`recover`),
-        only noticed in one stderr line (`warn`, for commands that only read), or left to
-        the command (`leave`: status and undo say what they did about it)."""
+        """The vault, after `recovery.opened` (`pending`: recover, warn or leave) saw to a killed job."""
+        from .recovery import opened
         from .vault import Vault, find_root
 
-        vault = Vault(find_root(self.vault), use_cache=self.use_cache)
-        if pending != "leave":
-            from . import recovery
-
-            if pending == "recover":
-                recovery.settle(vault)
-            else:
-                recovery.warn_pending(vault)
-        return vault
+        return opened(Vault(find_root(self.vault), use_cache=self.use_cache), pending)
 
 
 @click.group(cls=CardsGroup, context_settings={"help_option_names": ["-h", "--help"]})

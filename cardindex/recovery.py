@@ -14,6 +14,7 @@ without the lock, so a temp file there must also be `CACHE_GRACE` seconds old.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
@@ -45,6 +46,17 @@ def warn_pending(vault: Vault) -> None:
               "`cards status` (or any command that writes) rolls it back", file=sys.stderr)
 
 
+def opened(vault: Vault, pending: str) -> Vault:
+    """What `cards` does on opening the vault: roll back a job a killed process left half
+    done (`recover`), say so in one line (`warn`, for commands that only read), or leave
+    it to the command (`leave`: status and undo say what they did about it)."""
+    if pending == "recover":
+        settle(vault)
+    elif pending == "warn":
+        warn_pending(vault)
+    return vault
+
+
 def settle(vault: Vault) -> str | None:
     """Roll back an interrupted job and remove our stale temp files, under the lock.
 
@@ -56,7 +68,12 @@ def settle(vault: Vault) -> str | None:
         return None
     from .lifecycle import recover
 
-    with vault.lock():
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(vault.lock())
+        except OSError:  # a read-only vault, say: nothing can be rolled back, so say what is wrong
+            warn_pending(vault)
+            return None
         job = recover(vault)  # also removes the temp files of the whole vault
         if job is None:
             remove_stale_temps(vault, folders=_shallow(vault))

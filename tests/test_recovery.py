@@ -11,9 +11,11 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from click.testing import Result
 from test_consolidate import put, tree
 
 KILLED = -9
@@ -219,3 +221,24 @@ def test_a_recovery_removes_the_temp_files_of_the_whole_vault(messy: Path) -> No
     left = _temp(messy / "sub", ".tz.md.fedcba98.cards-tmp", 1)  # a card write killed between its temp and rename
     done = cards(messy, "status")
     assert "removed 1 temp file(s)" in done.stderr and not left.exists()
+
+
+def test_a_vault_whose_lock_cannot_be_taken_gets_a_warning_not_a_traceback(
+    messy: Path, invoke: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cardindex.lock import VaultLock
+
+    assert cards(messy, "consolidate", CARDS_TEST_KILL_AFTER_WRITES="2").returncode == KILLED
+    job, half = pending(messy), tree(messy)
+
+    def read_only(self: VaultLock) -> VaultLock:
+        raise PermissionError(13, "Permission denied", str(self.path))
+
+    monkeypatch.setattr(VaultLock, "__enter__", read_only)
+    result = invoke("status")
+    assert result.exit_code == 0
+    assert result.stderr.startswith(f"warning: job {job} was interrupted and the vault may be half changed")
+    assert f"interrupted job: {job}, not rolled back yet; the vault may be half changed\n" in result.stdout
+    assert tree(messy) == half
+    linted = invoke("lint")  # lint takes no lock of its own: it goes on, on what it finds
+    assert linted.exit_code in (0, 1) and linted.stderr.startswith(f"warning: job {job} was interrupted")
