@@ -21,10 +21,12 @@ from ..vault import Vault, today
 
 def run(*, vault: Vault, job: str | None = None) -> int:
     with vault.lock():
-        recovered = recover(vault) or settle(vault)  # settle: stale temp files, when no job was pending
-        entry = Journal(vault.state_dir).load(recovered) if recovered else None
-        if recovered and (entry or {}).get("undoes") and job is None:
-            job = entry["undoes"] if entry else None  # the interrupted undo, run again
+        recovered = recover(vault)
+        if recovered is None:
+            settle(vault)  # no job was pending: only our stale temp files, if a kill left any
+        undoes = (Journal(vault.state_dir).load(recovered) or {}).get("undoes") if recovered else None
+        if recovered and undoes and job is None:
+            job = undoes  # the interrupted undo, run again
         elif recovered and (job is None or recovered.startswith(job)):
             _regenerate(vault)
             print(f"undo: job {recovered} needs no undo: it was interrupted and is rolled back; nothing else undone "
