@@ -46,7 +46,7 @@ def main() -> int:
     results = Results()
     started = time.perf_counter()
     try:
-        harness = Harness(work / f"run-{a.cards}", a.cards)
+        harness = Harness(work / f"run-{a.cards}", a.cards, point_rounds=2 if a.trials >= 30 else 1)
         for command in a.commands.split(","):
             rng = random.Random(f"{a.seed}-{command}")
             t0 = time.perf_counter()

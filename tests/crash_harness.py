@@ -210,8 +210,9 @@ class Results:
 class Harness:
     """The generated vault, each scenario's B and A, and references for the next steps that write."""
 
-    def __init__(self, work: Path, n: int, seed: int = 7) -> None:
+    def __init__(self, work: Path, n: int, seed: int = 7, point_rounds: int = 1) -> None:
         self.work = work
+        self.point_rounds = point_rounds  # trials killed at each durable step: 1 or 2 rounds of 5
         self.env = cli_env(work / "home")
         self.generated = work / "generated"
         make_vault(self.generated, n, seed)
@@ -263,7 +264,7 @@ class Harness:
         before, _, took, writes = self.states(name)
         vault = self._copy(before, f"{name}-trial")
         step = NEXT_STEPS[index % len(NEXT_STEPS)]
-        kind = _kill(vault, scenario.command, self.env, index, rng, took, writes)
+        kind = _kill(vault, scenario.command, self.env, index, rng, took, writes, self.point_rounds)
         results.kinds[(name, kind.split("=")[0])] += 1
         if any(_problems(vault)) and any(p.startswith("temp file") for p in _problems(vault)):
             results.temps_left[name] += 1
@@ -324,10 +325,10 @@ def _job_writes(vault: Path) -> int:
 
 
 def _kill(vault: Path, command: list[str], env: dict[str, str], index: int, rng: random.Random,
-          took: float, writes: int) -> str:
+          took: float, writes: int, point_rounds: int) -> str:
     """Run `command` and kill it: at a durable step, after N writes, or at a random moment."""
-    if index < len(KILL_POINTS):
-        point = KILL_POINTS[index]
+    if index < len(KILL_POINTS) * point_rounds:  # round 2 meets each point with another next step
+        point = KILL_POINTS[index % len(KILL_POINTS)]
         done = cards(vault, *command, env={**env, "CARDS_TEST_KILL_AT": point})
         if done.returncode != -signal.SIGKILL:
             raise TrialFailed(f"CARDS_TEST_KILL_AT={point} did not kill cards {command[0]}: {done.stderr[-500:]}")

@@ -23,7 +23,7 @@ SEED = int(os.environ.get("CARDS_CRASH_SEED", "20261130"))
 
 @pytest.fixture(scope="module")
 def harness(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Harness]:
-    yield Harness(tmp_path_factory.mktemp("crash"), CARDS)
+    yield Harness(tmp_path_factory.mktemp("crash"), CARDS, point_rounds=2 if TRIALS >= 30 else 1)
 
 
 @pytest.mark.parametrize("command", ["consolidate", "add", "import", "undo"])

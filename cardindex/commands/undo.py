@@ -24,12 +24,13 @@ def run(*, vault: Vault, job: str | None = None) -> int:
         recovered = recover(vault)
         if recovered is None:
             settle(vault)  # no job was pending: only our stale temp files, if a kill left any
-        undoes = (Journal(vault.state_dir).load(recovered) or {}).get("undoes") if recovered else None
-        if recovered and undoes and job is None:
-            job = undoes  # the interrupted undo, run again
-        elif recovered and (job is None or recovered.startswith(job)):
+        # A job killed before its entry was written changed nothing: as if it never ran.
+        entry = Journal(vault.state_dir).load(recovered) if recovered else None
+        if entry is not None and entry.get("undoes") and job is None:
+            job = entry["undoes"]  # the interrupted undo, run again
+        elif entry is not None and (job is None or entry["id"].startswith(job)):
             _regenerate(vault)
-            print(f"undo: job {recovered} needs no undo: it was interrupted and is rolled back; nothing else undone "
+            print(f"undo: job {entry['id']} needs no undo: it was interrupted and is rolled back; nothing else undone "
                   "(`cards undo` again undoes the job before it)")
             return 0
         undone_id, new_id, files = undo(vault, job)
