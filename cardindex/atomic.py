@@ -55,7 +55,7 @@ def deferred_folder_syncs() -> Iterator[Folders]:
     an exception.
 
     Safe only for the card writes of a journalled job while its pending mark is set
-    (`lifecycle.apply`, `undo.roll_back`): the prior bytes and the journal entry are
+    (`lifecycle.run_job`, `lifecycle.roll_back`): the prior bytes and the journal entry are
     durable before the first write, and the mark is cleared only after the block. A
     crash or a power loss inside the block, which can lose any of the job's renames,
     links or unlinks (in any combination, since folders are synced in no particular

@@ -53,10 +53,12 @@ class Options:
         self.vault = vault
         self.use_cache = use_cache
 
-    def open(self) -> Any:
+    def open(self, pending: str = "recover") -> Any:
+        """The vault, after `recovery.opened` (`pending`: recover, warn or leave) saw to a killed job."""
+        from .recovery import opened
         from .vault import Vault, find_root
 
-        return Vault(find_root(self.vault), use_cache=self.use_cache)
+        return opened(Vault(find_root(self.vault), use_cache=self.use_cache), pending)
 
 
 @click.group(cls=CardsGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -213,7 +215,7 @@ def list_cards(obj: Options, /, **options: Any) -> None:
     """
     from .commands import browse
 
-    _exit(browse.run_list(vault=obj.open(), **options))
+    _exit(browse.run_list(vault=obj.open("warn"), **options))
 
 
 @cli.command()
@@ -235,7 +237,7 @@ def show(obj: Options, card: str, reveal: bool, output_format: str) -> None:
     """
     from .commands import browse
 
-    _exit(browse.run_show(vault=obj.open(), ref=card, output_format=output_format, reveal=reveal))
+    _exit(browse.run_show(vault=obj.open("warn"), ref=card, output_format=output_format, reveal=reveal))
 
 
 @cli.command()
@@ -310,7 +312,7 @@ def journal(ctx: click.Context, limit: int | None, output_format: str) -> None:
     from .commands import journal as command
 
     if ctx.invoked_subcommand is None:
-        _exit(command.run(vault=ctx.obj.open(), limit=limit, output_format=output_format))
+        _exit(command.run(vault=ctx.obj.open("warn"), limit=limit, output_format=output_format))
 
 
 @cli.command()
@@ -329,7 +331,7 @@ def undo(obj: Options, job: str | None) -> None:
     """
     from .commands import undo as command
 
-    _exit(command.run(vault=obj.open(), job=job))
+    _exit(command.run(vault=obj.open("leave"), job=job))
 
 
 DATE = click.DateTime(["%Y-%m-%d"])
@@ -362,7 +364,7 @@ def consolidate(obj: Options, dry_run: bool, everything: bool, since: dt.datetim
     """
     from .commands import consolidate as command
 
-    _exit(command.run(vault=obj.open(), dry_run=dry_run, everything=everything,
+    _exit(command.run(vault=obj.open("warn" if dry_run else "recover"), dry_run=dry_run, everything=everything,
                       since=since.date() if since else None, now=now.date() if now else None,
                       output_format=output_format, llm=llm))
 
@@ -436,7 +438,7 @@ def status(obj: Options, output_format: str) -> None:
     """
     from .commands import status as command
 
-    _exit(command.run(vault=obj.open(), output_format=output_format))
+    _exit(command.run(vault=obj.open("leave"), output_format=output_format))
 
 
 @cli.command()
@@ -464,7 +466,7 @@ def context(obj: Options, scope: str | None, budget: int, as_of: dt.datetime | N
     """
     from .commands import context as command
 
-    _exit(command.run(vault=obj.open(), scope=scope, budget=budget, as_of=as_of.date() if as_of else None,
+    _exit(command.run(vault=obj.open("warn"), scope=scope, budget=budget, as_of=as_of.date() if as_of else None,
                       output_format=output_format, output=output))
 
 
@@ -492,7 +494,7 @@ def search(obj: Options, query: str, card_type: str | None, scope: str | None, s
     """
     from .commands import search as command
 
-    _exit(command.run(vault=obj.open(), query=query, card_type=card_type, scope=scope, status=status, limit=limit,
+    _exit(command.run(vault=obj.open("warn"), query=query, card_type=card_type, scope=scope, status=status, limit=limit,
                       min_score=min_score, output_format=output_format))
 
 

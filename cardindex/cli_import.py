@@ -62,7 +62,8 @@ def import_cards(obj: object, files: tuple[str, ...], apply: bool, from_log: boo
     """
     from .commands import import_ as command
 
-    code = command.run(vault=obj.open(), files=list(files), apply=apply, from_log=from_log,  # type: ignore[attr-defined]
+    vault = obj.open("recover" if apply else "warn")  # type: ignore[attr-defined]
+    code = command.run(vault=vault, files=list(files), apply=apply, from_log=from_log,
                        card_type=card_type, use_llm=not no_llm, exit_zero=exit_zero, output_format=output_format,
                        llm=llm)
     click.get_current_context().exit(code)

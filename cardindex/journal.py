@@ -216,8 +216,10 @@ class Journal:
         so `blob` reads it first.
         `day`: the vault's date for the job when it is not the clock's (`--now`,
         `CARDS_TODAY`), which `cards context --as-of` rewinds by.
-        `pending`: the job is about to be applied; until `clear_pending`, a crash leaves
-        it marked, and the next job rolls it back (`lifecycle.recover`).
+        `pending`: the job is about to be applied; the pending mark naming it is written
+        before the entry, and until `clear_pending` a crash leaves it marked, so the next
+        command rolls it back (`lifecycle.recover`) and an entry whose job never ran is
+        never taken for a done one.
         """
         from .redaction import shown
 
@@ -243,18 +245,24 @@ class Journal:
                 for a in actions
             ],
         }
-        write_atomic(self._path(job_id), json.dumps(entry, indent=1, ensure_ascii=False) + "\n")
-        if pending:
-            try:
-                write_atomic(self.pending_mark, job_id + "\n")
-            except OSError:  # a full disk: no job ran, so none may stay in the journal for undo to trip on
+        if pending:  # the mark first: an entry never exists without its mark until the job is done
+            write_atomic(self.pending_mark, job_id + "\n")
+            fault("mark")
+        try:
+            write_atomic(self._path(job_id), json.dumps(entry, indent=1, ensure_ascii=False) + "\n")
+        except OSError:  # a full disk: no job ran, so no mark may stay to name a job that is not there
+            if pending:
                 with contextlib.suppress(OSError):
-                    remove(self._path(job_id))
-                raise
+                    remove(self.pending_mark)
+            raise
         return job_id
 
     def _path(self, job_id: str) -> Path:
         return self.folder / f"{job_id}.json"
+
+    def has_entry(self, job_id: str) -> bool:
+        """Whether the job's entry was written (readable or not)."""
+        return self._path(job_id).exists()
 
     def load(self, job_id: str) -> dict[str, Any] | None:
         try:
@@ -282,8 +290,9 @@ class Journal:
         if entry is not None:
             entry["rolled_back"] = True
             write_atomic(self._path(job_id), json.dumps(entry, indent=1, ensure_ascii=False) + "\n")
-        with contextlib.suppress(FileNotFoundError):
-            self.pending_mark.unlink()
+        if self.pending() == job_id:
+            with contextlib.suppress(FileNotFoundError):
+                self.pending_mark.unlink()
 
     def last(self, command: str | None = None) -> dict[str, Any] | None:
         """The newest job (of `command`, if given) that was not rolled back."""
@@ -304,3 +313,11 @@ class Journal:
             except (OSError, ValueError):
                 continue
         return out
+
+
+def fault(point: str) -> None:
+    """A real kill -9 right after a durable step, when `CARDS_TEST_KILL_AT` names it (tests only)."""
+    if os.environ.get("CARDS_TEST_KILL_AT") == point:
+        import signal
+
+        os.kill(os.getpid(), signal.SIGKILL)

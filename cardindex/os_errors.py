@@ -125,7 +125,7 @@ def all_or_nothing(vault: Vault) -> Iterator[Jobs]:
 def _rolled_back(vault: Vault, ids: list[str], exc: OSError | CardIndexError) -> CardIndexError:
     from .atomic import write_atomic
     from .journal import Journal
-    from .undo import roll_back
+    from .lifecycle import roll_back
 
     journal = Journal(vault.state_dir)
     for job in reversed(ids):

@@ -3,24 +3,30 @@
 A job can be undone only while the vault still holds what it wrote: if a later job (or
 a person) changed one of its files since, undoing it would destroy that later work, so
 it is refused with the name of what came after.
+
+An undo is a job like any other (`lifecycle.run_job`): it plans its restores as writes
+with hashes before and after, keeps the bytes it replaces in its own pack, records its
+entry with `undoes` and the pending mark before its first write, so a kill at any point
+leaves a vault that the next command returns to exactly what it was before the undo.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-import sys
 from typing import Any
 
-from .atomic import create_new, deferred_folder_syncs, remove, write_atomic
 from .errors import NotFound, Refused
-from .journal import Action, DamagedPack, FileChange, Journal, sha256
+from .journal import Action, DamagedPack, FileChange, Journal
+from .lifecycle import Write, current, prune, run_job
 from .vault import Vault, today
 
 
 def undone(jobs: list[dict[str, Any]]) -> set[str]:
-    """Ids of jobs that need no undo: undone by a later job, or rolled back when interrupted."""
-    return {job["undoes"] for job in jobs if job.get("undoes")} | {job["id"] for job in jobs if job.get("rolled_back")}
+    """Ids of jobs that need no undo: undone by a later job, or rolled back when interrupted.
+
+    An undo that was itself interrupted and rolled back undid nothing.
+    """
+    return ({job["undoes"] for job in jobs if job.get("undoes") and not job.get("rolled_back")}
+            | {job["id"] for job in jobs if job.get("rolled_back")})
 
 
 def pick(jobs: list[dict[str, Any]], job_id: str | None) -> dict[str, Any]:
@@ -46,13 +52,6 @@ def pick(jobs: list[dict[str, Any]], job_id: str | None) -> dict[str, Any]:
     return chosen
 
 
-def _current(vault: Vault, path: str) -> str | None:
-    try:
-        return sha256(vault.path_of(path).read_bytes())
-    except FileNotFoundError:
-        return None
-
-
 def undo(vault: Vault, job_id: str | None = None) -> tuple[str, str, list[FileChange]]:
     """Undo a job (caller holds the lock). Returns (undone id, new job id, files restored)."""
     journal = Journal(vault.state_dir)
@@ -64,8 +63,16 @@ def undo(vault: Vault, job_id: str | None = None) -> tuple[str, str, list[FileCh
     changes = [FileChange(**f) for action in job["actions"] for f in action["files"]]
     pack = job.get("pack")  # where the job's prior bytes are (None: loose objects, as older jobs have)
     later = [j for j in jobs if j["id"] > job["id"] and j["id"] not in undone(jobs) and not j.get("undoes")]
+    touched_later = {f["path"] for j in later for a in j["actions"] for f in a["files"]}
+    if (any(c.before != c.after for c in changes) and not touched_later & {c.path for c in changes}
+            and all(current(vault, c.path) == c.before for c in changes)):
+        # Every file is as it was before the job and no later job touched one: it never
+        # took effect (an entry an older cards left when killed before its first write).
+        journal.mark_rolled_back(job["id"])
+        raise Refused(f"nothing to undo: job {job['id']} left no trace (every file it names is as it was before it); "
+                      "it is marked rolled back now")
     for change in changes:
-        if _current(vault, change.path) != change.after:
+        if current(vault, change.path) != change.after:
             by = [j["id"] for j in later if any(f["path"] == change.path for a in j["actions"] for f in a["files"])]
             cause = f"job {by[0]} changed it later; undo that first" if by else "it was changed by hand since"
             raise Refused(f"cannot undo job {job['id']}: {change.path} is not what the job left ({cause})")
@@ -76,82 +83,36 @@ def undo(vault: Vault, job_id: str | None = None) -> tuple[str, str, list[FileCh
                 raise Refused(f"cannot undo job {job['id']}: the saved copy of {change.path} is missing") from None
             except DamagedPack as exc:
                 raise Refused(f"cannot undo job {job['id']}: the saved copy of {change.path} is unreadable ({exc})") from None
-    # Put back what was there before, then remove what the job created, so a crash in
-    # between leaves a copy too many, never a card too few.
-    restored = []
-    for change in changes:
-        if change.before is None:
-            continue
-        data = journal.blob(change.before, pack)
+    writes, restored = _restores(vault, journal, changes, pack)
+    action = Action("undo", job["id"], f"undo {job['command']}", tuple(restored))
+    new_id = run_job(vault, writes, [action], command="undo", day=today(), undoes=job["id"])
+    for change in restored:
         if change.after is None:
-            create_new(vault.path_of(change.path), data)
-        else:
-            journal.keep(vault.path_of(change.path).read_bytes())  # what the job wrote stays auditable
-            write_atomic(vault.path_of(change.path), data)
-        restored.append(FileChange(change.path, change.after, change.before))
-    for change in changes:
-        if change.before is None and change.after is not None:
-            journal.keep(vault.path_of(change.path).read_bytes())
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(vault.path_of(change.path))
-            _prune(vault, change.path)
-            restored.append(FileChange(change.path, change.after, None))
-    new_id = journal.record("undo", [Action("undo", job["id"], f"undo {job['command']}", tuple(restored))], undoes=job["id"], day=today())
+            prune(vault, change.path)  # the folders the undone job made for its new files, if empty now
     vault.invalidate()
     return job["id"], new_id, restored
 
 
-def roll_back(vault: Vault, journal: Journal, job_id: str) -> int:
-    """Put back what an interrupted job changed, as far as it got; mark it rolled back.
-
-    Unlike `undo`, files the job never reached are fine (they are still what it found).
-    A file that is neither what the job found nor what it wrote was changed by someone
-    else since: it is left alone, and said so. Returns how many files were put back.
-    """
-    entry = journal.load(job_id) or {}
-    changes = [FileChange(**f) for action in entry.get("actions", []) for f in action["files"]]
-    pack = entry.get("pack")
-    count = 0
-    # Restore first, then remove, so a crash during the rollback loses nothing either.
-    # The job is still marked pending until `mark_rolled_back`: a crash in between rolls
-    # it back again, so the folders may be fsynced once, at the end of the block.
-    with deferred_folder_syncs():
-        for change in changes:
-            current = _current(vault, change.path)
-            if current == change.before:
-                continue
-            if current != change.after:
-                print(f"warning: {change.path} changed after job {job_id} was interrupted; left as it is", file=sys.stderr)
-                continue
-            if change.before is not None:
-                try:
-                    data = journal.blob(change.before, pack)
-                except (OSError, DamagedPack) as exc:
-                    why = "is missing" if isinstance(exc, OSError) else f"is unreadable ({exc})"
-                    raise Refused(f"cannot roll back job {job_id}: the saved copy of {change.path} {why}; "
-                                  "it stays marked interrupted (.cardindex/pending)") from None
-                if current is None:
-                    create_new(vault.path_of(change.path), data)
-                else:
-                    write_atomic(vault.path_of(change.path), data)
-                count += 1
-        for change in changes:
-            if change.before is None and change.after is not None and _current(vault, change.path) == change.after:
-                with contextlib.suppress(FileNotFoundError):
-                    remove(vault.path_of(change.path))
-                _prune(vault, change.path)
-                count += 1
-    journal.mark_rolled_back(job_id)
-    vault.invalidate()
-    return count
-
-
-def _prune(vault: Vault, path: str) -> None:
-    """Remove the folders a job created for `path` (such as the archive) if they are empty now."""
-    parts = path.split("/")[:-1]
-    while parts:
-        with contextlib.suppress(OSError):  # not empty, or gone: stop there
-            os.rmdir(vault.path_of("/".join(parts)))
-            parts.pop()
+def _restores(
+    vault: Vault, journal: Journal, changes: list[FileChange], pack: str | None
+) -> tuple[list[Write], list[FileChange]]:
+    """The writes that put each file back, in the job writer's order: what comes back first,
+    then what is put back in place, then removals (a crash leaves a copy too many, never a
+    card too few). The bytes each write replaces go into the undo's own pack."""
+    back, edits, gone = [], [], []
+    for change in changes:
+        if change.before == change.after:
             continue
-        break
+        if change.before is None:  # the job made this file: remove it
+            data = vault.path_of(change.path).read_bytes()
+            gone.append((Write(change.path, None, None, change.after, data), FileChange(change.path, change.after, None)))
+            continue
+        old = journal.blob(change.before, pack)
+        if change.after is None:  # the job removed (or moved) this file: bring it back
+            back.append((Write(None, change.path, old), FileChange(change.path, None, change.before)))
+        else:
+            data = vault.path_of(change.path).read_bytes()
+            edits.append((Write(change.path, change.path, old, change.after, data),
+                          FileChange(change.path, change.after, change.before)))
+    ordered = back + edits + gone
+    return [w for w, _ in ordered], [c for _, c in ordered]

@@ -540,7 +540,7 @@ def test_a_takeover_killed_after_its_write_is_rolled_back_by_the_next_command(tm
     assert (memory / "MEMORY.md").read_text(encoding="utf-8") == TAKEN_OVER  # written, but the job is pending
     again = cards("index")
     assert again.returncode == 0, again.stderr
-    assert re.match(r"recovered: job \S+ was interrupted; rolled back 1 file\(s\)\n", again.stderr)
+    assert re.match(r"recovered: job \S+ \(index\) was interrupted; the vault is as it was before it \(rolled back 1 file", again.stderr)
     assert TOOK_OVER.search(again.stderr)
     assert (memory / "MEMORY.md").read_text(encoding="utf-8") == TAKEN_OVER
     assert cards("undo").returncode == 0

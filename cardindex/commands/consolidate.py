@@ -31,10 +31,7 @@ def run(
     now = now or today()
     started = window.start()
     with vault.lock():
-        if dry_run:
-            if vault.state_dir.joinpath("pending").exists():
-                echo("note: an interrupted job will be rolled back by the next real run", err=True)
-        else:
+        if not dry_run:  # (a dry run on a vault with an interrupted job was warned about when opened)
             recover(vault)
             index.ensure_replaceable(vault, index.read_index(vault))
         cards = vault.cards

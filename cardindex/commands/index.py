@@ -7,6 +7,7 @@ import sys
 from .. import index
 from ..card import Card
 from ..errors import CheckFailed
+from ..recovery import settle
 from ..takeover import Takeover, summary
 from ..vault import Vault, today
 from .output import echo
@@ -52,7 +53,9 @@ def run_files(*, vault_option: str | None, files: list[str], check: bool, use_ca
     worst = 0
     for root in sorted(groups):
         try:
-            worst = max(worst, run(vault=Vault(root, use_cache=use_cache), check=check))
+            vault = Vault(root, use_cache=use_cache)
+            settle(vault)  # a job a killed process left half done is rolled back first
+            worst = max(worst, run(vault=vault, check=check))
         except CheckFailed as exc:
             print(f"error: {root / exc.path if exc.path else root}: {exc.message}", file=sys.stderr)
             worst = max(worst, exc.exit_code)

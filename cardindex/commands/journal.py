@@ -24,7 +24,7 @@ def run(*, vault: Vault, limit: int | None = None, output_format: str = "text") 
     if output_format == "json":
         echo_json(jobs)
         return 0
-    done = {job["undoes"] for job in jobs if job.get("undoes")}
+    done = {job["undoes"] for job in jobs if job.get("undoes") and not job.get("rolled_back")}  # an undo rolled back undid nothing
     for job in reversed(jobs):
         if job.get("rolled_back"):
             mark = "  (interrupted; rolled back)"

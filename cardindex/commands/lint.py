@@ -18,6 +18,7 @@ from ..lint.formatters import FORMATTERS, statistics
 from ..lint.registry import selected
 from ..lint.runner import lint
 from ..os_errors import all_or_nothing
+from ..recovery import settle
 from ..vault import Vault, find_root, today, vaults_of_files
 
 
@@ -44,6 +45,7 @@ def run(
     everything: list[Finding] = []
     for root, paths in _groups(vault_option, files):
         vault = Vault(root, use_cache=use_cache)
+        settle(vault)  # a job a killed process left half done is rolled back before linting
         if update_baseline:
             _update_baseline(vault, paths)
         rules = selected(select=select, extend_select=extend_select, ignore=ignore, config=dict(vault.config.lint))

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from .. import index, window
 from ..card import id_list
+from ..errors import Refused
 from ..journal import Journal
+from ..recovery import settle
 from ..vault import Vault, today
 from .output import echo, echo_json
 
 
 def run(*, vault: Vault, output_format: str = "text") -> int:
+    try:
+        recovered = settle(vault)  # a job a killed process left half done: rolled back first
+    except (Refused, OSError) as exc:  # cannot be rolled back (a damaged pack, a read-only vault): shown below
+        print(f"warning: {exc}", file=sys.stderr)
+        recovered = None
     now = today()
     cards = vault.cards
     live = [c for c in cards if c.live(now)]
@@ -31,6 +39,7 @@ def run(*, vault: Vault, output_format: str = "text") -> int:
         "last_consolidation": state.get("started") if state else None,
         "last_job": {"id": last_job["id"], "time": last_job["time"], "command": last_job["command"]} if last_job else None,
         "interrupted_job": journal.pending(),
+        "rolled_back_job": recovered,
         "conflicts": [{"card": c.id, "with": id_list(c.fields.get("conflicts_with"))} for c in conflicts],
         "expired": [c.id for c in expired],
         "broken": [c.path for c in broken],
@@ -67,6 +76,8 @@ def run(*, vault: Vault, output_format: str = "text") -> int:
         echo(f"last job: {last_job['id']} ({last_job['command']}, {last_job['time']})")
     else:
         echo("last job: none")
+    if recovered:
+        echo(f"interrupted job: {recovered}, rolled back just now (the vault is as it was before it)")
     if out["interrupted_job"]:
-        echo(f"interrupted job: {out['interrupted_job']} (the next write rolls it back)")
+        echo(f"interrupted job: {out['interrupted_job']}, not rolled back yet; the vault may be half changed")
     return 0

@@ -1,9 +1,18 @@
-"""`cards undo [JOB]`: restore the vault to what it was before a job."""
+"""`cards undo [JOB]`: restore the vault to what it was before a job.
+
+After a crash it is the user's natural next step, so it first finishes what the crash
+left: a job marked pending is rolled back (the vault is as it was before it). When that
+job is what `cards undo` would have undone, the rollback is the undo and nothing more
+is undone; when the interrupted job was itself an undo, it is run again to the end.
+"""
 
 from __future__ import annotations
 
 from .. import index
+from ..journal import Journal
+from ..lifecycle import recover
 from ..os_errors import describe
+from ..recovery import settle
 from ..takeover import is_generated
 from ..undo import undo
 from ..vault import Vault, today
@@ -12,19 +21,35 @@ from .output import echo
 
 def run(*, vault: Vault, job: str | None = None) -> int:
     with vault.lock():
+        recovered = recover(vault)
+        if recovered is None:
+            settle(vault)  # no job was pending: only our stale temp files, if a kill left any
+        # A job killed before its entry was written changed nothing: as if it never ran.
+        entry = Journal(vault.state_dir).load(recovered) if recovered else None
+        if entry is not None and entry.get("undoes") and job is None:
+            job = entry["undoes"]  # the interrupted undo, run again
+        elif entry is not None and (job is None or entry["id"].startswith(job)):
+            _regenerate(vault)
+            echo(f"undo: job {entry['id']} needs no undo: it was interrupted and is rolled back; nothing else undone "
+                 "(`cards undo` again undoes the job before it)")
+            return 0
         undone_id, new_id, files = undo(vault, job)
-        current = index.read_index(vault)
-        if current is not None and current.strip() and not is_generated(current):
-            # The undo put back an index kept by hand (or undid its takeover): it stays as restored.
-            echo(f"note: {vault.index_name} is kept by hand again, as before the job; not regenerated", err=True)
-        else:
-            try:
-                index.write(vault, today())
-            except OSError as exc:  # the undo stands: the cards are as before the job, only the index is behind
-                echo(f"warning: {vault.index_name} was not regenerated ({describe(exc)}); "
-                     "run `cards index` once it can be written", err=True)
+        _regenerate(vault)
     for change in files:
         verb = "removed" if change.after is None else ("restored" if change.before is None else "reverted")
         echo(f"{verb} {change.path}", err=True)
     echo(f"undid job {undone_id} (recorded as {new_id})")
     return 0
+
+
+def _regenerate(vault: Vault) -> None:
+    """INDEX.md for the restored cards, unless the undo put back an index kept by hand (or undid its takeover)."""
+    current = index.read_index(vault)
+    if current is not None and current.strip() and not is_generated(current):
+        echo(f"note: {vault.index_name} is kept by hand again, as before the job; not regenerated", err=True)
+        return
+    try:
+        index.write(vault, today())
+    except OSError as exc:  # the undo stands: the cards are as before the job, only the index is behind
+        echo(f"warning: {vault.index_name} was not regenerated ({describe(exc)}); "
+             "run `cards index` once it can be written", err=True)

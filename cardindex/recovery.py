@@ -1,0 +1,137 @@
+"""What a command does first about a process that died in the vault: finish its rollback, clean up.
+
+A kill -9 can leave two things behind: a job marked pending (`lifecycle.recover` rolls
+it back, see the invariant in `lifecycle`) and hidden temp files of the one writer
+(`.NAME.<8 hex>.cards-tmp`, from `atomic.temp_path`). Commands that may write (and
+`status`, `lint`, `index`, `undo`) call `settle` before they read a card; pure readers
+call `warn_pending`, which says in one line that the vault may be half changed.
+
+Only our own temp files are removed, and only those older than the moment we hold the
+lock: a temp file's writer holds the lock (cards, INDEX.md, the journal), so one that
+predates our lock is an orphan. The parse caches under `.cardindex/cache/` are written
+without the lock, so a temp file there must also be `CACHE_GRACE` seconds old.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sys
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+from .atomic import TEMP_SUFFIX
+from .vault import Vault
+
+TEMP_NAME = re.compile(r"\..+\.[0-9a-f]{8}" + re.escape(TEMP_SUFFIX))
+CACHE_GRACE = 10.0  # seconds: a lock-free cache writer is never this slow between its write and its rename
+STATE_FOLDERS = ("", "journal", "objects/pack", "cache")  # under .cardindex/, where a kill outside a job leaves temps
+
+
+def pending_job(vault: Vault) -> str | None:
+    """The id in the pending mark, without the lock (None: no job was interrupted)."""
+    try:
+        return (vault.state_dir / "pending").read_text(encoding="ascii").strip() or None
+    except (OSError, ValueError):
+        return None
+
+
+def warn_pending(vault: Vault) -> None:
+    """For a command that only reads: one stderr line when a job was interrupted."""
+    job = pending_job(vault)
+    if job is not None:
+        print(f"warning: job {job} was interrupted and the vault may be half changed; "
+              "`cards status` (or any command that writes) rolls it back", file=sys.stderr)
+
+
+def opened(vault: Vault, pending: str) -> Vault:
+    """What `cards` does on opening the vault: roll back a job a killed process left half
+    done (`recover`), say so in one line (`warn`, for commands that only read), or leave
+    it to the command (`leave`: status and undo say what they did about it)."""
+    if pending == "recover":
+        settle(vault)
+    elif pending == "warn":
+        warn_pending(vault)
+    return vault
+
+
+def settle(vault: Vault) -> str | None:
+    """Roll back an interrupted job and remove our stale temp files, under the lock.
+
+    Returns the id of the job rolled back, if any. Cheap when there is nothing to do:
+    one stat for the pending mark and a listing of the few folders where a kill
+    outside a job leaves temp files.
+    """
+    if pending_job(vault) is None and not any(_temps(_shallow(vault))):
+        return None
+    from .lifecycle import recover
+
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(vault.lock())
+        except OSError:  # a read-only vault, say: nothing can be rolled back, so say what is wrong
+            warn_pending(vault)
+            return None
+        job = recover(vault)  # also removes the temp files of the whole vault
+        if job is None:
+            remove_stale_temps(vault, folders=_shallow(vault))
+    return job
+
+
+def remove_stale_temps(vault: Vault, *, folders: Iterable[Path] | None = None) -> int:
+    """Remove our temp files older than now (caller holds the lock); returns how many.
+
+    `folders`: only these (not their subfolders); default the whole vault tree, hidden
+    folders skipped except `.cardindex/`.
+    """
+    now = time.time()
+    cache = vault.state_dir / "cache"
+    removed = 0
+    for path in _temps(_tree(vault) if folders is None else folders):
+        limit = now - CACHE_GRACE if path.parent == cache else now
+        try:
+            if os.lstat(path).st_mtime < limit:
+                os.unlink(path)
+                removed += 1
+        except FileNotFoundError:
+            continue
+    return removed
+
+
+def _shallow(vault: Vault) -> list[Path]:
+    return [vault.root, vault.index_path.parent, *(vault.state_dir / f for f in STATE_FOLDERS)]
+
+
+def _temps(folders: Iterable[Path]) -> Iterable[Path]:
+    """Our temp files directly in each folder (a missing folder has none)."""
+    seen: set[Path] = set()
+    for folder in folders:
+        if folder in seen:
+            continue
+        seen.add(folder)
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.endswith(TEMP_SUFFIX) and TEMP_NAME.fullmatch(entry.name) and not entry.is_dir(follow_symlinks=False):
+                yield Path(entry.path)
+
+
+def _tree(vault: Vault) -> list[Path]:
+    """Every folder of the vault (symlinks not followed; hidden ones skipped except `.cardindex/`)."""
+    out: list[Path] = []
+    stack = [vault.root]
+    while stack:
+        folder = stack.pop()
+        out.append(folder)
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False) and (not entry.name.startswith(".") or Path(entry.path) == vault.state_dir):
+                stack.append(Path(entry.path))
+    return out
