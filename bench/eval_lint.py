@@ -199,7 +199,7 @@ def score_lint(labels: Labels, findings: list[Json]) -> Json:
     """Per category: labelled, found, correct, precision, recall; clean and tricky flagged fractions."""
     scored = [f for f in findings if str(f.get("category")) not in UNSCORED]
     present = {c for cats in labels.cards.values() for c in cats} | {str(f["category"]) for f in scored}
-    categories = [c for c in ORDER if c in present or c in PAIRED] + sorted(present - set(ORDER))
+    categories = [*ORDER, *sorted(present - set(ORDER))]  # every row always, so tables line up across corpora
     clean = {p for p, cats in labels.cards.items() if not cats}
     found: dict[str, set[str]] = {c: set() for c in categories}
     correct: dict[str, set[str]] = {c: set() for c in categories}
@@ -348,19 +348,23 @@ def survey_vault(vault: Path, cards: Sequence[str], today: str | None, show: int
     card_paths = {str(c["path"]) for c in listed if c.get("status") != "archived"}
     on_cards = [f for f in findings if str(f["path"]) in card_paths]
     others = {str(f["path"]) for f in findings} - card_paths
-    per_code: Counter[tuple[str, str]] = Counter((str(f["code"]), str(f["category"])) for f in findings)
-    cards_per_code = {k: len({str(f["path"]) for f in findings if (f["code"], f["category"]) == k}) for k in per_code}
+    per_code: Counter[tuple[str, str, str]] = Counter(
+        (str(f["code"]), str(f["category"]), str(f.get("severity"))) for f in findings)
+    cards_per_code = {k: len({str(f["path"]) for f in findings if (f["code"], f["category"], str(f.get("severity"))) == k})
+                      for k in per_code}
     per_category: dict[str, set[str]] = {}
     for f in on_cards:
         per_category.setdefault(str(f["category"]), set()).add(str(f["path"]))
     first = sorted(findings, key=lambda f: (str(f["path"]), int(f.get("line") or 0), str(f["code"])))[:show]
     flagged = {str(f["path"]) for f in on_cards}
+    failing = {str(f["path"]) for f in on_cards if f.get("severity") == "error"}
     return {
         "vault": str(vault), "cards": len(card_paths), "flagged": len(flagged),
         "fraction": ratio(len(flagged), len(card_paths)), "findings": len(findings),
+        "flagged_by_errors": len(failing), "fraction_by_errors": ratio(len(failing), len(card_paths)),
         "findings_not_on_cards": sorted(others),
-        "codes": [{"code": code, "category": cat, "findings": n, "cards": cards_per_code[(code, cat)]}
-                  for (code, cat), n in sorted(per_code.items(), key=lambda kv: (-kv[1], kv[0]))],
+        "codes": [{"code": code, "category": cat, "severity": sev, "findings": n, "cards": cards_per_code[(code, cat, sev)]}
+                  for (code, cat, sev), n in sorted(per_code.items(), key=lambda kv: (-kv[1], kv[0]))],
         "categories": {c: len(p) for c, p in sorted(per_category.items())},
         "consolidate": actions, "lint_seconds": round(seconds, 2),
         "first": [{"path": f["path"], "line": f.get("line"), "code": f["code"], "message": printable(str(f["message"]))}
@@ -413,15 +417,17 @@ def format_corpus(report: Json) -> str:
 
 
 def format_vault(report: Json) -> str:
-    share = "—" if report["fraction"] is None else f"{report['fraction']:.1%}"
+    share, errors = (("—" if x is None else f"{x:.1%}") for x in (report["fraction"], report["fraction_by_errors"]))
     actions = report["consolidate"]
     plan = actions.get("error") or ", ".join(f"{k} {v}" for k, v in actions.items()) or "nothing to do"
     lines = [(f"{report['vault']}: {report['cards']} cards, {report['flagged']} flagged ({share}) by the default rules, "
-             f"{report['findings']} findings (lint {report['lint_seconds']} s)"),
+             f"{report['flagged_by_errors']} ({errors}) by errors, {report['findings']} findings "
+             f"(lint {report['lint_seconds']} s)"),
              "cards flagged per category: " + (", ".join(f"{c} {n}" for c, n in report["categories"].items()) or "none"),
              f"consolidate --dry-run --all: {plan}", "",
-             "| code | category | findings | cards |", "| --- | --- | ---: | ---: |"]
-    lines += [f"| {r['code']} | {r['category']} | {r['findings']} | {r['cards']} |" for r in report["codes"]]
+             "| code | category | severity | findings | cards |", "| --- | --- | --- | ---: | ---: |"]
+    lines += [f"| {r['code']} | {r['category']} | {r['severity']} | {r['findings']} | {r['cards']} |"
+              for r in report["codes"]]
     if report["findings_not_on_cards"]:
         lines.append(f"findings on files that are not cards: {', '.join(report['findings_not_on_cards'])}")
     lines += ["", f"first {len(report['first'])} findings:"]
