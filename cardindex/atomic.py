@@ -199,7 +199,7 @@ def _under_system_folder(target: Path) -> bool:
 
 def _write_special(target: Path, data: bytes, st: os.stat_result) -> None:
     """Write into a FIFO or a character device in place; refuse any other file that is not a regular one."""
-    from .errors import Refused
+    from cardindex.errors import Refused
 
     if stat.S_ISDIR(st.st_mode):
         raise OSError(errno.EISDIR, os.strerror(errno.EISDIR), str(target))

@@ -22,9 +22,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .atomic import write_atomic
-from .card import Card, Parsed, Problem
+from cardindex import __version__
+from cardindex.atomic import write_atomic
+from cardindex.card import Card, Parsed, Problem
 
 FORMAT = 6
 RACY_NS = 2_000_000_000  # a file modified this close to a look may change again unseen

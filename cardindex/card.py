@@ -14,10 +14,21 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from .fields import STATUSES, TYPES, Problem, as_date, both_places, effective, id_list, keeps_nested, line_of, validate
-from .frontmatter import _is_fence, field_line, frontmatter_span, quote, yaml_value
-from .yamlfields import fast_fields as _fast_fields
-from .yamlfields import load_fields
+from cardindex.fields import (
+    STATUSES,
+    TYPES,
+    Problem,
+    as_date,
+    both_places,
+    effective,
+    id_list,
+    keeps_nested,
+    line_of,
+    validate,
+)
+from cardindex.frontmatter import _is_fence, field_line, frontmatter_span, quote, yaml_value
+from cardindex.yamlfields import fast_fields as _fast_fields
+from cardindex.yamlfields import load_fields
 
 LIVE_STATUSES = ("active", "conflict")
 MAX_BYTES = 1_000_000
@@ -215,7 +226,7 @@ def parse(text: str) -> Parsed:
     close = span
     fm_lines = lines[1:close]
     body_offset = sum(len(line) for line in lines[: close + 1])
-    from .controls import control_problem, has_raw_control, readable
+    from cardindex.controls import control_problem, has_raw_control, readable
 
     raw = has_raw_control(text)
     meta, problems = load_fields(readable(fm_lines) if raw else fm_lines)
@@ -241,9 +252,9 @@ def set_fields(text: str, updates: Mapping[str, Any], *, path: str | None = None
     repeated keys or control characters: whatever it wrote could be read otherwise.
     The result ends with a newline.
     """
-    from .errors import CardError
-    from .fields import CARD_FIELDS, nested
-    from .frontmatter import nested_block, patch_fields
+    from cardindex.errors import CardError
+    from cardindex.fields import CARD_FIELDS, nested
+    from cardindex.frontmatter import nested_block, patch_fields
 
     lines = text.splitlines(keepends=True)
     close = frontmatter_span(lines)

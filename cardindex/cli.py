@@ -13,8 +13,8 @@ from typing import Any
 
 import click
 
-from . import __version__
-from .errors import CardIndexError
+from cardindex import __version__
+from cardindex.errors import CardIndexError
 
 TYPES = ("user", "feedback", "project", "reference")
 FORMAT = click.option(
@@ -27,7 +27,7 @@ class CardsGroup(click.Group):
     """Turn the core's errors, and what the system refuses (OSError), into one line on stderr and an exit code."""
 
     def invoke(self, ctx: click.Context) -> Any:
-        from .redaction import shown  # an error may quote a card, an argument or a file name
+        from cardindex.redaction import shown  # an error may quote a card, an argument or a file name
 
         try:
             return super().invoke(ctx)
@@ -43,7 +43,7 @@ class CardsGroup(click.Group):
 
 
 def _os_failure(exc: OSError) -> CardIndexError:
-    from .os_errors import failure
+    from cardindex.os_errors import failure
 
     return failure(exc)
 
@@ -55,8 +55,8 @@ class Options:
 
     def open(self, pending: str = "recover") -> Any:
         """The vault, after `recovery.opened` (`pending`: recover, warn or leave) saw to a killed job."""
-        from .recovery import opened
-        from .vault import Vault, find_root
+        from cardindex.recovery import opened
+        from cardindex.vault import Vault, find_root
 
         return opened(Vault(find_root(self.vault), use_cache=self.use_cache), pending)
 
@@ -101,7 +101,7 @@ def init(obj: Options, directory: Path | None, index_file: str | None, claude: b
       cards init ~/.claude/projects/-home-me-proj/memory --claude
       cards init --claude --dry-run       # the MEMORY.md it would write, as a diff
     """
-    from .commands import init as command
+    from cardindex.commands import init as command
 
     if claude:
         if index_file not in (None, "MEMORY.md"):
@@ -140,7 +140,7 @@ def add(obj: Options, /, text: str | None, expires: dt.datetime | None, **option
       echo "Prefers tabs" | cards add - --type user --name "Indentation"
       cards add            # opens $EDITOR
     """
-    from .commands import add as command
+    from cardindex.commands import add as command
 
     if text == "-":
         text = sys.stdin.read()
@@ -157,7 +157,7 @@ EDITOR_TEMPLATE = """
 
 
 def _from_editor() -> str:
-    from .errors import UsageError
+    from cardindex.errors import UsageError
 
     if not (os.environ.get("VISUAL") or os.environ.get("EDITOR")):
         raise UsageError("no TEXT given and $EDITOR is not set; pass TEXT, or '-' to read stdin")
@@ -186,7 +186,7 @@ def index(obj: Options, /, files: tuple[str, ...], check: bool, dry_run: bool) -
       cards index --check memory/deploy-day.md
       cards index --dry-run    # the change as a diff, nothing written
     """
-    from .commands import index as command
+    from cardindex.commands import index as command
 
     if dry_run and (check or files):
         raise click.UsageError("--dry-run takes no FILE arguments and no --check")
@@ -213,7 +213,7 @@ def list_cards(obj: Options, /, **options: Any) -> None:
       cards list --type feedback
       cards list --all --format json
     """
-    from .commands import browse
+    from cardindex.commands import browse
 
     _exit(browse.run_list(vault=obj.open("warn"), **options))
 
@@ -235,7 +235,7 @@ def show(obj: Options, card: str, reveal: bool, output_format: str) -> None:
       cards show billing/owner --format json
       cards show deploy-day --reveal
     """
-    from .commands import browse
+    from cardindex.commands import browse
 
     _exit(browse.run_show(vault=obj.open("warn"), ref=card, output_format=output_format, reveal=reveal))
 
@@ -273,7 +273,7 @@ def lint(obj: Options, /, files: tuple[str, ...], **options: Any) -> None:
       cards lint --statistics
       cards lint --update-baseline     # accept the secrets found now
     """
-    from .commands import lint as command
+    from cardindex.commands import lint as command
 
     _exit(command.run(vault_option=obj.vault, files=files, use_cache=obj.use_cache, **options))
 
@@ -291,7 +291,7 @@ def rule(code: str | None, show_all: bool, output_format: str) -> None:
       cards rule session
       cards rule --all
     """
-    from .commands import rule as command
+    from cardindex.commands import rule as command
 
     _exit(command.run(code=code, show_all=show_all, output_format=output_format))
 
@@ -309,7 +309,7 @@ def journal(ctx: click.Context, limit: int | None, output_format: str) -> None:
       cards journal --format json
       cards journal prune --dry-run
     """
-    from .commands import journal as command
+    from cardindex.commands import journal as command
 
     if ctx.invoked_subcommand is None:
         _exit(command.run(vault=ctx.obj.open("warn"), limit=limit, output_format=output_format))
@@ -329,7 +329,7 @@ def undo(obj: Options, job: str | None) -> None:
       cards undo
       cards undo 20261130T031500   # a job id, or a unique prefix of one (see cards journal)
     """
-    from .commands import undo as command
+    from cardindex.commands import undo as command
 
     _exit(command.run(vault=obj.open("leave"), job=job))
 
@@ -362,7 +362,7 @@ def consolidate(obj: Options, dry_run: bool, everything: bool, since: dt.datetim
       cards consolidate --all --format json
       cards consolidate --now 2026-12-01 --since 2026-11-01
     """
-    from .commands import consolidate as command
+    from cardindex.commands import consolidate as command
 
     _exit(command.run(vault=obj.open("warn" if dry_run else "recover"), dry_run=dry_run, everything=everything,
                       since=since.date() if since else None, now=now.date() if now else None,
@@ -382,7 +382,7 @@ def supersede(obj: Options, old: str, new: str, force: bool) -> None:
       cards supersede deploy-day-tuesday deploy-day
       cards undo                         # put it back
     """
-    from .commands import lifecycle as command
+    from cardindex.commands import lifecycle as command
 
     _exit(command.supersede(vault=obj.open(), old=old, new=new, force=force))
 
@@ -400,7 +400,7 @@ def archive(obj: Options, cards: tuple[str, ...], force: bool, reason: str | Non
       cards archive sprint-42-goal
       cards archive old-a old-b --reason "the project ended"
     """
-    from .commands import lifecycle as command
+    from cardindex.commands import lifecycle as command
 
     _exit(command.archive(vault=obj.open(), refs=list(cards), force=force, reason=reason))
 
@@ -420,7 +420,7 @@ def rm(obj: Options, cards: tuple[str, ...], force: bool, purge: bool) -> None:
       cards rm archive/old-deploy-day
       cards rm leaked-token --purge
     """
-    from .commands import lifecycle as command
+    from cardindex.commands import lifecycle as command
 
     _exit(command.remove(vault=obj.open(), refs=list(cards), force=force, purge=purge))
 
@@ -436,7 +436,7 @@ def status(obj: Options, output_format: str) -> None:
       cards status
       cards status --format json
     """
-    from .commands import status as command
+    from cardindex.commands import status as command
 
     _exit(command.run(vault=obj.open("leave"), output_format=output_format))
 
@@ -464,7 +464,7 @@ def context(obj: Options, scope: str | None, budget: int, as_of: dt.datetime | N
       cards context --budget 1500 --output CURRENT_STATE.md
       cards context --as-of 2026-10-01 --format json
     """
-    from .commands import context as command
+    from cardindex.commands import context as command
 
     _exit(command.run(vault=obj.open("warn"), scope=scope, budget=budget, as_of=as_of.date() if as_of else None,
                       output_format=output_format, output=output))
@@ -492,7 +492,7 @@ def search(obj: Options, query: str, card_type: str | None, scope: str | None, s
       cards search postgres --type reference --format json
       cards search "release freeze" --status archived
     """
-    from .commands import search as command
+    from cardindex.commands import search as command
 
     _exit(command.run(vault=obj.open("warn"), query=query, card_type=card_type, scope=scope, status=status, limit=limit,
                       min_score=min_score, output_format=output_format))
@@ -525,12 +525,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def _register_more() -> None:
     """Commands defined in their own CLI modules (each imports only click at startup)."""
-    from .cli_git import git_setup, merge_index
-    from .cli_import import import_cards
-    from .cli_journal import prune, purge
-    from .cli_mcp import mcp
-    from .cli_trust import trust_vault
-    from .cli_watch import watch
+    from cardindex.cli_git import git_setup, merge_index
+    from cardindex.cli_import import import_cards
+    from cardindex.cli_journal import prune, purge
+    from cardindex.cli_mcp import mcp
+    from cardindex.cli_trust import trust_vault
+    from cardindex.cli_watch import watch
 
     journal.add_command(prune)
     journal.add_command(purge)

@@ -19,7 +19,7 @@ def git_setup(obj: object) -> None:
       cards git-setup
       cards --vault memory git-setup
     """
-    from .commands import git as command
+    from cardindex.commands import git as command
 
     click.get_current_context().exit(command.setup(vault=obj.open()))  # type: ignore[attr-defined]
 
@@ -41,6 +41,6 @@ def merge_index(base: str, ours: str, theirs: str, path: str | None) -> None:
       cards merge-index %O %A %B %P      # what git runs (set up by cards git-setup)
       cards merge-index base.md ours.md theirs.md INDEX.md
     """
-    from .commands import git as command
+    from cardindex.commands import git as command
 
     click.get_current_context().exit(command.merge(base=base, ours=ours, theirs=theirs, path=path))

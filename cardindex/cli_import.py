@@ -60,7 +60,7 @@ def import_cards(obj: object, files: tuple[str, ...], apply: bool, from_log: boo
       pbpaste | cards import - --type feedback
       cards undo                                 # remove what the last import wrote
     """
-    from .commands import import_ as command
+    from cardindex.commands import import_ as command
 
     vault = obj.open("recover" if apply else "warn")  # type: ignore[attr-defined]
     code = command.run(vault=vault, files=list(files), apply=apply, from_log=from_log,

@@ -29,7 +29,7 @@ def prune(obj: object, keep_days: int | None, before: dt.datetime | None, dry_ru
       cards journal prune --keep-days 30
       cards journal prune --before 2026-06-01
     """
-    from .commands import journal as command
+    from cardindex.commands import journal as command
 
     if keep_days is not None and before is not None:
         raise click.UsageError("--keep-days and --before do not go together")
@@ -51,6 +51,6 @@ def purge(obj: object, cards: tuple[str, ...]) -> None:
     Examples:
       cards journal purge leaked-token
     """
-    from .commands import journal as command
+    from cardindex.commands import journal as command
 
     click.get_current_context().exit(command.run_purge(vault=obj.open(), refs=list(cards)))  # type: ignore[attr-defined]

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
-    from .cli import Options
+    from cardindex.cli import Options
 
 SDK_MISSING = "cards mcp needs the MCP SDK: pip install 'cardindex[mcp]'"
 
@@ -27,10 +27,10 @@ def mcp(obj: Options) -> None:
       cards --vault ~/work/proj/memory mcp
       claude mcp add memory -- cards --vault ~/work/proj/memory mcp
     """
-    from .errors import UsageError
+    from cardindex.errors import UsageError
 
     try:
-        from . import mcp_server
+        from cardindex import mcp_server
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] not in ("mcp", "mcp_types"):
             raise

@@ -26,7 +26,7 @@ def trust_vault(obj: object, revoke: bool, show_list: bool, output_format: str) 
       cards trust --list
       cards trust --revoke
     """
-    from .commands import trust as command
+    from cardindex.commands import trust as command
 
     if revoke and show_list:
         raise click.UsageError("--revoke and --list do not go together")

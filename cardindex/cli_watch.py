@@ -28,7 +28,7 @@ def watch(obj: object, once: bool, debounce: float, poll: bool, output_format: s
       cards watch --format json-lines 2>/dev/null
       cards watch --once        # in scripts: exit 1 when any card has findings
     """
-    from .commands import watch as command
+    from cardindex.commands import watch as command
 
     vault = obj.open()  # type: ignore[attr-defined]
     code = command.run(vault=vault, once=once, debounce=debounce, poll=poll, output_format=output_format)

@@ -15,7 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from .errors import ConfigError
+from cardindex.errors import ConfigError
 
 CONFIG_FILE = ".cardindex.yaml"
 DEFAULT_INDEX = "INDEX.md"

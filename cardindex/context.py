@@ -22,10 +22,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .card import Card, id_list
-from .index import by_type_first
-from .redaction import printable, shown, shown_data
-from .withhold import holding_secrets
+from cardindex.card import Card, id_list
+from cardindex.index import by_type_first
+from cardindex.redaction import printable, shown, shown_data
+from cardindex.withhold import holding_secrets
 
 DEFAULT_BUDGET = 6000
 MAX_FACT = 400

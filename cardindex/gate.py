@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .card import Card
-from .lint.context import LintContext
-from .lint.finding import Finding
-from .lint.registry import RULES
-from .vault import Vault, today
+from cardindex.card import Card
+from cardindex.lint.context import LintContext
+from cardindex.lint.finding import Finding
+from cardindex.lint.registry import RULES
+from cardindex.vault import Vault, today
 
 if TYPE_CHECKING:
-    from .lint.repo import RepoFacts
+    from cardindex.lint.repo import RepoFacts
 
 REFUSED = ("structure", "session", "derivable", "duplicate", "secret")
 
@@ -38,7 +38,7 @@ class Gate:
 
     def review(self, card: Card) -> list[Finding]:
         """Findings that stop `card` from being written (empty: it may go in)."""
-        from .lint.runner import lint_one
+        from cardindex.lint.runner import lint_one
 
         ctx = LintContext(self.vault, today(), self.repo_root, [*self.vault.cards, *self.accepted, card], focus=(card,),
                           repo=self._repo)

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import datetime as dt
 
-from .card import Card, decode, parse
-from .errors import Refused
-from .journal import DamagedPack, Journal
-from .vault import Vault
+from cardindex.card import Card, decode, parse
+from cardindex.errors import Refused
+from cardindex.journal import DamagedPack, Journal
+from cardindex.vault import Vault
 
 
 def cards_at(vault: Vault, day: dt.date) -> list[Card]:
@@ -45,7 +45,7 @@ def cards_at(vault: Vault, day: dt.date) -> list[Card]:
 
 def _check_kept(vault: Vault, day: dt.date) -> None:
     """Refuse a day from before a `cards journal prune` cut: the jobs that rewind to it are gone."""
-    from .journal_prune import earliest_as_of
+    from cardindex.journal_prune import earliest_as_of
 
     earliest = earliest_as_of(vault)
     if earliest is not None and day < earliest:

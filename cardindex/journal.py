@@ -40,8 +40,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .atomic import remove, write_atomic
-from .errors import CardIndexError
+from cardindex.atomic import remove, write_atomic
+from cardindex.errors import CardIndexError
 
 PACK_MAGIC = b"cardindex-pack 1\n"
 
@@ -221,7 +221,7 @@ class Journal:
         command rolls it back (`lifecycle.recover`) and an entry whose job never ran is
         never taken for a done one.
         """
-        from .redaction import shown
+        from cardindex.redaction import shown
 
         now = now or dt.datetime.now(dt.timezone.utc)
         # Sortable by time to the microsecond (writers hold the vault lock, so jobs do

@@ -31,12 +31,12 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .atomic import deferred_folder_syncs, remove, write_atomic
-from .card import Card, parse
-from .errors import Refused
-from .journal import DamagedPack, Journal, _parse_pack, pack_bytes, sha256
-from .redaction import find_secrets, redact, shown
-from .vault import Vault
+from cardindex.atomic import deferred_folder_syncs, remove, write_atomic
+from cardindex.card import Card, parse
+from cardindex.errors import Refused
+from cardindex.journal import DamagedPack, Journal, _parse_pack, pack_bytes, sha256
+from cardindex.redaction import find_secrets, redact, shown
+from cardindex.vault import Vault
 
 STATE = "pruned.json"
 PURGED_REASON = "(reason purged)"
@@ -188,7 +188,7 @@ def clear_caches(vault: Vault) -> None:
 
 def purge(vault: Vault, card_id: str) -> Purged:
     """Delete every kept copy of card `card_id` and its quotes from the journal (caller holds the lock)."""
-    from .lifecycle import recover
+    from cardindex.lifecycle import recover
 
     recover(vault)
     ref = card_id.removesuffix(".md")
@@ -280,8 +280,8 @@ def _quotes(journal: Journal, digests: set[str]) -> tuple[set[str], set[str]]:
 
 def prune(vault: Vault, cut: dt.date, *, dry_run: bool = False) -> Pruned:
     """Drop the jobs from before `cut` and every blob nothing left can read (caller holds the lock)."""
-    from .history import job_day
-    from .lifecycle import recover
+    from cardindex.history import job_day
+    from cardindex.lifecycle import recover
 
     if not dry_run:
         recover(vault)
@@ -325,8 +325,8 @@ def _needed(kept: list[dict[str, Any]], cut: dt.date) -> set[str]:
     some D >= cut - 1 only if every earlier job touching p has a day before K's (and
     so does the day before the cut).
     """
-    from .history import job_day
-    from .undo import undone
+    from cardindex.history import job_day
+    from cardindex.undo import undone
 
     done = undone(kept)
     out: set[str] = set()

@@ -53,11 +53,11 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from .atomic import create_new, deferred_folder_syncs, move_new, remove, write_atomic
-from .card import Card, decode, set_fields
-from .errors import CardIndexError, Refused
-from .journal import Action, DamagedPack, FileChange, Journal, fault, sha256
-from .vault import Vault, today
+from cardindex.atomic import create_new, deferred_folder_syncs, move_new, remove, write_atomic
+from cardindex.card import Card, decode, set_fields
+from cardindex.errors import CardIndexError, Refused
+from cardindex.journal import Action, DamagedPack, FileChange, Journal, fault, sha256
+from cardindex.vault import Vault, today
 
 OPS = ("create", "replace", "edit", "archive", "remove")  # also the order a job writes in
 
@@ -258,7 +258,7 @@ def recover(vault: Vault) -> str | None:
     job = journal.pending()
     if job is None:
         return None
-    from .recovery import remove_stale_temps
+    from cardindex.recovery import remove_stale_temps
 
     entry = journal.load(job)
     if entry is None and journal.has_entry(job):

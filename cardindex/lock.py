@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from types import TracebackType
 
-from .errors import LockTimeout
+from cardindex.errors import LockTimeout
 
 DEFAULT_TIMEOUT = 60.0
 
@@ -60,7 +60,7 @@ class VaultLock:
                 break
             except BlockingIOError:
                 if time.monotonic() >= deadline:
-                    from .redaction import shown  # a lock file of an older version holds a whole command line
+                    from cardindex.redaction import shown  # a lock file of an older version holds a whole command line
 
                     holder = shown(os.pread(fd, 200, 0).decode("utf-8", "replace").strip()) or "another process"
                     os.close(fd)
@@ -102,7 +102,7 @@ def _command() -> str:
     """
     import sys
 
-    from .redaction import printable
+    from cardindex.redaction import printable
 
     program = os.path.basename(sys.argv[0]) or "python"
     if program in ("__main__.py", "-m", "-c"):

@@ -31,21 +31,21 @@ from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
-from . import __version__
-from . import context as session
-from . import index as card_index
-from .commands.add import GateRefused, add_card
-from .commands.browse import jsonable, summary
-from .commands.context import render as render_context
-from .commands.lifecycle import supersede_card
-from .commands.search import find as find_cards
-from .errors import CardIndexError, NotFound, UsageError
-from .lint.finding import Finding
-from .lint.registry import selected
-from .lint.runner import lint as lint_cards
-from .os_errors import failure
-from .redaction import shown, shown_data
-from .vault import Vault, today
+from cardindex import __version__
+from cardindex import context as session
+from cardindex import index as card_index
+from cardindex.commands.add import GateRefused, add_card
+from cardindex.commands.browse import jsonable, summary
+from cardindex.commands.context import render as render_context
+from cardindex.commands.lifecycle import supersede_card
+from cardindex.commands.search import find as find_cards
+from cardindex.errors import CardIndexError, NotFound, UsageError
+from cardindex.lint.finding import Finding
+from cardindex.lint.registry import selected
+from cardindex.lint.runner import lint as lint_cards
+from cardindex.os_errors import failure
+from cardindex.redaction import shown, shown_data
+from cardindex.vault import Vault, today
 
 CardType = Literal["user", "feedback", "project", "reference"]
 

@@ -17,7 +17,7 @@ from typing import Any
 
 def digest(*parts: object) -> bytes:
     """A key for the inputs `parts` (their repr) and the tool's version."""
-    from . import __version__
+    from cardindex import __version__
 
     return hashlib.blake2b(repr((__version__, *parts)).encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
@@ -38,7 +38,7 @@ class Memo:
         return value if key == self.key else None
 
     def put(self, value: Any) -> None:
-        from .atomic import write_atomic
+        from cardindex.atomic import write_atomic
 
         if self.key is not None and self.path.parent.is_dir():
             with contextlib.suppress(OSError, ValueError):

@@ -18,10 +18,10 @@ import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from .errors import CardIndexError
+from cardindex.errors import CardIndexError
 
 if TYPE_CHECKING:
-    from .vault import Vault
+    from cardindex.vault import Vault
 
 # The name, not the path, is the problem: bad input (exit 2), like a usage error.
 INPUT_ERRNOS = frozenset({errno.ENAMETOOLONG, errno.ENOTDIR, errno.EISDIR, errno.ELOOP, errno.ENOENT})
@@ -123,9 +123,9 @@ def all_or_nothing(vault: Vault) -> Iterator[Jobs]:
 
 
 def _rolled_back(vault: Vault, ids: list[str], exc: OSError | CardIndexError) -> CardIndexError:
-    from .atomic import write_atomic
-    from .journal import Journal
-    from .lifecycle import roll_back
+    from cardindex.atomic import write_atomic
+    from cardindex.journal import Journal
+    from cardindex.lifecycle import roll_back
 
     journal = Journal(vault.state_dir)
     for job in reversed(ids):

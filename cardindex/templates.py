@@ -26,7 +26,7 @@ def locate(name: str, override: Path | None = None) -> Path:
 def _environment(override: str | None) -> Any:
     import jinja2
 
-    from .card import yaml_value
+    from cardindex.card import yaml_value
 
     folders = [override] if override else []
     folders.append(str(shipped_dir()))
@@ -46,7 +46,7 @@ def render(name: str, override: Path | None = None, **context: Any) -> str:
     """Render template `name`; a file of that name in `override` wins over the shipped one."""
     import jinja2
 
-    from .errors import ConfigError
+    from cardindex.errors import ConfigError
 
     env = _environment(str(override) if override else None)
     try:

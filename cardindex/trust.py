@@ -24,9 +24,9 @@ import os
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .atomic import write_atomic
-from .config import read_settings
-from .errors import ConfigError
+from cardindex.atomic import write_atomic
+from cardindex.config import read_settings
+from cardindex.errors import ConfigError
 
 USER_KEYS = frozenset({"llm"})
 MAX_STORE_BYTES = 1024 * 1024

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import NotFound, Refused
-from .journal import Action, DamagedPack, FileChange, Journal
-from .lifecycle import Write, current, prune, run_job
-from .vault import Vault, today
+from cardindex.errors import NotFound, Refused
+from cardindex.journal import Action, DamagedPack, FileChange, Journal
+from cardindex.lifecycle import Write, current, prune, run_job
+from cardindex.vault import Vault, today
 
 
 def undone(jobs: list[dict[str, Any]]) -> set[str]:

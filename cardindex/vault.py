@@ -8,11 +8,11 @@ import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from .cache import ParseCache, digest
-from .card import MAX_BYTES, Card, Parsed, Problem, decode, parse
-from .config import CONFIG_FILE, DEFAULT_INDEX, Config, load_config
-from .errors import NotFound, UsageError
-from .lock import VaultLock
+from cardindex.cache import ParseCache, digest
+from cardindex.card import MAX_BYTES, Card, Parsed, Problem, decode, parse
+from cardindex.config import CONFIG_FILE, DEFAULT_INDEX, Config, load_config
+from cardindex.errors import NotFound, UsageError
+from cardindex.lock import VaultLock
 
 STATE_DIR = ".cardindex"
 NOT_CARDS = {"INDEX.md", "README.md", "MEMORY.md"}
@@ -52,7 +52,7 @@ def vaults_of_files(files: Sequence[str], vault_option: str | None) -> tuple[dic
 
     Returns the groups (vault root -> vault-relative paths) and the files in no vault.
     """
-    from .errors import UsageError
+    from cardindex.errors import UsageError
 
     explicit = find_root(vault_option) if (vault_option or os.environ.get("CARDS_VAULT")) else None
     groups: dict[Path, list[str]] = {}

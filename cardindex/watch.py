@@ -25,15 +25,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from . import index
-from .card import Card
-from .config import CONFIG_FILE
-from .lint.baseline import without_accepted
-from .lint.context import LintContext
-from .lint.finding import Finding
-from .lint.registry import selected
-from .lint.runner import lint_one
-from .vault import EDITOR_TEMP_NAMES, NOT_CARDS, Vault
+from cardindex import index
+from cardindex.card import Card
+from cardindex.config import CONFIG_FILE
+from cardindex.lint.baseline import without_accepted
+from cardindex.lint.context import LintContext
+from cardindex.lint.finding import Finding
+from cardindex.lint.registry import selected
+from cardindex.lint.runner import lint_one
+from cardindex.vault import EDITOR_TEMP_NAMES, NOT_CARDS, Vault
 
 if TYPE_CHECKING:
     from watchdog.observers.api import BaseObserver

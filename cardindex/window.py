@@ -14,10 +14,10 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .atomic import write_atomic
-from .card import Card
-from .journal import sha256
-from .vault import Vault
+from cardindex.atomic import write_atomic
+from cardindex.card import Card
+from cardindex.journal import sha256
+from cardindex.vault import Vault
 
 STATE = "consolidated.json"
 MARGIN_NS = 1_000_000_000  # file times can lag the clock; look a second further back

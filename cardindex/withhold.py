@@ -15,15 +15,15 @@ import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 
-from .card import Card
-from .memo import Memo, digest
-from .redaction import has_secret
+from cardindex.card import Card
+from cardindex.memo import Memo, digest
+from cardindex.redaction import has_secret
 
 
 @functools.lru_cache(maxsize=1)
 def _detector_stamp() -> bytes:
     """A digest of the detector's source: a change of detection forgets what was remembered."""
-    from . import redaction
+    from cardindex import redaction
 
     try:
         return hashlib.blake2b(Path(redaction.__file__).read_bytes(), digest_size=16).digest()

@@ -9,17 +9,17 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .. import index, templates
-from ..card import MAX_BYTES, Card, id_value, lineage
-from ..errors import Refused, UsageError
-from ..journal import Action
-from ..lifecycle import Done, Step, apply, free_name
-from ..os_errors import all_or_nothing
-from ..vault import Vault, today
-from .index import report_takeover
+from cardindex import index, templates
+from cardindex.card import MAX_BYTES, Card, id_value, lineage
+from cardindex.commands.index import report_takeover
+from cardindex.errors import Refused, UsageError
+from cardindex.journal import Action
+from cardindex.lifecycle import Done, Step, apply, free_name
+from cardindex.os_errors import all_or_nothing
+from cardindex.vault import Vault, today
 
 if TYPE_CHECKING:
-    from ..lint.finding import Finding
+    from cardindex.lint.finding import Finding
 
 MAX_SLUG = 60  # a file name given by --name
 MIN_DERIVED_SLUG = 24  # one made from the description is cut to leave room in the index line, not below this
@@ -222,7 +222,7 @@ def add_card(
         ]
         card_text = _render(vault, fields, body)
         if not force:
-            from .. import gate  # the lint rules: imported only when the gate runs
+            from cardindex import gate  # the lint rules: imported only when the gate runs
 
             findings = gate.review(Card.from_text(rel, card_text), vault)
             if findings:

@@ -6,14 +6,14 @@ import datetime as dt
 import sys
 from typing import Any
 
-from .. import index, window
-from ..consolidate import Decision, Plan, plan
-from ..journal import sha256
-from ..lifecycle import Step, apply, new_text, recover
-from ..lint.context import vault_pairs
-from ..os_errors import all_or_nothing
-from ..vault import Vault, today
-from .output import echo, echo_json
+from cardindex import index, window
+from cardindex.commands.output import echo, echo_json
+from cardindex.consolidate import Decision, Plan, plan
+from cardindex.journal import sha256
+from cardindex.lifecycle import Step, apply, new_text, recover
+from cardindex.lint.context import vault_pairs
+from cardindex.os_errors import all_or_nothing
+from cardindex.vault import Vault, today
 
 ARROWS = {"merge": "←", "supersede": "→", "conflict": "↔", "keep": "↔", "resolve": "—"}
 
@@ -59,7 +59,7 @@ def run(
 
 def _rewrite_merged(vault: Vault, decided: Plan, given: str | None) -> list[Step]:
     """Let the llm command (if one may run: `llm.choose`) write each merged canonical card's body."""
-    from ..llm import chosen, rewrite
+    from cardindex.llm import chosen, rewrite
 
     command = chosen(vault, given)
     if command is None:

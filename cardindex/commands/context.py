@@ -7,11 +7,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .. import context
-from ..atomic import write_atomic
-from ..errors import UsageError
-from ..memo import Memo, digest
-from ..vault import Vault, today
+from cardindex import context
+from cardindex.atomic import write_atomic
+from cardindex.errors import UsageError
+from cardindex.memo import Memo, digest
+from cardindex.vault import Vault, today
 
 
 def render(
@@ -34,7 +34,7 @@ def render(
         if isinstance(remembered, str):
             return remembered
     if as_of is not None:
-        from ..history import live_at
+        from cardindex.history import live_at
 
         cards = live_at(vault, as_of)
     else:

@@ -17,10 +17,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .. import index, templates
-from ..card import MAX_BYTES, Card
-from ..errors import UsageError
-from ..importer import (
+from cardindex import index, templates
+from cardindex.card import MAX_BYTES, Card
+from cardindex.commands.add import _render, derive_description, derived_stem, fit_description
+from cardindex.commands.output import echo, echo_json
+from cardindex.errors import UsageError
+from cardindex.importer import (
     SHORT_DESCRIPTION_WORDS,
     Candidate,
     Skipped,
@@ -30,13 +32,11 @@ from ..importer import (
     parse_llm_answer,
     split_markdown,
 )
-from ..lifecycle import Step, apply, free_name, recover
-from ..lint.finding import Finding
-from ..llm import LlmCommand, ask, chosen
-from ..os_errors import all_or_nothing
-from ..vault import Vault, escaped, today, valid_name
-from .add import _render, derive_description, derived_stem, fit_description
-from .output import echo, echo_json
+from cardindex.lifecycle import Step, apply, free_name, recover
+from cardindex.lint.finding import Finding
+from cardindex.llm import LlmCommand, ask, chosen
+from cardindex.os_errors import all_or_nothing
+from cardindex.vault import Vault, escaped, today, valid_name
 
 STDIN = "-"
 MAX_LLM_CANDIDATES = 100
@@ -236,7 +236,7 @@ def _review(vault: Vault, candidates: list[Candidate], now: dt.date, inputs: lis
 
 
 def _review_all(vault: Vault, candidates: list[Candidate], now: dt.date, own_docs: tuple[str, ...]) -> list[Outcome]:
-    from .. import gate
+    from cardindex import gate
 
     checks = gate.Gate(vault)  # the repo is read once; accepted candidates count as in the vault
     taken: set[str] = set()

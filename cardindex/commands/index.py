@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import sys
 
-from .. import index
-from ..card import Card
-from ..errors import CheckFailed
-from ..recovery import settle
-from ..takeover import Takeover, summary
-from ..vault import Vault, today
-from .output import echo
+from cardindex import index
+from cardindex.card import Card
+from cardindex.commands.output import echo
+from cardindex.errors import CheckFailed
+from cardindex.recovery import settle
+from cardindex.takeover import Takeover, summary
+from cardindex.vault import Vault, today
 
 
 def report_broken(cards: list[Card]) -> None:
@@ -32,7 +32,7 @@ def diff(name: str, current: str | None, new: str) -> str:
     """The change from `current` to `new` as a unified diff (secrets redacted, controls escaped)."""
     import difflib
 
-    from ..redaction import shown
+    from cardindex.redaction import shown
 
     def lines(text: str) -> list[str]:
         out = text.splitlines(keepends=True)
@@ -47,7 +47,7 @@ def diff(name: str, current: str | None, new: str) -> str:
 
 def run_files(*, vault_option: str | None, files: list[str], check: bool, use_cache: bool = True) -> int:
     """Regenerate (or check) the index of every vault the files belong to: what pre-commit calls."""
-    from ..vault import vaults_of_files
+    from cardindex.vault import vaults_of_files
 
     groups, _ = vaults_of_files(files, vault_option)
     worst = 0

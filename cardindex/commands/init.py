@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .. import index, templates
-from ..atomic import create_new
-from ..config import CONFIG_FILE
-from ..errors import Refused
-from ..takeover import advice, describe, is_generated, stray_lines
-from ..vault import STATE_DIR, Vault, today
-from .index import report_takeover, show_preview
+from cardindex import index, templates
+from cardindex.atomic import create_new
+from cardindex.commands.index import report_takeover, show_preview
+from cardindex.config import CONFIG_FILE
+from cardindex.errors import Refused
+from cardindex.takeover import advice, describe, is_generated, stray_lines
+from cardindex.vault import STATE_DIR, Vault, today
 
 
 def claude_memory_dir(project: Path) -> Path:

@@ -7,12 +7,12 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from ..journal import Journal
-from ..vault import Vault, today
-from .output import echo, echo_json
+from cardindex.commands.output import echo, echo_json
+from cardindex.journal import Journal
+from cardindex.vault import Vault, today
 
 if TYPE_CHECKING:
-    from ..journal_prune import Purged
+    from cardindex.journal_prune import Purged
 
 DEFAULT_KEEP_DAYS = 90
 
@@ -43,7 +43,7 @@ def run(*, vault: Vault, limit: int | None = None, output_format: str = "text") 
 def run_prune(*, vault: Vault, keep_days: int | None = None, before: dt.date | None = None, dry_run: bool = False,
               output_format: str = "text") -> int:
     """`cards journal prune`: drop old jobs and the kept copies only they need."""
-    from ..journal_prune import prune
+    from cardindex.journal_prune import prune
 
     cut = before or today() - dt.timedelta(days=DEFAULT_KEEP_DAYS if keep_days is None else keep_days)
     with vault.lock():
@@ -66,7 +66,7 @@ def run_prune(*, vault: Vault, keep_days: int | None = None, before: dt.date | N
 
 def run_purge(*, vault: Vault, refs: list[str]) -> int:
     """`cards journal purge ID`: delete a removed card's history from the journal."""
-    from ..journal_prune import purge
+    from cardindex.journal_prune import purge
 
     with vault.lock():
         results = [purge(vault, ref) for ref in refs]

@@ -6,12 +6,12 @@ import os
 import sys
 from typing import NamedTuple
 
-from .. import index
-from ..card import Card, id_list, id_value, lineage
-from ..errors import Refused, UsageError
-from ..lifecycle import Done, Step, apply
-from ..os_errors import all_or_nothing
-from ..vault import Vault, today
+from cardindex import index
+from cardindex.card import Card, id_list, id_value, lineage
+from cardindex.errors import Refused, UsageError
+from cardindex.lifecycle import Done, Step, apply
+from cardindex.os_errors import all_or_nothing
+from cardindex.vault import Vault, today
 
 
 class Superseded(NamedTuple):
@@ -113,8 +113,8 @@ def remove(*, vault: Vault, refs: list[str], force: bool = False, purge: bool = 
             print(f"removed {d.step.card.path}")
         print(f"job {job}; `cards undo` restores them", file=sys.stderr)
         return 0
-    from ..journal_prune import purge as purge_card
-    from .journal import purged_line, still_there
+    from cardindex.commands.journal import purged_line, still_there
+    from cardindex.journal_prune import purge as purge_card
 
     with vault.lock():  # one hold: nothing runs between the removal and the purge
         job, done, result = _apply(vault, steps, "rm")

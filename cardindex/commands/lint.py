@@ -8,18 +8,18 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .. import index
-from ..card import Card
-from ..errors import UsageError
-from ..lifecycle import Step, apply
-from ..lint import baseline
-from ..lint.finding import SAFE_FIXES, Finding
-from ..lint.formatters import FORMATTERS, statistics
-from ..lint.registry import selected
-from ..lint.runner import lint
-from ..os_errors import all_or_nothing
-from ..recovery import settle
-from ..vault import Vault, find_root, today, vaults_of_files
+from cardindex import index
+from cardindex.card import Card
+from cardindex.errors import UsageError
+from cardindex.lifecycle import Step, apply
+from cardindex.lint import baseline
+from cardindex.lint.finding import SAFE_FIXES, Finding
+from cardindex.lint.formatters import FORMATTERS, statistics
+from cardindex.lint.registry import selected
+from cardindex.lint.runner import lint
+from cardindex.os_errors import all_or_nothing
+from cardindex.recovery import settle
+from cardindex.vault import Vault, find_root, today, vaults_of_files
 
 
 def run(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ..redaction import shown, shown_data
+from cardindex.redaction import shown, shown_data
 
 
 def echo(text: str = "", *, err: bool = False, end: str = "\n") -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from ..errors import UsageError
-from ..lint.registry import RULES, expand
+from cardindex.errors import UsageError
+from cardindex.lint.registry import RULES, expand
 
 
 def run(*, code: str | None, show_all: bool = False, output_format: str = "text") -> int:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from .. import index, window
-from ..card import id_list
-from ..errors import Refused
-from ..journal import Journal
-from ..recovery import settle
-from ..vault import Vault, today
-from .output import echo, echo_json
+from cardindex import index, window
+from cardindex.card import id_list
+from cardindex.commands.output import echo, echo_json
+from cardindex.errors import Refused
+from cardindex.journal import Journal
+from cardindex.recovery import settle
+from cardindex.vault import Vault, today
 
 
 def run(*, vault: Vault, output_format: str = "text") -> int:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .. import trust
-from ..config import CONFIG_FILE, load_config
-from ..errors import CardIndexError, Refused
-from ..redaction import shown
-from ..vault import Vault
+from cardindex import trust
+from cardindex.config import CONFIG_FILE, load_config
+from cardindex.errors import CardIndexError, Refused
+from cardindex.redaction import shown
+from cardindex.vault import Vault
 
 
 def run_trust(*, vault: Vault) -> int:

@@ -8,15 +8,15 @@ is undone; when the interrupted job was itself an undo, it is run again to the e
 
 from __future__ import annotations
 
-from .. import index
-from ..journal import Journal
-from ..lifecycle import recover
-from ..os_errors import describe
-from ..recovery import settle
-from ..takeover import is_generated
-from ..undo import undo
-from ..vault import Vault, today
-from .output import echo
+from cardindex import index
+from cardindex.commands.output import echo
+from cardindex.journal import Journal
+from cardindex.lifecycle import recover
+from cardindex.os_errors import describe
+from cardindex.recovery import settle
+from cardindex.takeover import is_generated
+from cardindex.undo import undo
+from cardindex.vault import Vault, today
 
 
 def run(*, vault: Vault, job: str | None = None) -> int:

@@ -12,13 +12,13 @@ import signal
 import sys
 from types import FrameType
 
-from ..errors import CardIndexError, LockTimeout, UsageError
-from ..lint.finding import Finding
-from ..lint.formatters import FORMATTERS, Formatter
-from ..os_errors import failure
-from ..redaction import shown
-from ..vault import Vault, today
-from ..watch import POLL_INTERVAL, Trigger, WatchdogLog, Watcher, lint_cards, start_observer
+from cardindex.errors import CardIndexError, LockTimeout, UsageError
+from cardindex.lint.finding import Finding
+from cardindex.lint.formatters import FORMATTERS, Formatter
+from cardindex.os_errors import failure
+from cardindex.redaction import shown
+from cardindex.vault import Vault, today
+from cardindex.watch import POLL_INTERVAL, Trigger, WatchdogLog, Watcher, lint_cards, start_observer
 
 
 def run(

@@ -26,10 +26,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
-from ..atomic import write_atomic
-from ..card import Card
-from ..similarity import Statement, Words
+from cardindex import __version__
+from cardindex.atomic import write_atomic
+from cardindex.card import Card
+from cardindex.similarity import Statement, Words
 
 FORMAT = 2
 _SOURCES = ("card.py", "fields.py", "frontmatter.py", "yamlfields.py", "controls.py", "index.py", "similarity.py",

@@ -13,11 +13,11 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
 
-from ..card import Card
-from ..similarity import words
-from .context import Hit, LintContext
-from .repo import RepoFacts
-from .text import description_line, statements
+from cardindex.card import Card
+from cardindex.lint.context import Hit, LintContext
+from cardindex.lint.repo import RepoFacts
+from cardindex.lint.text import description_line, statements
+from cardindex.similarity import words
 
 _PATH_LINE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.[A-Za-z0-9]{1,6})(?::|#L| line | lines? )(\d+)\b")
 _PATH = re.compile(r"(?<![\w/.:-])((?:[\w.-]+/)+[\w.-]*|[\w-]+\.[A-Za-z0-9]{1,6})(?![\w/])")

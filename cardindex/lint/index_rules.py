@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .. import index
-from ..card import Card
-from .context import Hit, LintContext
-from .text import description_line
+from cardindex import index
+from cardindex.card import Card
+from cardindex.lint.context import Hit, LintContext
+from cardindex.lint.text import description_line
 
 MAX_LINE = 150
 

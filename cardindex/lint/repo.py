@@ -14,8 +14,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..cache import RACY_NS
-from ..similarity import words
+from cardindex.cache import RACY_NS
+from cardindex.similarity import words
 
 MAX_FILES = 20_000
 MAX_FILE_BYTES = 256_000

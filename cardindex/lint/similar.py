@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..card import Card
-from ..redaction import redact_words
-from .context import Hit, LintContext
-from .text import description_line
+from cardindex.card import Card
+from cardindex.lint.context import Hit, LintContext
+from cardindex.lint.text import description_line
+from cardindex.redaction import redact_words
 
 
 def _pairs(card: Card, ctx: LintContext, kind: str, reasons: tuple[str, ...]) -> Iterator[Hit]:
