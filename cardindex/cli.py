@@ -43,7 +43,7 @@ class CardsGroup(click.Group):
 
 
 def _os_failure(exc: OSError) -> CardIndexError:
-    from cardindex.os_errors import failure
+    from cardindex.store.os_errors import failure
 
     return failure(exc)
 
@@ -55,8 +55,8 @@ class Options:
 
     def open(self, pending: str = "recover") -> Any:
         """The vault, after `recovery.opened` (`pending`: recover, warn or leave) saw to a killed job."""
-        from cardindex.recovery import opened
-        from cardindex.vault import Vault, find_root
+        from cardindex.store.recovery import opened
+        from cardindex.store.vault import Vault, find_root
 
         return opened(Vault(find_root(self.vault), use_cache=self.use_cache), pending)
 

@@ -30,10 +30,10 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from cardindex.card import LIVE_STATUSES, Card, id_list, id_value
-from cardindex.lifecycle import Step
+from cardindex.meaning.similarity import Pair, find_pairs, measured_change, statement, words
 from cardindex.redaction import redact_words
-from cardindex.similarity import Pair, find_pairs, measured_change, statement, words
+from cardindex.store.card import LIVE_STATUSES, Card, id_list, id_value
+from cardindex.store.jobs import Step
 
 _REASONS = re.compile(r"(?im)^\W*(?:why|how to apply)\b")
 NEVER = dt.date.min

@@ -22,10 +22,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cardindex.card import Card, id_list
-from cardindex.index import by_type_first
+from cardindex.index.build import by_type_first
+from cardindex.index.withhold import holding_secrets
 from cardindex.redaction import printable, shown, shown_data
-from cardindex.withhold import holding_secrets
+from cardindex.store.card import Card, id_list
 
 DEFAULT_BUDGET = 6000
 MAX_FACT = 400

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardindex.card import Card
 from cardindex.lint.context import LintContext
 from cardindex.lint.finding import Finding
 from cardindex.lint.registry import RULES
-from cardindex.vault import Vault, today
+from cardindex.store.card import Card
+from cardindex.store.vault import Vault, today
 
 if TYPE_CHECKING:
-    from cardindex.lint.repo import RepoFacts
+    from cardindex.meaning.repo_facts import RepoFacts
 
 REFUSED = ("structure", "session", "derivable", "duplicate", "secret")
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import datetime as dt
 
-from cardindex.card import Card, decode, parse
 from cardindex.errors import Refused
-from cardindex.journal import DamagedPack, Journal
-from cardindex.vault import Vault
+from cardindex.store.card import Card, decode, parse
+from cardindex.store.journal import DamagedPack, Journal
+from cardindex.store.vault import Vault
 
 
 def cards_at(vault: Vault, day: dt.date) -> list[Card]:

@@ -31,12 +31,12 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cardindex.atomic import deferred_folder_syncs, remove, write_atomic
-from cardindex.card import Card, parse
 from cardindex.errors import Refused
-from cardindex.journal import DamagedPack, Journal, _parse_pack, pack_bytes, sha256
 from cardindex.redaction import find_secrets, redact, shown
-from cardindex.vault import Vault
+from cardindex.store.atomic import deferred_folder_syncs, remove, write_atomic
+from cardindex.store.card import Card, parse
+from cardindex.store.journal import DamagedPack, Journal, _parse_pack, pack_bytes, sha256
+from cardindex.store.vault import Vault
 
 STATE = "pruned.json"
 PURGED_REASON = "(reason purged)"
@@ -188,7 +188,7 @@ def clear_caches(vault: Vault) -> None:
 
 def purge(vault: Vault, card_id: str) -> Purged:
     """Delete every kept copy of card `card_id` and its quotes from the journal (caller holds the lock)."""
-    from cardindex.lifecycle import recover
+    from cardindex.store.jobs import recover
 
     recover(vault)
     ref = card_id.removesuffix(".md")
@@ -281,7 +281,7 @@ def _quotes(journal: Journal, digests: set[str]) -> tuple[set[str], set[str]]:
 def prune(vault: Vault, cut: dt.date, *, dry_run: bool = False) -> Pruned:
     """Drop the jobs from before `cut` and every blob nothing left can read (caller holds the lock)."""
     from cardindex.history import job_day
-    from cardindex.lifecycle import recover
+    from cardindex.store.jobs import recover
 
     if not dry_run:
         recover(vault)

@@ -19,11 +19,11 @@ import subprocess
 import sys
 from typing import NamedTuple
 
-from cardindex import templates
-from cardindex.card import MAX_BYTES
 from cardindex.consolidate import Merge
+from cardindex.index import templates
 from cardindex.redaction import shown
-from cardindex.vault import Vault
+from cardindex.store.card import MAX_BYTES
+from cardindex.store.vault import Vault
 
 TIMEOUT = 120.0
 
@@ -37,7 +37,7 @@ class LlmCommand(NamedTuple):
 
 def choose(vault: Vault, given: str | None = None) -> tuple[LlmCommand | None, str | None]:
     """The llm command to run (None: stay deterministic), and a note when the vault's was not run."""
-    from cardindex import trust
+    from cardindex.store import trust
 
     if given is not None and given.strip():
         return LlmCommand(given, "--llm"), None

@@ -33,19 +33,19 @@ from pydantic import BaseModel, Field
 
 from cardindex import __version__
 from cardindex import context as session
-from cardindex import index as card_index
 from cardindex.commands.add import GateRefused, add_card
 from cardindex.commands.browse import jsonable, summary
 from cardindex.commands.context import render as render_context
 from cardindex.commands.lifecycle import supersede_card
 from cardindex.commands.search import find as find_cards
 from cardindex.errors import CardIndexError, NotFound, UsageError
+from cardindex.index import build as card_index
 from cardindex.lint.finding import Finding
 from cardindex.lint.registry import selected
 from cardindex.lint.runner import lint as lint_cards
-from cardindex.os_errors import failure
 from cardindex.redaction import shown, shown_data
-from cardindex.vault import Vault, today
+from cardindex.store.os_errors import failure
+from cardindex.store.vault import Vault, today
 
 CardType = Literal["user", "feedback", "project", "reference"]
 

@@ -15,8 +15,8 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from cardindex.card import Card
-from cardindex.index import priority
+from cardindex.index.build import priority
+from cardindex.store.card import Card
 
 BODY_WEIGHT = 0.8
 PHRASE_BONUS = 10.0

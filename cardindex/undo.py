@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from cardindex.errors import NotFound, Refused
-from cardindex.journal import Action, DamagedPack, FileChange, Journal
-from cardindex.lifecycle import Write, current, prune, run_job
-from cardindex.vault import Vault, today
+from cardindex.store.jobs import Write, current, prune, run_job
+from cardindex.store.journal import Action, DamagedPack, FileChange, Journal
+from cardindex.store.vault import Vault, today
 
 
 def undone(jobs: list[dict[str, Any]]) -> set[str]:

@@ -25,15 +25,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from cardindex import index
-from cardindex.card import Card
-from cardindex.config import CONFIG_FILE
+from cardindex.index import build as index
 from cardindex.lint.baseline import without_accepted
 from cardindex.lint.context import LintContext
 from cardindex.lint.finding import Finding
 from cardindex.lint.registry import selected
 from cardindex.lint.runner import lint_one
-from cardindex.vault import EDITOR_TEMP_NAMES, NOT_CARDS, Vault
+from cardindex.store.card import Card
+from cardindex.store.config import CONFIG_FILE
+from cardindex.store.vault import EDITOR_TEMP_NAMES, NOT_CARDS, Vault
 
 if TYPE_CHECKING:
     from watchdog.observers.api import BaseObserver

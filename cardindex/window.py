@@ -14,10 +14,10 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cardindex.atomic import write_atomic
-from cardindex.card import Card
-from cardindex.journal import sha256
-from cardindex.vault import Vault
+from cardindex.store.atomic import write_atomic
+from cardindex.store.card import Card
+from cardindex.store.journal import sha256
+from cardindex.store.vault import Vault
 
 STATE = "consolidated.json"
 MARGIN_NS = 1_000_000_000  # file times can lag the clock; look a second further back

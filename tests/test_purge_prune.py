@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardindex.history import cards_at
-from cardindex.journal import DamagedPack, Journal, sha256
+from cardindex.store.journal import DamagedPack, Journal, sha256
 from cardindex.undo import undone
-from cardindex.vault import Vault
+from cardindex.store.vault import Vault
 
 Invoke = Callable[..., Result]
 SECRET = "Xk9mQ2vL8pW4zR7qTn3s"

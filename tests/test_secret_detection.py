@@ -396,7 +396,7 @@ def test_a_baseline_that_cannot_be_read_or_written_is_one_line(accepted_vault, r
 def test_watch_leaves_accepted_secrets_out_as_lint_does(accepted_vault, run_cli) -> None:
     import datetime as dt
 
-    from cardindex.vault import Vault
+    from cardindex.store.vault import Vault
     from cardindex.watch import lint_cards
 
     root, _ = accepted_vault

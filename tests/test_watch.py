@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from cardindex.cli import main
-from cardindex.lock import VaultLock
+from cardindex.store.lock import VaultLock
 
 TODAY = "2026-11-30"
 TIMEOUT = 10.0
@@ -509,7 +509,7 @@ def test_duplicates_of_changed_cards_are_found_as_cards_lint_finds_them(tmp_path
 
     from cardindex.lint.registry import selected
     from cardindex.lint.runner import lint
-    from cardindex.vault import Vault
+    from cardindex.store.vault import Vault
     from cardindex.lint.context import FOCUSED_PAIRS_MAX
     from cardindex.watch import lint_cards
 

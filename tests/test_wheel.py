@@ -17,7 +17,7 @@ import sysconfig
 import zipfile
 from pathlib import Path
 
-from cardindex.index import HEADER
+from cardindex.index.build import HEADER
 
 ROOT = Path(__file__).resolve().parents[1]
 TODAY = "2026-11-30"
@@ -124,7 +124,7 @@ def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None
                 str(py),
                 "-c",
                 (
-                    "import json, cardindex, cardindex.templates as t; "
+                    "import json, cardindex, cardindex.index.templates as t; "
                     "print(json.dumps({'file': cardindex.__file__, 'templates': str(t.shipped_dir()), "
                     "'version': cardindex.__version__}))"
                 ),

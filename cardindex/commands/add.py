@@ -9,14 +9,15 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from cardindex import index, templates
-from cardindex.card import MAX_BYTES, Card, id_value, lineage
 from cardindex.commands.index import report_takeover
 from cardindex.errors import Refused, UsageError
-from cardindex.journal import Action
-from cardindex.lifecycle import Done, Step, apply, free_name
-from cardindex.os_errors import all_or_nothing
-from cardindex.vault import Vault, today
+from cardindex.index import build as index
+from cardindex.index import templates
+from cardindex.store.card import MAX_BYTES, Card, id_value, lineage
+from cardindex.store.jobs import Done, Step, apply, free_name
+from cardindex.store.journal import Action
+from cardindex.store.os_errors import all_or_nothing
+from cardindex.store.vault import Vault, today
 
 if TYPE_CHECKING:
     from cardindex.lint.finding import Finding

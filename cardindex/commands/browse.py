@@ -11,9 +11,9 @@ import json
 import sys
 from typing import Any
 
-from cardindex.card import Card
 from cardindex.commands.output import echo, echo_json
-from cardindex.vault import Vault, today
+from cardindex.store.card import Card
+from cardindex.store.vault import Vault, today
 
 
 def summary(card: Card, now: dt.date) -> dict[str, Any]:

@@ -6,14 +6,15 @@ import datetime as dt
 import sys
 from typing import Any
 
-from cardindex import index, window
+from cardindex import window
 from cardindex.commands.output import echo, echo_json
 from cardindex.consolidate import Decision, Plan, plan
-from cardindex.journal import sha256
-from cardindex.lifecycle import Step, apply, new_text, recover
+from cardindex.index import build as index
 from cardindex.lint.context import vault_pairs
-from cardindex.os_errors import all_or_nothing
-from cardindex.vault import Vault, today
+from cardindex.store.jobs import Step, apply, new_text, recover
+from cardindex.store.journal import sha256
+from cardindex.store.os_errors import all_or_nothing
+from cardindex.store.vault import Vault, today
 
 ARROWS = {"merge": "←", "supersede": "→", "conflict": "↔", "keep": "↔", "resolve": "—"}
 

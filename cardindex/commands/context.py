@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from cardindex import context
-from cardindex.atomic import write_atomic
 from cardindex.errors import UsageError
-from cardindex.memo import Memo, digest
-from cardindex.vault import Vault, today
+from cardindex.store.atomic import write_atomic
+from cardindex.store.remembered import Memo, digest
+from cardindex.store.vault import Vault, today
 
 
 def render(

@@ -1,7 +1,7 @@
 """`cards git-setup` and `cards merge-index`: the index merges line by line in git (SPEC §8).
 
 `merge` is what git runs for every merge that touches the index, so this module
-imports only the pure merge (`cardindex.merge`), the writer and the errors at load
+imports only the pure merge (`cardindex.gitmerge`), the writer and the errors at load
 time; the vault, the cards and YAML are never loaded for a merge.
 """
 
@@ -17,8 +17,8 @@ from cardindex.errors import CardError, CardIndexError, UsageError
 if TYPE_CHECKING:
     import subprocess
 
-    from cardindex.merge import Merged
-    from cardindex.vault import Vault
+    from cardindex.gitmerge import Merged
+    from cardindex.store.vault import Vault
 
 DRIVER = "cards-index"
 DRIVER_NAME = "cards: merge the card index line by line, keyed on card path"
@@ -96,7 +96,7 @@ def _merge_attribute(top: Path, target: str) -> str | None:
 
 
 def _append_line(path: Path, line: str) -> None:
-    from cardindex.atomic import write_atomic
+    from cardindex.store.atomic import write_atomic
 
     try:
         current = path.read_bytes().decode("utf-8")
@@ -140,8 +140,8 @@ def _check(result: subprocess.CompletedProcess[str], what: str) -> subprocess.Co
 
 def merge(*, base: str, ours: str, theirs: str, path: str | None) -> int:
     """Merge the three index versions git hands the driver into OURS: 0 clean, 1 conflicts."""
-    from cardindex.atomic import write_atomic
-    from cardindex.merge import merge3
+    from cardindex.gitmerge import merge3
+    from cardindex.store.atomic import write_atomic
 
     name = path or ours
     texts = [_read(file, side, name) for file, side in ((base, "base"), (ours, "our"), (theirs, "their"))]
@@ -178,7 +178,7 @@ def _line_merge(base: str, ours: str, theirs: str) -> Merged:
     """Git's own line merge, for an index that is not generated (kept by hand, or half resolved)."""
     import subprocess
 
-    from cardindex.merge import Merged
+    from cardindex.gitmerge import Merged
 
     command = ["git", "merge-file", "-p", "-L", LABELS[0], "-L", "base", "-L", LABELS[1], ours, base, theirs]
     try:

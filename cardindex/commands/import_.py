@@ -17,8 +17,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cardindex import index, templates
-from cardindex.card import MAX_BYTES, Card
 from cardindex.commands.add import _render, derive_description, derived_stem, fit_description
 from cardindex.commands.output import echo, echo_json
 from cardindex.errors import UsageError
@@ -32,11 +30,14 @@ from cardindex.importer import (
     parse_llm_answer,
     split_markdown,
 )
-from cardindex.lifecycle import Step, apply, free_name, recover
+from cardindex.index import build as index
+from cardindex.index import templates
 from cardindex.lint.finding import Finding
 from cardindex.llm import LlmCommand, ask, chosen
-from cardindex.os_errors import all_or_nothing
-from cardindex.vault import Vault, escaped, today, valid_name
+from cardindex.store.card import MAX_BYTES, Card
+from cardindex.store.jobs import Step, apply, free_name, recover
+from cardindex.store.os_errors import all_or_nothing
+from cardindex.store.vault import Vault, escaped, today, valid_name
 
 STDIN = "-"
 MAX_LLM_CANDIDATES = 100

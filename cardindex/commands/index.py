@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import sys
 
-from cardindex import index
-from cardindex.card import Card
 from cardindex.commands.output import echo
 from cardindex.errors import CheckFailed
-from cardindex.recovery import settle
-from cardindex.takeover import Takeover, summary
-from cardindex.vault import Vault, today
+from cardindex.index import build as index
+from cardindex.index.takeover import Takeover, summary
+from cardindex.store.card import Card
+from cardindex.store.recovery import settle
+from cardindex.store.vault import Vault, today
 
 
 def report_broken(cards: list[Card]) -> None:
@@ -47,7 +47,7 @@ def diff(name: str, current: str | None, new: str) -> str:
 
 def run_files(*, vault_option: str | None, files: list[str], check: bool, use_cache: bool = True) -> int:
     """Regenerate (or check) the index of every vault the files belong to: what pre-commit calls."""
-    from cardindex.vault import vaults_of_files
+    from cardindex.store.vault import vaults_of_files
 
     groups, _ = vaults_of_files(files, vault_option)
     worst = 0

@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from cardindex import index, templates
-from cardindex.atomic import create_new
 from cardindex.commands.index import report_takeover, show_preview
-from cardindex.config import CONFIG_FILE
 from cardindex.errors import Refused
-from cardindex.takeover import advice, describe, is_generated, stray_lines
-from cardindex.vault import STATE_DIR, Vault, today
+from cardindex.index import build as index
+from cardindex.index import templates
+from cardindex.index.takeover import advice, describe, is_generated, stray_lines
+from cardindex.store.atomic import create_new
+from cardindex.store.config import CONFIG_FILE
+from cardindex.store.vault import STATE_DIR, Vault, today
 
 
 def claude_memory_dir(project: Path) -> Path:

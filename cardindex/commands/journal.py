@@ -8,8 +8,8 @@ import sys
 from typing import TYPE_CHECKING
 
 from cardindex.commands.output import echo, echo_json
-from cardindex.journal import Journal
-from cardindex.vault import Vault, today
+from cardindex.store.journal import Journal
+from cardindex.store.vault import Vault, today
 
 if TYPE_CHECKING:
     from cardindex.journal_prune import Purged

@@ -6,12 +6,12 @@ import os
 import sys
 from typing import NamedTuple
 
-from cardindex import index
-from cardindex.card import Card, id_list, id_value, lineage
 from cardindex.errors import Refused, UsageError
-from cardindex.lifecycle import Done, Step, apply
-from cardindex.os_errors import all_or_nothing
-from cardindex.vault import Vault, today
+from cardindex.index import build as index
+from cardindex.store.card import Card, id_list, id_value, lineage
+from cardindex.store.jobs import Done, Step, apply
+from cardindex.store.os_errors import all_or_nothing
+from cardindex.store.vault import Vault, today
 
 
 class Superseded(NamedTuple):

@@ -8,18 +8,18 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from cardindex import index
-from cardindex.card import Card
 from cardindex.errors import UsageError
-from cardindex.lifecycle import Step, apply
+from cardindex.index import build as index
 from cardindex.lint import baseline
 from cardindex.lint.finding import SAFE_FIXES, Finding
 from cardindex.lint.formatters import FORMATTERS, statistics
 from cardindex.lint.registry import selected
 from cardindex.lint.runner import lint
-from cardindex.os_errors import all_or_nothing
-from cardindex.recovery import settle
-from cardindex.vault import Vault, find_root, today, vaults_of_files
+from cardindex.store.card import Card
+from cardindex.store.jobs import Step, apply
+from cardindex.store.os_errors import all_or_nothing
+from cardindex.store.recovery import settle
+from cardindex.store.vault import Vault, find_root, today, vaults_of_files
 
 
 def run(

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardindex.card import LIVE_STATUSES
 from cardindex.commands.browse import summary
 from cardindex.commands.output import echo, echo_json
 from cardindex.context import fact, scope_matches
 from cardindex.search import Hit, search
-from cardindex.vault import Vault, today
+from cardindex.store.card import LIVE_STATUSES
+from cardindex.store.vault import Vault, today
 
 
 def find(

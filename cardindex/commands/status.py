@@ -5,13 +5,14 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from cardindex import index, window
-from cardindex.card import id_list
+from cardindex import window
 from cardindex.commands.output import echo, echo_json
 from cardindex.errors import Refused
-from cardindex.journal import Journal
-from cardindex.recovery import settle
-from cardindex.vault import Vault, today
+from cardindex.index import build as index
+from cardindex.store.card import id_list
+from cardindex.store.journal import Journal
+from cardindex.store.recovery import settle
+from cardindex.store.vault import Vault, today
 
 
 def run(*, vault: Vault, output_format: str = "text") -> int:

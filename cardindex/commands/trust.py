@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cardindex import trust
-from cardindex.config import CONFIG_FILE, load_config
 from cardindex.errors import CardIndexError, Refused
 from cardindex.redaction import shown
-from cardindex.vault import Vault
+from cardindex.store import trust
+from cardindex.store.config import CONFIG_FILE, load_config
+from cardindex.store.vault import Vault
 
 
 def run_trust(*, vault: Vault) -> int:

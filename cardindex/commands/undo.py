@@ -8,15 +8,15 @@ is undone; when the interrupted job was itself an undo, it is run again to the e
 
 from __future__ import annotations
 
-from cardindex import index
 from cardindex.commands.output import echo
-from cardindex.journal import Journal
-from cardindex.lifecycle import recover
-from cardindex.os_errors import describe
-from cardindex.recovery import settle
-from cardindex.takeover import is_generated
+from cardindex.index import build as index
+from cardindex.index.takeover import is_generated
+from cardindex.store.jobs import recover
+from cardindex.store.journal import Journal
+from cardindex.store.os_errors import describe
+from cardindex.store.recovery import settle
+from cardindex.store.vault import Vault, today
 from cardindex.undo import undo
-from cardindex.vault import Vault, today
 
 
 def run(*, vault: Vault, job: str | None = None) -> int:

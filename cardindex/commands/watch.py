@@ -15,9 +15,9 @@ from types import FrameType
 from cardindex.errors import CardIndexError, LockTimeout, UsageError
 from cardindex.lint.finding import Finding
 from cardindex.lint.formatters import FORMATTERS, Formatter
-from cardindex.os_errors import failure
 from cardindex.redaction import shown
-from cardindex.vault import Vault, today
+from cardindex.store.os_errors import failure
+from cardindex.store.vault import Vault, today
 from cardindex.watch import POLL_INTERVAL, Trigger, WatchdogLog, Watcher, lint_cards, start_observer
 
 

@@ -20,13 +20,13 @@ from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-from cardindex.atomic import write_atomic
-from cardindex.card import Card
 from cardindex.errors import CardIndexError
 from cardindex.lint.finding import Finding
 from cardindex.lint.secret import code_of, message_of
 from cardindex.redaction import find_secrets
-from cardindex.vault import Vault
+from cardindex.store.atomic import write_atomic
+from cardindex.store.card import Card
+from cardindex.store.vault import Vault
 
 FILE = ".cardindex-secrets.json"
 VERSION = 1

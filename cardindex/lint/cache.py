@@ -27,13 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from cardindex import __version__
-from cardindex.atomic import write_atomic
-from cardindex.card import Card
-from cardindex.similarity import Statement, Words
+from cardindex.meaning.similarity import Statement, Words
+from cardindex.store.atomic import write_atomic
+from cardindex.store.card import Card
 
 FORMAT = 2
-_SOURCES = ("card.py", "fields.py", "frontmatter.py", "yamlfields.py", "controls.py", "index.py", "similarity.py",
-            "redaction.py", "lint")  # what cached results are computed by, under cardindex/
+_SOURCES = ("store", "index", "meaning", "redaction.py", "lint")  # what cached results are computed by, under cardindex/
 
 Hits = tuple[tuple[Any, ...], ...]  # the fields of each `Hit`, as plain tuples
 

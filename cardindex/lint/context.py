@@ -9,16 +9,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from cardindex import index
-from cardindex.card import Card
-from cardindex.vault import Vault
+from cardindex.index import build as index
+from cardindex.store.card import Card
+from cardindex.store.vault import Vault
 
 FOCUSED_PAIRS_MAX = 16  # more cards in focus than this: one all-pairs search is cheaper than one per card
 
 if TYPE_CHECKING:
     from cardindex.lint.cache import LintCache
-    from cardindex.lint.repo import RepoFacts
-    from cardindex.similarity import Pair, Statement
+    from cardindex.meaning.repo_facts import RepoFacts
+    from cardindex.meaning.similarity import Pair, Statement
 
 
 class Hit(NamedTuple):
@@ -68,7 +68,7 @@ class LintContext:
     @functools.cached_property
     def pairs(self) -> dict[str, list[Pair]]:
         """Duplicate and contradiction pairs among live cards, by the path of each side."""
-        from cardindex.similarity import pairs_with
+        from cardindex.meaning.similarity import pairs_with
 
         multi = self.vault.config.multi_valued_keys
         if self.focus:
@@ -96,7 +96,7 @@ class LintContext:
         The pairs depend on each card's path, key and statement alone (in order), so an
         edit elsewhere in a card (a reason, a later paragraph, a tag) reuses them.
         """
-        from cardindex.similarity import Pair, find_pairs
+        from cardindex.meaning.similarity import Pair, find_pairs
 
         if self.cache is None:
             return find_pairs(usable, multi)
@@ -130,7 +130,7 @@ class LintContext:
 
     def statement(self, card: Card) -> Statement:
         """What `card` says, as similarity compares it (from the cache when it has it)."""
-        from cardindex.similarity import statement
+        from cardindex.meaning.similarity import statement
 
         if self.cache is None:
             return statement(card)
@@ -151,7 +151,7 @@ class LintContext:
 
     @functools.cached_property
     def repo(self) -> RepoFacts | None:
-        from cardindex.lint.repo import facts_of_plain, load_repo_facts, plain_facts
+        from cardindex.meaning.repo_facts import facts_of_plain, load_repo_facts, plain_facts
 
         if self.repo_root is None:
             return None

@@ -13,11 +13,11 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
 
-from cardindex.card import Card
 from cardindex.lint.context import Hit, LintContext
-from cardindex.lint.repo import RepoFacts
-from cardindex.lint.text import description_line, statements
-from cardindex.similarity import words
+from cardindex.meaning.repo_facts import RepoFacts
+from cardindex.meaning.similarity import words
+from cardindex.meaning.text import description_line, statements
+from cardindex.store.card import Card
 
 _PATH_LINE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.[A-Za-z0-9]{1,6})(?::|#L| line | lines? )(\d+)\b")
 _PATH = re.compile(r"(?<![\w/.:-])((?:[\w.-]+/)+[\w.-]*|[\w-]+\.[A-Za-z0-9]{1,6})(?![\w/])")

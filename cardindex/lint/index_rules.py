@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from cardindex import index
-from cardindex.card import Card
+from cardindex.index import build as index
 from cardindex.lint.context import Hit, LintContext
-from cardindex.lint.text import description_line
+from cardindex.meaning.text import description_line
+from cardindex.store.card import Card
 
 MAX_LINE = 150
 

@@ -13,18 +13,18 @@ from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cardindex.card import Card, id_list
 from cardindex.errors import UsageError
+from cardindex.index.withhold import holding_secrets
 from cardindex.lint.baseline import without_accepted
 from cardindex.lint.cache import LintCache
 from cardindex.lint.context import Hit, LintContext
 from cardindex.lint.finding import Finding
 from cardindex.lint.registry import Rule, expand
-from cardindex.lint.repo import facts_digest, repo_stamp
-from cardindex.lint.text import ignored_on_lines
+from cardindex.meaning.repo_facts import facts_digest, repo_stamp
+from cardindex.meaning.text import ignored_on_lines
 from cardindex.redaction import has_secret, redact_words, shown
-from cardindex.vault import Vault
-from cardindex.withhold import holding_secrets
+from cardindex.store.card import Card, id_list
+from cardindex.store.vault import Vault
 
 
 def lint(

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from cardindex.card import Card
 from cardindex.lint.context import Hit, LintContext
 from cardindex.redaction import Secret, find_secrets
+from cardindex.store.card import Card
 
 
 def code_of(secret: Secret) -> str:

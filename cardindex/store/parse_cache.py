@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from cardindex import __version__
-from cardindex.atomic import write_atomic
-from cardindex.card import Card, Parsed, Problem
+from cardindex.store.atomic import write_atomic
+from cardindex.store.card import Card, Parsed, Problem
 
 FORMAT = 6
 RACY_NS = 2_000_000_000  # a file modified this close to a look may change again unseen

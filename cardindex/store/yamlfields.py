@@ -11,8 +11,8 @@ import datetime as dt
 import re
 from typing import Any
 
-from cardindex.fields import Problem
-from cardindex.frontmatter import NO, WORDS, field_line, nested_block, plain, quote
+from cardindex.store.fields import Problem
+from cardindex.store.frontmatter import NO, WORDS, field_line, nested_block, plain, quote
 
 
 def load_fields(fm_lines: list[str]) -> tuple[dict[str, Any] | None, list[Problem]]:

@@ -40,8 +40,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cardindex.atomic import remove, write_atomic
 from cardindex.errors import CardIndexError
+from cardindex.store.atomic import remove, write_atomic
 
 PACK_MAGIC = b"cardindex-pack 1\n"
 

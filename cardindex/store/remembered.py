@@ -38,7 +38,7 @@ class Memo:
         return value if key == self.key else None
 
     def put(self, value: Any) -> None:
-        from cardindex.atomic import write_atomic
+        from cardindex.store.atomic import write_atomic
 
         if self.key is not None and self.path.parent.is_dir():
             with contextlib.suppress(OSError, ValueError):

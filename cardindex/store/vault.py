@@ -8,11 +8,11 @@ import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from cardindex.cache import ParseCache, digest
-from cardindex.card import MAX_BYTES, Card, Parsed, Problem, decode, parse
-from cardindex.config import CONFIG_FILE, DEFAULT_INDEX, Config, load_config
 from cardindex.errors import NotFound, UsageError
-from cardindex.lock import VaultLock
+from cardindex.store.card import MAX_BYTES, Card, Parsed, Problem, decode, parse
+from cardindex.store.config import CONFIG_FILE, DEFAULT_INDEX, Config, load_config
+from cardindex.store.lock import VaultLock
+from cardindex.store.parse_cache import ParseCache, digest
 
 STATE_DIR = ".cardindex"
 NOT_CARDS = {"INDEX.md", "README.md", "MEMORY.md"}

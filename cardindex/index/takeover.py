@@ -33,8 +33,8 @@ from urllib.parse import unquote
 from cardindex.redaction import shown
 
 if TYPE_CHECKING:
-    from cardindex.card import Card
-    from cardindex.vault import Vault
+    from cardindex.store.card import Card
+    from cardindex.store.vault import Vault
 
 NOTES_TITLE = "Notes"  # the group heading of linked files that are not cards (merge.NOTES_HEADING)
 MAX_LISTED = 3  # lines of its own quoted in a refusal
@@ -89,7 +89,7 @@ class Takeover(NamedTuple):
 
 
 def is_generated(text: str) -> bool:
-    from cardindex.index import GENERATED_MARK
+    from cardindex.index.build import GENERATED_MARK
 
     return GENERATED_MARK in text.split("\n", 1)[0]
 
@@ -281,7 +281,7 @@ def says_more(hook: str, card: Card) -> bool:
     a detail the description lacks, says more; a shorter wording of the description
     does not. A word in another script counts unless the description has it too.
     """
-    from cardindex.similarity import words
+    from cardindex.meaning.similarity import words
 
     against = f"{card.title} {card.description}"
     if set(words(hook).tokens) - set(words(against).tokens):
@@ -293,8 +293,8 @@ def says_more(hook: str, card: Card) -> bool:
 
 def replace(vault: Vault, current: str, new_text: str, found: Takeover) -> Takeover:
     """Replace the hand-kept index by `new_text` as one journalled job (caller holds the lock)."""
-    from cardindex.card import Card
-    from cardindex.lifecycle import Step, apply
+    from cardindex.store.card import Card
+    from cardindex.store.jobs import Step, apply
 
     reason = f"took over the hand-kept index: {len(found.cards)} card link(s), {len(found.notes)} note link(s) kept"
     step = Step(Card.from_text(vault.index_name, current), "replace", {}, "takeover", reason, body=new_text)

@@ -14,8 +14,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cardindex.cache import RACY_NS
-from cardindex.similarity import words
+from cardindex.meaning.similarity import words
+from cardindex.store.parse_cache import RACY_NS
 
 MAX_FILES = 20_000
 MAX_FILE_BYTES = 256_000

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from cardindex.fields import (
+from cardindex.store.fields import (
     STATUSES,
     TYPES,
     Problem,
@@ -26,9 +26,9 @@ from cardindex.fields import (
     line_of,
     validate,
 )
-from cardindex.frontmatter import _is_fence, field_line, frontmatter_span, quote, yaml_value
-from cardindex.yamlfields import fast_fields as _fast_fields
-from cardindex.yamlfields import load_fields
+from cardindex.store.frontmatter import _is_fence, field_line, frontmatter_span, quote, yaml_value
+from cardindex.store.yamlfields import fast_fields as _fast_fields
+from cardindex.store.yamlfields import load_fields
 
 LIVE_STATUSES = ("active", "conflict")
 MAX_BYTES = 1_000_000
@@ -226,7 +226,7 @@ def parse(text: str) -> Parsed:
     close = span
     fm_lines = lines[1:close]
     body_offset = sum(len(line) for line in lines[: close + 1])
-    from cardindex.controls import control_problem, has_raw_control, readable
+    from cardindex.store.controls import control_problem, has_raw_control, readable
 
     raw = has_raw_control(text)
     meta, problems = load_fields(readable(fm_lines) if raw else fm_lines)
@@ -253,8 +253,8 @@ def set_fields(text: str, updates: Mapping[str, Any], *, path: str | None = None
     The result ends with a newline.
     """
     from cardindex.errors import CardError
-    from cardindex.fields import CARD_FIELDS, nested
-    from cardindex.frontmatter import nested_block, patch_fields
+    from cardindex.store.fields import CARD_FIELDS, nested
+    from cardindex.store.frontmatter import nested_block, patch_fields
 
     lines = text.splitlines(keepends=True)
     close = frontmatter_span(lines)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from cardindex.errors import CardIndexError
 
 if TYPE_CHECKING:
-    from cardindex.vault import Vault
+    from cardindex.store.vault import Vault
 
 # The name, not the path, is the problem: bad input (exit 2), like a usage error.
 INPUT_ERRNOS = frozenset({errno.ENAMETOOLONG, errno.ENOTDIR, errno.EISDIR, errno.ELOOP, errno.ENOENT})
@@ -123,9 +123,9 @@ def all_or_nothing(vault: Vault) -> Iterator[Jobs]:
 
 
 def _rolled_back(vault: Vault, ids: list[str], exc: OSError | CardIndexError) -> CardIndexError:
-    from cardindex.atomic import write_atomic
-    from cardindex.journal import Journal
-    from cardindex.lifecycle import roll_back
+    from cardindex.store.atomic import write_atomic
+    from cardindex.store.jobs import roll_back
+    from cardindex.store.journal import Journal
 
     journal = Journal(vault.state_dir)
     for job in reversed(ids):

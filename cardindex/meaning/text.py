@@ -6,8 +6,8 @@ import functools
 import re
 from collections.abc import Iterator
 
-from cardindex.card import Card, field_line
-from cardindex.frontmatter import nested_line
+from cardindex.store.card import Card, field_line
+from cardindex.store.frontmatter import nested_line
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")

@@ -22,8 +22,8 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from cardindex.atomic import TEMP_SUFFIX
-from cardindex.vault import Vault
+from cardindex.store.atomic import TEMP_SUFFIX
+from cardindex.store.vault import Vault
 
 TEMP_NAME = re.compile(r"\..+\.[0-9a-f]{8}" + re.escape(TEMP_SUFFIX))
 CACHE_GRACE = 10.0  # seconds: a lock-free cache writer is never this slow between its write and its rename
@@ -66,7 +66,7 @@ def settle(vault: Vault) -> str | None:
     """
     if pending_job(vault) is None and not any(_temps(_shallow(vault))):
         return None
-    from cardindex.lifecycle import recover
+    from cardindex.store.jobs import recover
 
     with contextlib.ExitStack() as stack:
         try:

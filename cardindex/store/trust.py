@@ -24,9 +24,9 @@ import os
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cardindex.atomic import write_atomic
-from cardindex.config import read_settings
 from cardindex.errors import ConfigError
+from cardindex.store.atomic import write_atomic
+from cardindex.store.config import read_settings
 
 USER_KEYS = frozenset({"llm"})
 MAX_STORE_BYTES = 1024 * 1024

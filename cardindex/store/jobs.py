@@ -53,11 +53,11 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from cardindex.atomic import create_new, deferred_folder_syncs, move_new, remove, write_atomic
-from cardindex.card import Card, decode, set_fields
 from cardindex.errors import CardIndexError, Refused
-from cardindex.journal import Action, DamagedPack, FileChange, Journal, fault, sha256
-from cardindex.vault import Vault, today
+from cardindex.store.atomic import create_new, deferred_folder_syncs, move_new, remove, write_atomic
+from cardindex.store.card import Card, decode, set_fields
+from cardindex.store.journal import Action, DamagedPack, FileChange, Journal, fault, sha256
+from cardindex.store.vault import Vault, today
 
 OPS = ("create", "replace", "edit", "archive", "remove")  # also the order a job writes in
 
@@ -258,7 +258,7 @@ def recover(vault: Vault) -> str | None:
     job = journal.pending()
     if job is None:
         return None
-    from cardindex.recovery import remove_stale_temps
+    from cardindex.store.recovery import remove_stale_temps
 
     entry = journal.load(job)
     if entry is None and journal.has_entry(job):

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from cardindex.fields import Problem, line_of, nested
 from cardindex.redaction import has_control, printable
+from cardindex.store.fields import Problem, line_of, nested
 
 _NAMES = {0x07: "BEL", 0x08: "backspace", 0x0B: "vertical tab", 0x0C: "form feed", 0x0D: "carriage return",
           0x1B: "ESC", 0x7F: "DEL", 0x85: "NEL", 0x2028: "line separator", 0x2029: "paragraph separator"}

@@ -9,10 +9,11 @@ from typing import Any
 
 def shipped_dir() -> Path:
     """The default templates: inside the installed package, or the source tree's `templates/`."""
-    packaged = Path(__file__).parent / "templates"
+    package = Path(__file__).parent.parent
+    packaged = package / "templates"
     if packaged.is_dir():
         return packaged
-    return Path(__file__).parent.parent / "templates"
+    return package.parent / "templates"
 
 
 def locate(name: str, override: Path | None = None) -> Path:
@@ -26,7 +27,7 @@ def locate(name: str, override: Path | None = None) -> Path:
 def _environment(override: str | None) -> Any:
     import jinja2
 
-    from cardindex.card import yaml_value
+    from cardindex.store.card import yaml_value
 
     folders = [override] if override else []
     folders.append(str(shipped_dir()))

@@ -15,9 +15,9 @@ import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 
-from cardindex.card import Card
-from cardindex.memo import Memo, digest
 from cardindex.redaction import has_secret
+from cardindex.store.card import Card
+from cardindex.store.remembered import Memo, digest
 
 
 @functools.lru_cache(maxsize=1)

@@ -14,7 +14,7 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from cardindex.frontmatter import NESTED, field_line, nested_line
+from cardindex.store.frontmatter import NESTED, field_line, nested_line
 
 TYPES = ("user", "feedback", "project", "reference")
 STATUSES = ("active", "conflict", "stale", "superseded", "archived")

@@ -34,7 +34,7 @@ from collections.abc import Set as AbstractSet
 from itertools import chain, combinations
 from typing import NamedTuple
 
-from cardindex.card import Card
+from cardindex.store.card import Card
 
 DUPLICATE_OVERLAP = 0.65  # rarity-weighted share of a statement's words the other one has
 DUPLICATE_COVER = 0.4  # and of the longer one's: a short card is not the duplicate of a card about more
