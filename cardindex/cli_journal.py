@@ -1,5 +1,5 @@
 """`cards journal prune` and `cards journal purge`: click options only; the work is in
-`cardindex.commands.journal` and `cardindex.journal_prune`."""
+`cardindex.commands.journal` and `cardindex.lifecycle.prune`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`cards mcp`: click options only; the server is in `cardindex.mcp_server`."""
+"""`cards mcp`: click options only; the server is in `cardindex.agents.mcp_server`."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def mcp(obj: Options) -> None:
     from cardindex.errors import UsageError
 
     try:
-        from cardindex import mcp_server
+        from cardindex.agents import mcp_server
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] not in ("mcp", "mcp_types"):
             raise

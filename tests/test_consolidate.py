@@ -401,7 +401,7 @@ def test_a_failed_write_rolls_the_job_back(messy: Path, monkeypatch: pytest.Monk
 
 
 def test_a_card_edited_while_planning_stops_the_job(messy: Path) -> None:
-    from cardindex.consolidate import plan
+    from cardindex.lifecycle.plan import plan
     from cardindex.errors import Refused
     from cardindex.store.jobs import apply
     from cardindex.store.vault import Vault
@@ -555,7 +555,7 @@ def _planned_with_pair(monkeypatch: pytest.MonkeyPatch, texts: dict[str, tuple[s
     component words are common and weigh little) reports as one duplicate pair."""
     import datetime as dt
 
-    from cardindex import consolidate as planner
+    from cardindex.lifecycle import plan as planner
     from cardindex.meaning.similarity import Pair
 
     extra = f"key: {key}\n" if key else ""

@@ -30,7 +30,7 @@ from cardindex.store import parse_cache as cache
 from cardindex.index import build as index, takeover
 from cardindex import gitmerge as merge
 from cardindex.store.card import Card
-from cardindex.undo import undo
+from cardindex.lifecycle.undo import undo
 from cardindex.store.vault import Vault
 
 ROOT = Path(__file__).resolve().parents[1]

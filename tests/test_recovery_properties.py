@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from cardindex.store import jobs as lifecycle
 from cardindex.store.card import Card
 from cardindex.store.jobs import Step, apply, recover
-from cardindex.undo import undo
+from cardindex.lifecycle.undo import undo
 from cardindex.store.vault import Vault
 
 

@@ -397,7 +397,7 @@ def test_watch_leaves_accepted_secrets_out_as_lint_does(accepted_vault, run_cli)
     import datetime as dt
 
     from cardindex.store.vault import Vault
-    from cardindex.watch import lint_cards
+    from cardindex.agents.watch import lint_cards
 
     root, _ = accepted_vault
 

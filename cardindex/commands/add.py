@@ -223,7 +223,7 @@ def add_card(
         ]
         card_text = _render(vault, fields, body)
         if not force:
-            from cardindex import gate  # the lint rules: imported only when the gate runs
+            from cardindex.lint import gate  # the lint rules: imported only when the gate runs
 
             findings = gate.review(Card.from_text(rel, card_text), vault)
             if findings:

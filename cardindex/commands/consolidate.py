@@ -6,10 +6,10 @@ import datetime as dt
 import sys
 from typing import Any
 
-from cardindex import window
 from cardindex.commands.output import echo, echo_json
-from cardindex.consolidate import Decision, Plan, plan
 from cardindex.index import build as index
+from cardindex.lifecycle import window
+from cardindex.lifecycle.plan import Decision, Plan, plan
 from cardindex.lint.context import vault_pairs
 from cardindex.store.jobs import Step, apply, new_text, recover
 from cardindex.store.journal import sha256
@@ -60,7 +60,7 @@ def run(
 
 def _rewrite_merged(vault: Vault, decided: Plan, given: str | None) -> list[Step]:
     """Let the llm command (if one may run: `llm.choose`) write each merged canonical card's body."""
-    from cardindex.llm import chosen, rewrite
+    from cardindex.lifecycle.llm import chosen, rewrite
 
     command = chosen(vault, given)
     if command is None:

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cardindex import context
+from cardindex.agents import context
 from cardindex.errors import UsageError
 from cardindex.store.atomic import write_atomic
 from cardindex.store.remembered import Memo, digest
@@ -34,7 +34,7 @@ def render(
         if isinstance(remembered, str):
             return remembered
     if as_of is not None:
-        from cardindex.history import live_at
+        from cardindex.lifecycle.asof import live_at
 
         cards = live_at(vault, as_of)
     else:

@@ -17,10 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cardindex.commands.add import _render, derive_description, derived_stem, fit_description
-from cardindex.commands.output import echo, echo_json
-from cardindex.errors import UsageError
-from cardindex.importer import (
+from cardindex.agents.importer import (
     SHORT_DESCRIPTION_WORDS,
     Candidate,
     Skipped,
@@ -30,10 +27,13 @@ from cardindex.importer import (
     parse_llm_answer,
     split_markdown,
 )
+from cardindex.commands.add import _render, derive_description, derived_stem, fit_description
+from cardindex.commands.output import echo, echo_json
+from cardindex.errors import UsageError
 from cardindex.index import build as index
 from cardindex.index import templates
+from cardindex.lifecycle.llm import LlmCommand, ask, chosen
 from cardindex.lint.finding import Finding
-from cardindex.llm import LlmCommand, ask, chosen
 from cardindex.store.card import MAX_BYTES, Card
 from cardindex.store.jobs import Step, apply, free_name, recover
 from cardindex.store.os_errors import all_or_nothing
@@ -237,7 +237,7 @@ def _review(vault: Vault, candidates: list[Candidate], now: dt.date, inputs: lis
 
 
 def _review_all(vault: Vault, candidates: list[Candidate], now: dt.date, own_docs: tuple[str, ...]) -> list[Outcome]:
-    from cardindex import gate
+    from cardindex.lint import gate
 
     checks = gate.Gate(vault)  # the repo is read once; accepted candidates count as in the vault
     taken: set[str] = set()

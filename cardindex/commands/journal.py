@@ -12,7 +12,7 @@ from cardindex.store.journal import Journal
 from cardindex.store.vault import Vault, today
 
 if TYPE_CHECKING:
-    from cardindex.journal_prune import Purged
+    from cardindex.lifecycle.prune import Purged
 
 DEFAULT_KEEP_DAYS = 90
 
@@ -43,7 +43,7 @@ def run(*, vault: Vault, limit: int | None = None, output_format: str = "text") 
 def run_prune(*, vault: Vault, keep_days: int | None = None, before: dt.date | None = None, dry_run: bool = False,
               output_format: str = "text") -> int:
     """`cards journal prune`: drop old jobs and the kept copies only they need."""
-    from cardindex.journal_prune import prune
+    from cardindex.lifecycle.prune import prune
 
     cut = before or today() - dt.timedelta(days=DEFAULT_KEEP_DAYS if keep_days is None else keep_days)
     with vault.lock():
@@ -66,7 +66,7 @@ def run_prune(*, vault: Vault, keep_days: int | None = None, before: dt.date | N
 
 def run_purge(*, vault: Vault, refs: list[str]) -> int:
     """`cards journal purge ID`: delete a removed card's history from the journal."""
-    from cardindex.journal_prune import purge
+    from cardindex.lifecycle.prune import purge
 
     with vault.lock():
         results = [purge(vault, ref) for ref in refs]

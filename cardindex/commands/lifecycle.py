@@ -114,7 +114,7 @@ def remove(*, vault: Vault, refs: list[str], force: bool = False, purge: bool = 
         print(f"job {job}; `cards undo` restores them", file=sys.stderr)
         return 0
     from cardindex.commands.journal import purged_line, still_there
-    from cardindex.journal_prune import purge as purge_card
+    from cardindex.lifecycle.prune import purge as purge_card
 
     with vault.lock():  # one hold: nothing runs between the removal and the purge
         job, done, result = _apply(vault, steps, "rm")

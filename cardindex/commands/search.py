@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardindex.agents.context import fact, scope_matches
+from cardindex.agents.search import Hit, search
 from cardindex.commands.browse import summary
 from cardindex.commands.output import echo, echo_json
-from cardindex.context import fact, scope_matches
-from cardindex.search import Hit, search
 from cardindex.store.card import LIVE_STATUSES
 from cardindex.store.vault import Vault, today
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from cardindex import window
 from cardindex.commands.output import echo, echo_json
 from cardindex.errors import Refused
 from cardindex.index import build as index
+from cardindex.lifecycle import window
 from cardindex.store.card import id_list
 from cardindex.store.journal import Journal
 from cardindex.store.recovery import settle

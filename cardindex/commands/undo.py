@@ -11,12 +11,12 @@ from __future__ import annotations
 from cardindex.commands.output import echo
 from cardindex.index import build as index
 from cardindex.index.takeover import is_generated
+from cardindex.lifecycle.undo import undo
 from cardindex.store.jobs import recover
 from cardindex.store.journal import Journal
 from cardindex.store.os_errors import describe
 from cardindex.store.recovery import settle
 from cardindex.store.vault import Vault, today
-from cardindex.undo import undo
 
 
 def run(*, vault: Vault, job: str | None = None) -> int:

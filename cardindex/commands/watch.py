@@ -2,7 +2,7 @@
 
 Findings go to stdout in `cards lint`'s formats; one `index: ...` line per pass, and
 what the watcher is doing, go to stderr. watchdog loads only once watching starts
-(`cardindex.watch.start_observer`), so `--once` never imports it.
+(`cardindex.agents.watch.start_observer`), so `--once` never imports it.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ import signal
 import sys
 from types import FrameType
 
+from cardindex.agents.watch import POLL_INTERVAL, Trigger, WatchdogLog, Watcher, lint_cards, start_observer
 from cardindex.errors import CardIndexError, LockTimeout, UsageError
 from cardindex.lint.finding import Finding
 from cardindex.lint.formatters import FORMATTERS, Formatter
 from cardindex.redaction import shown
 from cardindex.store.os_errors import failure
 from cardindex.store.vault import Vault, today
-from cardindex.watch import POLL_INTERVAL, Trigger, WatchdogLog, Watcher, lint_cards, start_observer
 
 
 def run(

@@ -19,8 +19,8 @@ import subprocess
 import sys
 from typing import NamedTuple
 
-from cardindex.consolidate import Merge
 from cardindex.index import templates
+from cardindex.lifecycle.plan import Merge
 from cardindex.redaction import shown
 from cardindex.store.card import MAX_BYTES
 from cardindex.store.vault import Vault

@@ -32,7 +32,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from cardindex import __version__
-from cardindex import context as session
+from cardindex.agents import context as session
 from cardindex.commands.add import GateRefused, add_card
 from cardindex.commands.browse import jsonable, summary
 from cardindex.commands.context import render as render_context

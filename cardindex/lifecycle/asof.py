@@ -45,7 +45,7 @@ def cards_at(vault: Vault, day: dt.date) -> list[Card]:
 
 def _check_kept(vault: Vault, day: dt.date) -> None:
     """Refuse a day from before a `cards journal prune` cut: the jobs that rewind to it are gone."""
-    from cardindex.journal_prune import earliest_as_of
+    from cardindex.lifecycle.prune import earliest_as_of
 
     earliest = earliest_as_of(vault)
     if earliest is not None and day < earliest:
