@@ -17,6 +17,7 @@ characters.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -26,6 +27,8 @@ from cardindex.index.build import by_type_first
 from cardindex.index.withhold import holding_secrets
 from cardindex.redaction import printable, shown, shown_data
 from cardindex.store.card import Card, id_list
+from cardindex.store.remembered import Memo, digest
+from cardindex.store.vault import Vault, today
 
 DEFAULT_BUDGET = 6000
 MAX_FACT = 400
@@ -190,3 +193,44 @@ def as_json(ctx: Context) -> dict[str, Any]:
         "text": ctx.text,
     }
     return shown_data(out)  # type: ignore[return-value]
+
+
+def render(
+    vault: Vault,
+    *,
+    scope: str | None = None,
+    budget: int = DEFAULT_BUDGET,
+    as_of: dt.date | None = None,
+    output_format: str = "text",
+) -> str:
+    """The session-start context as text or JSON: what `cards context` prints and the MCP tool returns."""
+    day = as_of or today()
+    memo = None
+    if as_of is None:  # an unchanged vault answers from the memo without loading a card
+        fingerprint = vault.fingerprint()
+        key = None if fingerprint is None else digest(fingerprint, day.isoformat(), vault.config, scope, budget,
+                                                      output_format, str(vault.root))
+        memo = Memo(vault.state_dir / "cache" / "context.marshal", key)
+        remembered = memo.get()
+        if isinstance(remembered, str):
+            return remembered
+    if as_of is not None:
+        from cardindex.lifecycle.asof import live_at
+
+        cards = live_at(vault, as_of)
+    else:
+        cards = vault.cards
+    when = f"as of {day.isoformat()}" if as_of else day.isoformat()
+    where = f", scope {scope}" if scope else ""
+    header = f"# Memory (cards context, {when}{where})\n"
+    built = build(cards, today=day, scope=scope, budget=budget, max_age=vault.config.max_age,
+                          repo_name=_repo_name(vault), header=header, state_dir=vault.state_dir)
+    text = json.dumps(as_json(built), indent=1, ensure_ascii=False) + "\n" if output_format == "json" else built.text
+    if memo is not None:
+        memo.put(text)
+    return text
+
+
+def _repo_name(vault: Vault) -> str | None:
+    root = vault.repo_root()
+    return root.name if root else None

@@ -33,13 +33,13 @@ from pydantic import BaseModel, Field
 
 from cardindex import __version__
 from cardindex.agents import context as session
-from cardindex.commands.add import GateRefused, add_card
-from cardindex.commands.browse import jsonable, summary
-from cardindex.commands.context import render as render_context
-from cardindex.commands.lifecycle import supersede_card
-from cardindex.commands.search import find as find_cards
+from cardindex.agents.context import render as render_context
+from cardindex.agents.search import find as find_cards
+from cardindex.agents.summary import jsonable, summary
 from cardindex.errors import CardIndexError, NotFound, UsageError
 from cardindex.index import build as card_index
+from cardindex.lifecycle.add import GateRefused, add_card
+from cardindex.lifecycle.retire import supersede_card
 from cardindex.lint.finding import Finding
 from cardindex.lint.registry import selected
 from cardindex.lint.runner import lint as lint_cards

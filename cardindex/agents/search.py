@@ -15,8 +15,11 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from cardindex.agents.context import scope_matches
+from cardindex.agents.summary import summary
 from cardindex.index.build import priority
-from cardindex.store.card import Card
+from cardindex.store.card import LIVE_STATUSES, Card
+from cardindex.store.vault import Vault, today
 
 BODY_WEIGHT = 0.8
 PHRASE_BONUS = 10.0
@@ -82,3 +85,34 @@ def search(cards: Sequence[Card], query: str, *, limit: int = 10, min_score: flo
             hits.append(Hit(card, round(score, 1), "description" if head_got * 2 >= got else "body"))
     hits.sort(key=lambda h: (-h.score, priority(h.card)))
     return hits[:limit]
+
+
+def find(
+    vault: Vault,
+    query: str,
+    *,
+    card_type: str | None = None,
+    scope: str | None = None,
+    status: str | None = None,
+    limit: int = 10,
+    min_score: float = 40.0,
+) -> list[Hit]:
+    """Ranked hits among the cards that pass the filters (live ones unless `status` says otherwise)."""
+    now = today()
+    cards = vault.cards
+    if status in ("archived", "superseded", "stale", "any"):
+        cards = cards + vault.archived()
+    pool = [
+        c for c in cards
+        if c.usable
+        and (card_type is None or c.type == card_type)
+        and (scope is None or scope_matches(c.scope, scope))
+        and _status_matches(summary(c, now)["status"], status)
+    ]
+    return search(pool, query, limit=limit, min_score=min_score)
+
+
+def _status_matches(actual: str, wanted: str | None) -> bool:
+    if wanted is None:
+        return actual in LIVE_STATUSES
+    return wanted == "any" or actual == wanted

@@ -10,64 +10,42 @@ without `--apply`; with it, the accepted cards are one journalled job that one
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
+from cardindex.agents.import_log import extract_log, numbered, parse_llm_answer
+from cardindex.agents.import_review import (
+    Input,
+    Outcome,
+    review,
+    write_accepted,
+)
 from cardindex.agents.importer import (
-    SHORT_DESCRIPTION_WORDS,
     Candidate,
     Skipped,
-    extract_log,
     index_lines,
-    numbered,
-    parse_llm_answer,
     split_markdown,
 )
-from cardindex.commands.add import _render, derive_description, derived_stem, fit_description
 from cardindex.commands.output import echo, echo_json
 from cardindex.errors import UsageError
 from cardindex.index import build as index
 from cardindex.index import templates
 from cardindex.lifecycle.llm import LlmCommand, ask, chosen
 from cardindex.lint.finding import Finding
-from cardindex.store.card import MAX_BYTES, Card
-from cardindex.store.jobs import Step, apply, free_name, recover
+from cardindex.store.card import MAX_BYTES
+from cardindex.store.jobs import recover
 from cardindex.store.os_errors import all_or_nothing
 from cardindex.store.vault import Vault, escaped, today, valid_name
 
 STDIN = "-"
-MAX_LLM_CANDIDATES = 100
-_FIRST_SENTENCE = re.compile(r"^(.+?[.!?])\s+[A-Z`*\"'(]")
 _DAILY_LOG_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}\b.*\.(?:md|markdown|txt|log)$", re.IGNORECASE)
 
 
-class Input(NamedTuple):
-    source: str  # as recorded in `source:` ("stdin" for -)
-    text: str
-    path: Path | None  # None for stdin
 
 
-class Outcome(NamedTuple):
-    """What the gate said about one candidate."""
-
-    candidate: Candidate
-    description: str
-    path: str  # the vault path it gets (or got, with --apply)
-    text: str  # the card file as it would be written
-    findings: tuple[Finding, ...]
-    earlier: tuple[str, ...] = ()  # FILE:LINE of the candidates of this import the findings name
-
-    @property
-    def accepted(self) -> bool:
-        return not self.findings
-
-    @property
-    def secret(self) -> bool:
-        return any(f.category == "secret" for f in self.findings)
 
 
 def run(
@@ -100,11 +78,11 @@ def run(
             recover(vault)
             if not own_index:
                 index.ensure_replaceable(vault, index.read_index(vault))
-        outcomes = _review(vault, candidates, now, inputs)
+        outcomes = review(vault, candidates, now, inputs)
         accepted = [o for o in outcomes if o.accepted]
         if apply and (accepted or own_index):
             with all_or_nothing(vault) as jobs:  # an index that cannot be written undoes the import
-                job, replaced_index = _write(vault, accepted, now, replace_index=bool(own_index))
+                job, replaced_index = write_accepted(vault, accepted, now, replace_index=bool(own_index))
                 jobs.add(job)
                 index.write(vault, now)
 
@@ -231,130 +209,24 @@ def _hints(item: Input, skipped: list[Skipped], found: list[Candidate]) -> None:
 # --------------------------------------------------------------------------- the gate
 
 
-def _review(vault: Vault, candidates: list[Candidate], now: dt.date, inputs: list[Input]) -> list[Outcome]:
-    """Run every candidate through the write gate, in order; the accepted ones count for the rest."""
-    return _review_all(vault, candidates, now, _as_repo_docs(vault, inputs))
 
 
-def _review_all(vault: Vault, candidates: list[Candidate], now: dt.date, own_docs: tuple[str, ...]) -> list[Outcome]:
-    from cardindex.lint import gate
-
-    checks = gate.Gate(vault)  # the repo is read once; accepted candidates count as in the vault
-    taken: set[str] = set()
-    origin: dict[str, str] = {}  # planned path -> where its candidate came from
-    outcomes = []
-    for cand in candidates:
-        rel = free_name(vault, derived_stem(_description(cand)), taken=taken)
-        description = fit_description(_description(cand), rel)
-        fields: list[tuple[str, Any]] = [
-            ("description", description),
-            ("type", cand.type),
-            ("created", now),
-            ("verified", now),
-            ("source", cand.where),
-        ]
-        text = _render(vault, fields, cand.text)
-        card = Card.from_text(rel, text)
-        raw = sorted((f for f in checks.review(card) if not _says_itself(f, own_docs)), key=Finding.sort_key)
-        earlier = tuple(dict.fromkeys(origin[r] for f in raw for r in f.related if r in origin))
-        findings = tuple(f._replace(related=tuple(origin.get(r, r) for r in f.related)) for f in raw)
-        if not findings:
-            checks.accepted.append(card)
-            taken.add(rel)
-            origin[rel] = cand.where
-        outcomes.append(Outcome(cand, description, rel, text, findings, earlier))
-    return outcomes
 
 
-def _as_repo_docs(vault: Vault, inputs: list[Input]) -> tuple[str, ...]:
-    """The input files as the derivable rules name the repo's docs (repo-relative paths)."""
-
-    root = vault.repo_root()
-    out = []
-    for item in inputs:
-        if root is not None and item.path is not None:
-            with contextlib.suppress(ValueError, OSError):
-                out.append(item.path.resolve().relative_to(root).as_posix())
-    return tuple(out)
 
 
-def _says_itself(finding: Finding, own_docs: tuple[str, ...]) -> bool:
-    """A D105 hit on the very file being imported ("docs/notes.md line 3 already says this").
-
-    The file is where the fact is moving from, not evidence that the repo records it.
-    """
-    return finding.code == "D105" and any(finding.message.startswith(f"{doc} line ") for doc in own_docs)
 
 
-def _description(cand: Candidate) -> str:
-    """Like `cards add`: the first line, cut; a very short one gets its section heading as context.
-
-    A paragraph wrapped over several lines counts as one line, and of several sentences
-    the first is enough.
-    """
-    lead: list[str] = []
-    for line in cand.text.splitlines():
-        if not line.strip() or (lead and line.lstrip().startswith(("```", "~~~", "|", "- ", "* ", "+ "))):
-            break
-        lead.append(line.strip())
-    joined = " ".join(lead) or cand.text
-    first = _FIRST_SENTENCE.match(joined)
-    if first and len(first.group(1).split()) >= SHORT_DESCRIPTION_WORDS:
-        joined = first.group(1)
-    description = derive_description(joined)
-    heading = cand.section.rsplit(" > ", 1)[-1] if cand.section else ""
-    if heading and len(description.split()) < SHORT_DESCRIPTION_WORDS:
-        description = derive_description(f"{heading}: {description}")
-    return description
 
 
 # --------------------------------------------------------------------------- writing
 
 
-def _write(vault: Vault, accepted: list[Outcome], now: dt.date, *, replace_index: bool) -> tuple[str | None, bool]:
-    """Create the accepted cards as one journalled job (caller holds the lock).
-
-    `lifecycle.apply` writes the journal entry, marked pending, before the first card: a
-    crash part way leaves a job the next command rolls back, never cards no journal knows of.
-    """
-    cards = [Card.from_text(o.path, o.text) for o in accepted]
-    steps = [Step(card, "create", {}, "add", f"cards import {o.candidate.where}")
-             for card, o in zip(cards, accepted, strict=True)]
-    replaced = False
-    if replace_index:
-        # Importing the vault's own hand-kept index moves its facts into cards; the
-        # generated index takes its place, and the journal keeps what it held.
-        old = vault.index_path.read_bytes().decode("utf-8")
-        new_index = index.render(vault, [*vault.cards, *cards], now).text
-        if new_index != old:
-            steps.append(Step(Card.from_text(vault.index_name, old), "replace", {}, "index",
-                              "its facts were imported into cards", body=new_index))
-            replaced = True
-    job, _done = apply(vault, steps, command="import", day=now)
-    return job, replaced
 
 
 # --------------------------------------------------------------------------- the optional llm
 
 
-def _llm_candidates(vault: Vault, command: LlmCommand, item: Input, found: list[Candidate], default_type: str) -> list[Candidate]:
-    """More statements of a log, from the configured llm command (a warning when it fails)."""
-    override = vault.root / vault.config.templates if vault.config.templates else None
-    prompt = templates.render("import-log-prompt.md.j2", override, source=item.source, log=numbered(item.text),
-                              found=[c.text for c in found])
-    answer, problem = ask(vault, command, prompt)
-    if problem or answer is None:
-        print(f"warning: llm command for {item.source}: {problem}; only the statements found without it are used",
-              file=sys.stderr)
-        return []
-    extra, problems = parse_llm_answer(answer, item.source, len(item.text.splitlines()), default_type)
-    if problems:
-        print(f"warning: llm command for {item.source}: {len(problems)} line(s) of its answer ignored "
-              f"({problems[0]})", file=sys.stderr)
-    if len(extra) > MAX_LLM_CANDIDATES:
-        print(f"warning: llm command for {item.source}: {len(extra)} statements; only the first "
-              f"{MAX_LLM_CANDIDATES} are used", file=sys.stderr)
-    return extra[:MAX_LLM_CANDIDATES]
 
 
 # --------------------------------------------------------------------------- output
@@ -457,3 +329,26 @@ def _summary_line(summary: dict[str, Any], apply: bool, job: str | None) -> str:
     if apply or not summary["accepted"]:
         return f"{line} Nothing written."
     return f"{line} Nothing written: run again with --apply to write the {summary['accepted']} accepted card(s)."
+
+
+MAX_LLM_CANDIDATES = 100
+
+
+def _llm_candidates(vault: Vault, command: LlmCommand, item: Input, found: list[Candidate], default_type: str) -> list[Candidate]:
+    """More statements of a log, from the configured llm command (a warning when it fails)."""
+    override = vault.root / vault.config.templates if vault.config.templates else None
+    prompt = templates.render("import-log-prompt.md.j2", override, source=item.source, log=numbered(item.text),
+                              found=[c.text for c in found])
+    answer, problem = ask(vault, command, prompt)
+    if problem or answer is None:
+        print(f"warning: llm command for {item.source}: {problem}; only the statements found without it are used",
+              file=sys.stderr)
+        return []
+    extra, problems = parse_llm_answer(answer, item.source, len(item.text.splitlines()), default_type)
+    if problems:
+        print(f"warning: llm command for {item.source}: {len(problems)} line(s) of its answer ignored "
+              f"({problems[0]})", file=sys.stderr)
+    if len(extra) > MAX_LLM_CANDIDATES:
+        print(f"warning: llm command for {item.source}: {len(extra)} statements; only the first "
+              f"{MAX_LLM_CANDIDATES} are used", file=sys.stderr)
+    return extra[:MAX_LLM_CANDIDATES]

@@ -4,37 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardindex.agents.context import fact, scope_matches
-from cardindex.agents.search import Hit, search
-from cardindex.commands.browse import summary
+from cardindex.agents.context import fact
+from cardindex.agents.search import find
+from cardindex.agents.summary import summary
 from cardindex.commands.output import echo, echo_json
-from cardindex.store.card import LIVE_STATUSES
 from cardindex.store.vault import Vault, today
-
-
-def find(
-    vault: Vault,
-    query: str,
-    *,
-    card_type: str | None = None,
-    scope: str | None = None,
-    status: str | None = None,
-    limit: int = 10,
-    min_score: float = 40.0,
-) -> list[Hit]:
-    """Ranked hits among the cards that pass the filters (live ones unless `status` says otherwise)."""
-    now = today()
-    cards = vault.cards
-    if status in ("archived", "superseded", "stale", "any"):
-        cards = cards + vault.archived()
-    pool = [
-        c for c in cards
-        if c.usable
-        and (card_type is None or c.type == card_type)
-        and (scope is None or scope_matches(c.scope, scope))
-        and _status_matches(summary(c, now)["status"], status)
-    ]
-    return search(pool, query, limit=limit, min_score=min_score)
 
 
 def run(*, vault: Vault, query: str, output_format: str = "text", **filters: Any) -> int:
@@ -49,7 +23,3 @@ def run(*, vault: Vault, query: str, output_format: str = "text", **filters: Any
     return 0 if hits else 1
 
 
-def _status_matches(actual: str, wanted: str | None) -> bool:
-    if wanted is None:
-        return actual in LIVE_STATUSES
-    return wanted == "any" or actual == wanted
