@@ -14,7 +14,7 @@ import datetime as dt
 
 from cardindex.errors import Refused
 from cardindex.store.card import Card, decode, parse
-from cardindex.store.journal import DamagedPack, Journal
+from cardindex.store.journal import DamagedPack, Journal, job_day
 from cardindex.store.vault import Vault
 
 
@@ -61,11 +61,3 @@ def live_at(vault: Vault, day: dt.date) -> list[Card]:
     ]
 
 
-def job_day(job: dict[str, object]) -> dt.date:
-    """The vault's date of a job: its `day` (the date cards used), else its clock time's."""
-    try:
-        if job.get("day"):
-            return dt.date.fromisoformat(str(job["day"]))
-        return dt.datetime.fromisoformat(str(job["time"])).date()
-    except (KeyError, ValueError):
-        return dt.date.max

@@ -280,8 +280,8 @@ def _quotes(journal: Journal, digests: set[str]) -> tuple[set[str], set[str]]:
 
 def prune(vault: Vault, cut: dt.date, *, dry_run: bool = False) -> Pruned:
     """Drop the jobs from before `cut` and every blob nothing left can read (caller holds the lock)."""
-    from cardindex.lifecycle.asof import job_day
     from cardindex.store.jobs import recover
+    from cardindex.store.journal import job_day
 
     if not dry_run:
         recover(vault)
@@ -325,8 +325,8 @@ def _needed(kept: list[dict[str, Any]], cut: dt.date) -> set[str]:
     some D >= cut - 1 only if every earlier job touching p has a day before K's (and
     so does the day before the cut).
     """
-    from cardindex.lifecycle.asof import job_day
     from cardindex.lifecycle.undo import undone
+    from cardindex.store.journal import job_day
 
     done = undone(kept)
     out: set[str] = set()

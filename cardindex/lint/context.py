@@ -121,7 +121,7 @@ class LintContext:
 
     def said(self, card: Card) -> tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]:
         """`derivable.said(card)`, from the cache when it has it."""
-        from cardindex.lint.derivable import said
+        from cardindex.meaning.text import said
 
         if self.cache is None:
             return said(card)

@@ -6,6 +6,7 @@ import functools
 import re
 from collections.abc import Iterator
 
+from cardindex.meaning.similarity import words
 from cardindex.store.card import Card, field_line
 from cardindex.store.frontmatter import nested_line
 
@@ -83,3 +84,22 @@ def ignored_on_lines(card: Card) -> dict[int, set[str]]:
             if line.strip() == m.group(0):
                 out.setdefault(number + 1, set()).update(codes)
     return out
+
+
+_HEX = re.compile(r"\b[0-9a-f]{7,40}\b")
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+
+
+def said(card: Card) -> tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]:
+    """Each statement line of `card`: its number, the hex strings in it, the normalized text of each sentence.
+
+    What the commit and docs rules compare. It depends on the card alone, so the lint
+    cache keeps it: when a commit or a doc changes, those rules run again without
+    normalizing every card's sentences again.
+    """
+    return tuple(
+        (number, tuple(m.group() for m in _HEX.finditer(line)), tuple(words(s).text for s in _SENTENCE_END.split(line)))
+        for number, line in statements(card)
+    )

@@ -258,7 +258,7 @@ def recover(vault: Vault) -> str | None:
     job = journal.pending()
     if job is None:
         return None
-    from cardindex.store.recovery import remove_stale_temps
+    from cardindex.store.temps import remove_stale_temps
 
     entry = journal.load(job)
     if entry is None and journal.has_entry(job):

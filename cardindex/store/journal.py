@@ -321,3 +321,13 @@ def fault(point: str) -> None:
         import signal
 
         os.kill(os.getpid(), signal.SIGKILL)
+
+
+def job_day(job: dict[str, object]) -> dt.date:
+    """The vault's date of a job: its `day` (the date cards used), else its clock time's."""
+    try:
+        if job.get("day"):
+            return dt.date.fromisoformat(str(job["day"]))
+        return dt.datetime.fromisoformat(str(job["time"])).date()
+    except (KeyError, ValueError):
+        return dt.date.max
