@@ -377,7 +377,7 @@ def test_a_failed_write_rolls_the_job_back(messy: Path, monkeypatch: pytest.Monk
     import errno
 
     from cardindex.store import atomic, jobs as lifecycle
-    from cardindex.commands import consolidate as command
+    from cardindex.cli import consolidate as command
     from cardindex.errors import Refused
     from cardindex.store.vault import Vault
 

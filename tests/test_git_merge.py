@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from cardindex.index import build as index
 from cardindex import gitmerge as merge
 from cardindex.store.card import TYPES, Card
-from cardindex.commands.git import DRIVER_COMMAND
+from cardindex.cli.git import DRIVER_COMMAND
 from cardindex.gitmerge import Merged
 from cardindex.store.vault import Vault
 

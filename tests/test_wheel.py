@@ -82,7 +82,9 @@ def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None
         entry_points = next(zf.read(n).decode() for n in names if n.endswith(".dist-info/entry_points.txt"))
     for name in TEMPLATES:
         assert f"cardindex/templates/{name}" in names
-    assert "cardindex/__init__.py" in names and "cardindex/cli.py" in names
+    assert "cardindex/__init__.py" in names
+    for package in ("cli", "agents", "lifecycle", "lint", "index", "meaning", "store"):  # the layers (test_layers.py)
+        assert f"cardindex/{package}/__init__.py" in names, package
     assert not any(n.startswith(("tests/", "sample-vault/", "templates/")) for n in names)
     assert "cards = cardindex.cli:main" in entry_points
 

@@ -82,7 +82,6 @@ def best(cards: Iterable[Card]) -> Card:
     return max(sorted(cards, key=lambda c: c.path), key=quality)
 
 
-
 def _unique(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
 

@@ -307,7 +307,6 @@ def lineage(meta: Mapping[str, Any]) -> list[str]:
     return list(dict.fromkeys([*id_list(meta.get("supersedes")), *id_list(meta.get("merged_from"))]))
 
 
-
 def links(body: str) -> list[str]:
     """Targets of the `[[links]]` in a card body, in order."""
     return [m.strip() for m in re.findall(r"\[\[([^\]\n|#]+)(?:[|#][^\]\n]*)?\]\]", body)]

@@ -74,11 +74,7 @@ def settle(vault: Vault) -> str | None:
     return job
 
 
-
-
 def _shallow(vault: Vault) -> list[Path]:
     return [vault.root, vault.index_path.parent, *(vault.state_dir / f for f in STATE_FOLDERS)]
-
-
 
 

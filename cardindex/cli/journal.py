@@ -3,21 +3,26 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import sys
 from typing import TYPE_CHECKING
 
-from cardindex.commands.output import echo, echo_json
-from cardindex.store.journal import Journal
-from cardindex.store.vault import Vault, today
+import click
+
+from cardindex.cli.options import FORMAT, exit_with
 
 if TYPE_CHECKING:
+    from cardindex.store.vault import Vault
+if TYPE_CHECKING:
     from cardindex.lifecycle.prune import Purged
+
 
 DEFAULT_KEEP_DAYS = 90
 
 
 def run(*, vault: Vault, limit: int | None = None, output_format: str = "text") -> int:
+    from cardindex.cli.output import echo, echo_json
+    from cardindex.store.journal import Journal
+
     jobs = Journal(vault.state_dir).jobs()
     if limit:
         jobs = jobs[-limit:]
@@ -43,7 +48,10 @@ def run(*, vault: Vault, limit: int | None = None, output_format: str = "text") 
 def run_prune(*, vault: Vault, keep_days: int | None = None, before: dt.date | None = None, dry_run: bool = False,
               output_format: str = "text") -> int:
     """`cards journal prune`: drop old jobs and the kept copies only they need."""
+    import json
+
     from cardindex.lifecycle.prune import prune
+    from cardindex.store.vault import today
 
     cut = before or today() - dt.timedelta(days=DEFAULT_KEEP_DAYS if keep_days is None else keep_days)
     with vault.lock():
@@ -94,3 +102,68 @@ def _size(n: int) -> str:
         if n >= scale:
             return f"{n / scale:.1f} {unit}"
     return f"{n} bytes"
+
+
+@click.group("journal", invoke_without_command=True)
+@click.option("-n", "--limit", type=click.IntRange(min=1), help="Only the newest N jobs.")
+@FORMAT
+@click.pass_context
+def journal_command(ctx: click.Context, limit: int | None, output_format: str) -> None:
+    """List the jobs that changed cards, newest first, with each action and its reason.
+
+    \b
+    Examples:
+      cards journal -n 5
+      cards journal --format json
+      cards journal prune --dry-run
+    """
+    if ctx.invoked_subcommand is None:
+        exit_with(run(vault=ctx.obj.open("warn"), limit=limit, output_format=output_format))
+
+
+@click.command("prune")
+@click.option("--keep-days", type=click.IntRange(min=0), metavar="N",
+              help="Keep the jobs of the last N days (default: 90).")
+@click.option("--before", type=click.DateTime(["%Y-%m-%d"]), metavar="DATE", help="Drop the jobs from before DATE.")
+@click.option("-n", "--dry-run", is_flag=True, help="Say what would be dropped; change nothing.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Output format.")
+@click.pass_obj
+def prune_command(obj: object, keep_days: int | None, before: dt.datetime | None, dry_run: bool, output_format: str) -> None:
+    """Drop old jobs from the journal, and the kept copies only they need.
+
+    Keeps every copy that `cards undo` of a kept job, or `cards context --as-of` back to
+    the day before the cut, can read; says what it dropped (jobs, copies, bytes).
+
+    \b
+    Examples:
+      cards journal prune --dry-run
+      cards journal prune                      # keep the last 90 days
+      cards journal prune --keep-days 30
+      cards journal prune --before 2026-06-01
+    """
+    if keep_days is not None and before is not None:
+        raise click.UsageError("--keep-days and --before do not go together")
+    code = run_prune(vault=obj.open(), keep_days=keep_days,  # type: ignore[attr-defined]
+                             before=before.date() if before else None, dry_run=dry_run, output_format=output_format)
+    click.get_current_context().exit(code)
+
+
+@click.command("purge")
+@click.argument("cards", nargs=-1, required=True)
+@click.pass_obj
+def purge_command(obj: object, cards: tuple[str, ...]) -> None:
+    """Delete the journal's every copy of cards already removed (`cards rm ID --purge` does both).
+
+    Also blanks reasons that quote them and clears the caches. Jobs whose undo needs a
+    purged copy can no longer be undone. Interrupted, it can simply be run again.
+
+    \b
+    Examples:
+      cards journal purge leaked-token
+    """
+    click.get_current_context().exit(run_purge(vault=obj.open(), refs=list(cards)))  # type: ignore[attr-defined]
+
+
+journal_command.add_command(prune_command)
+journal_command.add_command(purge_command)

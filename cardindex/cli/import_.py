@@ -9,43 +9,26 @@ without `--apply`; with it, the accepted cards are one journalled job that one
 
 from __future__ import annotations
 
-import contextlib
 import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cardindex.agents.import_log import extract_log, numbered, parse_llm_answer
-from cardindex.agents.import_review import (
-    Input,
-    Outcome,
-    review,
-    write_accepted,
-)
-from cardindex.agents.importer import (
-    Candidate,
-    Skipped,
-    index_lines,
-    split_markdown,
-)
-from cardindex.commands.output import echo, echo_json
-from cardindex.errors import UsageError
-from cardindex.index import build as index
-from cardindex.index import templates
-from cardindex.lifecycle.llm import LlmCommand, ask, chosen
-from cardindex.lint.finding import Finding
-from cardindex.store.card import MAX_BYTES
-from cardindex.store.jobs import recover
-from cardindex.store.os_errors import all_or_nothing
-from cardindex.store.vault import Vault, escaped, today, valid_name
+import click
+
+from cardindex.cli.options import TYPES
+
+if TYPE_CHECKING:
+    from cardindex.agents.import_review import Input, Outcome
+    from cardindex.agents.importer import Candidate, Skipped
+    from cardindex.lifecycle.llm import LlmCommand
+    from cardindex.lint.finding import Finding
+    from cardindex.store.vault import Vault
+
 
 STDIN = "-"
 _DAILY_LOG_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}\b.*\.(?:md|markdown|txt|log)$", re.IGNORECASE)
-
-
-
-
 
 
 def run(
@@ -61,6 +44,16 @@ def run(
     llm: str | None = None,
 ) -> int:
     """Import FILES into the vault (only report, unless `apply`). Returns the exit code."""
+    import contextlib
+
+    from cardindex.agents.import_review import review, write_accepted
+    from cardindex.cli.output import echo, echo_json
+    from cardindex.errors import UsageError
+    from cardindex.index import build as index
+    from cardindex.store.jobs import recover
+    from cardindex.store.os_errors import all_or_nothing
+    from cardindex.store.vault import today
+
     if not files:
         raise UsageError("no FILE given; name a memory file, or '-' for stdin")
     if list(files).count(STDIN) > 1:
@@ -117,6 +110,10 @@ def run(
 def _collect(vault: Vault, inputs: list[Input], *, from_log: bool, card_type: str | None, use_llm: bool,
              quiet: list[Input], llm: str | None = None) -> tuple[list[Candidate], list[Skipped], int]:
     """The candidates of every input, in order; what was skipped; how many log lines were read."""
+    from cardindex.agents.import_log import extract_log
+    from cardindex.agents.importer import split_markdown
+    from cardindex.lifecycle.llm import chosen
+
     command = chosen(vault, llm) if from_log and use_llm else None
     candidates: list[Candidate] = []
     skipped: list[Skipped] = []
@@ -142,6 +139,11 @@ def _collect(vault: Vault, inputs: list[Input], *, from_log: bool, card_type: st
 
 def _read(name: str) -> Input:
     """Read one input file (or stdin) as text; any problem is one clear error naming it."""
+    from cardindex.agents.import_review import Input
+    from cardindex.errors import UsageError
+    from cardindex.store.card import MAX_BYTES
+    from cardindex.store.vault import escaped, valid_name
+
     if name == STDIN:
         data = sys.stdin.buffer.read(MAX_BYTES + 1)
         return Input("stdin", _decode(data, "stdin"), None)
@@ -165,11 +167,16 @@ def _read(name: str) -> Input:
 
 
 def _too_big(size: int) -> str:
+    from cardindex.store.card import MAX_BYTES
+
     return (f"is {size:,} bytes, over the {MAX_BYTES // 1_000_000} MB limit; split it into smaller files "
             "first (memory that large is a log, not a set of facts)")
 
 
 def _decode(data: bytes, name: str) -> str:
+    from cardindex.errors import UsageError
+    from cardindex.store.card import MAX_BYTES
+
     if len(data) > MAX_BYTES:
         raise UsageError(_too_big(len(data)), path=name)
     if b"\0" in data:
@@ -191,6 +198,8 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 def _hints(item: Input, skipped: list[Skipped], found: list[Candidate]) -> None:
+    from cardindex.agents.importer import index_lines
+
     links = index_lines(skipped)
     if links and links >= len(found):
         folder = item.path.parent if item.path is not None else Path(".")
@@ -209,24 +218,10 @@ def _hints(item: Input, skipped: list[Skipped], found: list[Candidate]) -> None:
 # --------------------------------------------------------------------------- the gate
 
 
-
-
-
-
-
-
-
-
-
-
 # --------------------------------------------------------------------------- writing
 
 
-
-
 # --------------------------------------------------------------------------- the optional llm
-
-
 
 
 # --------------------------------------------------------------------------- output
@@ -336,6 +331,10 @@ MAX_LLM_CANDIDATES = 100
 
 def _llm_candidates(vault: Vault, command: LlmCommand, item: Input, found: list[Candidate], default_type: str) -> list[Candidate]:
     """More statements of a log, from the configured llm command (a warning when it fails)."""
+    from cardindex.agents.import_log import numbered, parse_llm_answer
+    from cardindex.index import templates
+    from cardindex.lifecycle.llm import ask
+
     override = vault.root / vault.config.templates if vault.config.templates else None
     prompt = templates.render("import-log-prompt.md.j2", override, source=item.source, log=numbered(item.text),
                               found=[c.text for c in found])
@@ -352,3 +351,63 @@ def _llm_candidates(vault: Vault, command: LlmCommand, item: Input, found: list[
         print(f"warning: llm command for {item.source}: {len(extra)} statements; only the first "
               f"{MAX_LLM_CANDIDATES} are used", file=sys.stderr)
     return extra[:MAX_LLM_CANDIDATES]
+
+
+@click.command("import")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option("--apply", is_flag=True, help="Write the accepted cards, as one journalled job (default: only report).")
+@click.option("--from-log", is_flag=True,
+              help="FILES are daily raw logs: take only explicit corrections, decisions, preferences and "
+                   "'remember that' requests (and ask the configured llm command for more).")
+@click.option("-t", "--type", "card_type", type=click.Choice(TYPES),
+              help="Type for candidates whose section heading suggests none (default: project); with "
+                   "--from-log, the type of every statement (default: by kind: corrections and 'always/never' "
+                   "feedback, 'I prefer' user, decisions project).")
+@click.option("--no-llm", is_flag=True, help="With --from-log, do not ask the configured llm ")
+@click.option("--llm", "llm", metavar="CMD", help="With --from-log, ask this command (instead of the configured one).")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when candidates were refused.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Output format.")
+@click.pass_obj
+def import_cards_command(obj: object, files: tuple[str, ...], apply: bool, from_log: bool, card_type: str | None,
+                 no_llm: bool, llm: str | None, exit_zero: bool, output_format: str) -> None:
+    """Split existing memory into one candidate card per fact, through the write gate.
+
+    A monolithic MEMORY.md, CLAUDE.md or notes file is split into facts: each bullet
+    (with its continuation lines, nested bullets and the code block it introduces) and
+    each paragraph. Headings give the type ("Preferences": user, "Feedback": feedback,
+    "References": reference, else project), and `source:` records FILE:LINE. Every
+    candidate passes the write gate of `cards add`, against the vault and against the
+    candidates accepted before it: session notes, secrets, what the repo already says and
+    duplicates are refused, with the reason. Link lines of an existing index
+    (`- [Title](card.md) — hook`), tables and lone code blocks are skipped, with a note.
+
+    Nothing is written without --apply. With it, the accepted cards are written as one
+    journalled job (`cards undo` removes them all) and INDEX.md is updated; an existing
+    card is never overwritten. Importing the vault's own hand-kept MEMORY.md replaces it
+    with the generated index (the journal keeps the old file).
+
+    With --from-log, a daily raw log stays raw: only explicit corrections ("actually,
+    …", "no, use …"), decisions ("we decided", "going forward"), preferences ("I
+    prefer", "always …", "never …") and "remember that …" requests are taken. An llm
+    command (--llm CMD, your own config, or a vault you trusted with `cards trust`)
+    also gets the log (prompt: templates/import-log-prompt.md.j2, on stdin) and answers
+    one statement per line; its statements pass the same gate.
+
+    FILE may be '-' for stdin. Exit 0 when every candidate was accepted, 1 when any was
+    refused (the accepted ones are still written with --apply; --exit-zero makes it 0),
+    2 for a missing, binary, non-UTF-8 or over-1-MB file (then nothing is imported from any FILE).
+
+    \b
+    Examples:
+      cards import CLAUDE.md                     # what would become cards, and what not
+      cards import CLAUDE.md notes.md --apply    # write the accepted ones
+      cards import --from-log memory/2026-11-03.md --format json
+      pbpaste | cards import - --type feedback
+      cards undo                                 # remove what the last import wrote
+    """
+    vault = obj.open("recover" if apply else "warn")  # type: ignore[attr-defined]
+    code = run(vault=vault, files=list(files), apply=apply, from_log=from_log,
+                       card_type=card_type, use_llm=not no_llm, exit_zero=exit_zero, output_format=output_format,
+                       llm=llm)
+    click.get_current_context().exit(code)

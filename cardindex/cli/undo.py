@@ -8,18 +8,23 @@ is undone; when the interrupted job was itself an undo, it is run again to the e
 
 from __future__ import annotations
 
-from cardindex.commands.output import echo
-from cardindex.index import build as index
-from cardindex.index.takeover import is_generated
-from cardindex.lifecycle.undo import undo
-from cardindex.store.jobs import recover
-from cardindex.store.journal import Journal
-from cardindex.store.os_errors import describe
-from cardindex.store.recovery import settle
-from cardindex.store.vault import Vault, today
+from typing import TYPE_CHECKING
+
+import click
+
+from cardindex.cli.options import Options, exit_with
+
+if TYPE_CHECKING:
+    from cardindex.store.vault import Vault
 
 
 def run(*, vault: Vault, job: str | None = None) -> int:
+    from cardindex.cli.output import echo
+    from cardindex.lifecycle.undo import undo
+    from cardindex.store.jobs import recover
+    from cardindex.store.journal import Journal
+    from cardindex.store.recovery import settle
+
     with vault.lock():
         recovered = recover(vault)
         if recovered is None:
@@ -44,6 +49,12 @@ def run(*, vault: Vault, job: str | None = None) -> int:
 
 def _regenerate(vault: Vault) -> None:
     """INDEX.md for the restored cards, unless the undo put back an index kept by hand (or undid its takeover)."""
+    from cardindex.cli.output import echo
+    from cardindex.index import build as index
+    from cardindex.index.takeover import is_generated
+    from cardindex.store.os_errors import describe
+    from cardindex.store.vault import today
+
     current = index.read_index(vault)
     if current is not None and current.strip() and not is_generated(current):
         echo(f"note: {vault.index_name} is kept by hand again, as before the job; not regenerated", err=True)
@@ -53,3 +64,20 @@ def _regenerate(vault: Vault) -> None:
     except OSError as exc:  # the undo stands: the cards are as before the job, only the index is behind
         echo(f"warning: {vault.index_name} was not regenerated ({describe(exc)}); "
              "run `cards index` once it can be written", err=True)
+
+
+@click.command("undo")
+@click.argument("job", required=False)
+@click.pass_obj
+def undo_command(obj: Options, job: str | None) -> None:
+    """Undo a job from the journal (default: the newest not yet undone), byte for byte.
+
+    Refused when a later job, or a person, changed one of the job's files since: undo
+    the later job first.
+
+    \b
+    Examples:
+      cards undo
+      cards undo 20261130T031500   # a job id, or a unique prefix of one (see cards journal)
+    """
+    exit_with(run(vault=obj.open("leave"), job=job))

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-import json
+import click
 
-from cardindex.errors import UsageError
-from cardindex.lint.registry import RULES, expand
+from cardindex.cli.options import FORMAT, exit_with
 
 
 def run(*, code: str | None, show_all: bool = False, output_format: str = "text") -> int:
+    import json
+
+    from cardindex.errors import UsageError
+    from cardindex.lint.registry import RULES, expand
+
     if show_all or not code:
         codes = sorted(RULES)
     else:
@@ -27,3 +31,19 @@ def run(*, code: str | None, show_all: bool = False, output_format: str = "text"
     for r in rules:
         print(f"{r.code}  {r.category:<13} {r.severity:<7}  {r.summary}")
     return 0
+
+
+@click.command("rule")
+@click.argument("code", required=False)
+@click.option("--all", "show_all", is_flag=True, help="List every rule.")
+@FORMAT
+def rule_command(code: str | None, show_all: bool, output_format: str) -> None:
+    """Explain a lint rule (or a prefix or category of rules).
+
+    \b
+    Examples:
+      cards rule S101
+      cards rule session
+      cards rule --all
+    """
+    exit_with(run(code=code, show_all=show_all, output_format=output_format))

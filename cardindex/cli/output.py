@@ -8,7 +8,6 @@ one command that prints a card as it is, with `sys.stdout` directly.
 
 from __future__ import annotations
 
-import json
 import sys
 
 from cardindex.redaction import shown, shown_data
@@ -21,4 +20,6 @@ def echo(text: str = "", *, err: bool = False, end: str = "\n") -> None:
 
 def echo_json(value: object) -> None:
     """Print `value` as indented JSON, every string in it redacted (the JSON stays valid)."""
+    import json
+
     print(json.dumps(shown_data(value), indent=1, ensure_ascii=False))

@@ -7,18 +7,18 @@ time; the vault, the cards and YAML are never loaded for a merge.
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardindex.errors import CardError, CardIndexError, UsageError
+import click
 
 if TYPE_CHECKING:
     import subprocess
 
     from cardindex.gitmerge import Merged
     from cardindex.store.vault import Vault
+
 
 DRIVER = "cards-index"
 DRIVER_NAME = "cards: merge the card index line by line, keyed on card path"
@@ -31,6 +31,8 @@ LABELS = ("ours", "theirs")
 
 def setup(*, vault: Vault) -> int:
     """Route the vault's index file to the `cards-index` merge driver; change nothing already set."""
+    from cardindex.errors import CardIndexError, UsageError
+
     top = _work_tree(vault)
     try:
         folder = vault.real_root.relative_to(top)
@@ -69,6 +71,8 @@ def setup(*, vault: Vault) -> int:
 
 def gitattributes_pattern(path: str) -> str:
     """`path` as a .gitattributes pattern matching exactly that file."""
+    import re
+
     pattern = re.sub(r"([\\*?\[])", r"\\\1", path)
     if pattern.startswith(("#", "!")):
         pattern = "\\" + pattern
@@ -78,6 +82,8 @@ def gitattributes_pattern(path: str) -> str:
 
 
 def _work_tree(vault: Vault) -> Path:
+    from cardindex.errors import UsageError
+
     found = _git(vault.real_root, "rev-parse", "--show-toplevel")
     top = found.stdout.rstrip("\n")
     if found.returncode != 0 or not top:
@@ -96,6 +102,7 @@ def _merge_attribute(top: Path, target: str) -> str | None:
 
 
 def _append_line(path: Path, line: str) -> None:
+    from cardindex.errors import CardError
     from cardindex.store.atomic import write_atomic
 
     try:
@@ -122,6 +129,8 @@ def _warn_if_not_on_path() -> None:
 def _git(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     import subprocess
 
+    from cardindex.errors import UsageError
+
     try:
         return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
     except FileNotFoundError:
@@ -129,6 +138,8 @@ def _git(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _check(result: subprocess.CompletedProcess[str], what: str) -> subprocess.CompletedProcess[str]:
+    from cardindex.errors import CardIndexError
+
     if result.returncode != 0:
         reason = (result.stderr.strip().splitlines() or ["failed"])[-1]
         raise CardIndexError(f"{what}: {reason}")
@@ -157,6 +168,8 @@ def merge(*, base: str, ours: str, theirs: str, path: str | None) -> int:
 
 
 def _read(file: str, side: str, name: str) -> str:
+    from cardindex.errors import CardError, UsageError
+
     try:
         data = Path(file).read_bytes()
     except FileNotFoundError:
@@ -178,6 +191,7 @@ def _line_merge(base: str, ours: str, theirs: str) -> Merged:
     """Git's own line merge, for an index that is not generated (kept by hand, or half resolved)."""
     import subprocess
 
+    from cardindex.errors import CardIndexError, UsageError
     from cardindex.gitmerge import Merged
 
     command = ["git", "merge-file", "-p", "-L", LABELS[0], "-L", "base", "-L", LABELS[1], ours, base, theirs]
@@ -191,3 +205,40 @@ def _line_merge(base: str, ours: str, theirs: str) -> Merged:
     conflicts = (f"{found.returncode} hunk(s) of a hand-kept index",) if found.returncode else ()
     note = "not a generated index (kept by hand?): merged line by line, as git would"
     return Merged(found.stdout.decode("utf-8"), conflicts, (note,))
+
+
+@click.command("git-setup")
+@click.pass_obj
+def git_setup_command(obj: object) -> None:
+    """Register the INDEX.md merge driver in .gitattributes and the local git config.
+
+    Writes `INDEX.md merge=cards-index` (the vault's index file, relative to the repo
+    root) to .gitattributes and `cards merge-index %O %A %B %P` as the driver in
+    .git/config. Running it again changes nothing.
+
+    \b
+    Examples:
+      cards git-setup
+      cards --vault memory git-setup
+    """
+    click.get_current_context().exit(setup(vault=obj.open()))  # type: ignore[attr-defined]
+
+
+@click.command("merge-index")
+@click.argument("base")
+@click.argument("ours")
+@click.argument("theirs")
+@click.argument("path", required=False)
+def merge_index_command(base: str, ours: str, theirs: str, path: str | None) -> None:
+    """Git merge driver for INDEX.md: merge BASE, OURS and THEIRS line by line into OURS.
+
+    Lines are keyed on the card they link to, so different cards added, edited or
+    removed on two branches merge cleanly. Exits 1, leaving conflict markers, only when
+    both sides changed one card's line differently. Reads no card files.
+
+    \b
+    Examples:
+      cards merge-index %O %A %B %P      # what git runs (set up by cards git-setup)
+      cards merge-index base.md ours.md theirs.md INDEX.md
+    """
+    click.get_current_context().exit(merge(base=base, ours=ours, theirs=theirs, path=path))

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import datetime as dt
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cardindex.commands.output import echo, echo_json
-from cardindex.index import build as index
-from cardindex.lifecycle import window
-from cardindex.lifecycle.plan import Decision, Plan, plan
-from cardindex.lint.context import vault_pairs
-from cardindex.store.jobs import Step, apply, new_text, recover
-from cardindex.store.journal import sha256
-from cardindex.store.os_errors import all_or_nothing
-from cardindex.store.vault import Vault, today
+import click
+
+from cardindex.cli.options import DATE, FORMAT, Options, exit_with
+
+if TYPE_CHECKING:
+    from cardindex.lifecycle.plan import Decision, Plan
+    from cardindex.store.jobs import Step
+    from cardindex.store.vault import Vault
+
 
 ARROWS = {"merge": "←", "supersede": "→", "conflict": "↔", "keep": "↔", "resolve": "—"}
 
@@ -29,6 +29,16 @@ def run(
     output_format: str = "text",
     llm: str | None = None,
 ) -> int:
+    from cardindex.cli.output import echo
+    from cardindex.index import build as index
+    from cardindex.lifecycle import window
+    from cardindex.lifecycle.plan import plan
+    from cardindex.lint.context import vault_pairs
+    from cardindex.store.jobs import apply, new_text, recover
+    from cardindex.store.journal import sha256
+    from cardindex.store.os_errors import all_or_nothing
+    from cardindex.store.vault import today
+
     now = now or today()
     started = window.start()
     with vault.lock():
@@ -71,6 +81,8 @@ def _rewrite_merged(vault: Vault, decided: Plan, given: str | None) -> list[Step
 
 
 def _report(decided: Plan, steps: list[Step], job: str | None, dry_run: bool, output_format: str, whole: bool) -> None:
+    from cardindex.cli.output import echo, echo_json
+
     if output_format == "json":
         out: dict[str, Any] = {
             "job": job,
@@ -106,3 +118,33 @@ def _as_json(d: Decision) -> dict[str, Any]:
 
 def _plain(value: Any) -> Any:
     return value.isoformat() if isinstance(value, dt.date) else value
+
+
+@click.command("consolidate")
+@click.option("-n", "--dry-run", is_flag=True, help="Print the plan; change nothing.")
+@click.option("--all", "everything", is_flag=True, help="Consider every card, not only those changed since the last run.")
+@click.option("--since", type=DATE, metavar="DATE", help="Consider cards modified, created or verified on or after DATE.")
+@click.option("--now", type=DATE, metavar="DATE", help="Decide as of DATE (expiry, max_age), for reproducible runs.")
+@click.option("--llm", "llm", metavar="CMD", help="Let CMD rewrite merged cards' text (instead of the configured command).")
+@FORMAT
+@click.pass_obj
+def consolidate_command(obj: Options, dry_run: bool, everything: bool, since: dt.datetime | None, now: dt.datetime | None,
+                llm: str | None, output_format: str) -> None:
+    """Merge duplicates, supersede old values, mark conflicts, archive the expired.
+
+    The offline pass between sessions ("sleep"). Cards changed since the last run start
+    the decisions; a locked card is never changed. Every change is one journalled job:
+    `cards journal` shows it, `cards undo` reverts it byte for byte. An llm command
+    (--llm, your own config, or the vault's once you ran `cards trust`) may rewrite
+    merged text; without one, everything is deterministic.
+
+    \b
+    Examples:
+      cards consolidate --dry-run        # show the plan
+      cards consolidate                  # apply it
+      cards consolidate --all --format json
+      cards consolidate --now 2026-12-01 --since 2026-11-01
+    """
+    exit_with(run(vault=obj.open("warn" if dry_run else "recover"), dry_run=dry_run, everything=everything,
+                      since=since.date() if since else None, now=now.date() if now else None,
+                      output_format=output_format, llm=llm))

@@ -3,19 +3,26 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cardindex.commands.output import echo, echo_json
-from cardindex.errors import Refused
-from cardindex.index import build as index
-from cardindex.lifecycle import window
-from cardindex.store.card import id_list
-from cardindex.store.journal import Journal
-from cardindex.store.recovery import settle
-from cardindex.store.vault import Vault, today
+import click
+
+from cardindex.cli.options import FORMAT, Options, exit_with
+
+if TYPE_CHECKING:
+    from cardindex.store.vault import Vault
 
 
 def run(*, vault: Vault, output_format: str = "text") -> int:
+    from cardindex.cli.output import echo, echo_json
+    from cardindex.errors import Refused
+    from cardindex.index import build as index
+    from cardindex.lifecycle import window
+    from cardindex.store.card import id_list
+    from cardindex.store.journal import Journal
+    from cardindex.store.recovery import settle
+    from cardindex.store.vault import today
+
     try:
         recovered = settle(vault)  # a job a killed process left half done: rolled back first
     except (Refused, OSError) as exc:  # cannot be rolled back (a damaged pack, a read-only vault): shown below
@@ -82,3 +89,17 @@ def run(*, vault: Vault, output_format: str = "text") -> int:
     if out["interrupted_job"]:
         echo(f"interrupted job: {out['interrupted_job']}, not rolled back yet; the vault may be half changed")
     return 0
+
+
+@click.command("status")
+@FORMAT
+@click.pass_obj
+def status_command(obj: Options, output_format: str) -> None:
+    """The backlog: cards changed since the last consolidation, conflicts, index budget, last job.
+
+    \b
+    Examples:
+      cards status
+      cards status --format json
+    """
+    exit_with(run(vault=obj.open("leave"), output_format=output_format))

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import click
 
-if TYPE_CHECKING:
-    from cardindex.cli import Options
+from cardindex.cli.options import Options
 
 SDK_MISSING = "cards mcp needs the MCP SDK: pip install 'cardindex[mcp]'"
 
 
-@click.command()
+@click.command("mcp")
 @click.pass_obj
-def mcp(obj: Options) -> None:
+def mcp_command(obj: Options) -> None:
     """Serve the vault to agents over MCP (stdio): search, read, context, add, supersede, lint.
 
     Tools: search, read, context, add (through the same write gate as `cards add`),

@@ -7,18 +7,18 @@ what the watcher is doing, go to stderr. watchdog loads only once watching start
 
 from __future__ import annotations
 
-import logging
-import signal
 import sys
-from types import FrameType
+from typing import TYPE_CHECKING
 
-from cardindex.agents.watch import POLL_INTERVAL, Trigger, WatchdogLog, Watcher, lint_cards, start_observer
-from cardindex.errors import CardIndexError, LockTimeout, UsageError
-from cardindex.lint.finding import Finding
-from cardindex.lint.formatters import FORMATTERS, Formatter
-from cardindex.redaction import shown
-from cardindex.store.os_errors import failure
-from cardindex.store.vault import Vault, today
+import click
+
+if TYPE_CHECKING:
+    from types import FrameType
+
+    from cardindex.agents.watch import Watcher
+    from cardindex.lint.finding import Finding
+    from cardindex.lint.formatters import Formatter
+    from cardindex.store.vault import Vault
 
 
 def run(
@@ -33,6 +33,11 @@ def run(
 
     `once` exits like `cards lint`: 1 when any card has findings, else 0.
     """
+    from cardindex.agents.watch import Watcher, lint_cards
+    from cardindex.errors import UsageError
+    from cardindex.lint.formatters import FORMATTERS
+    from cardindex.store.vault import today
+
     if debounce < 0:
         raise UsageError(f"--debounce must be 0 or more seconds, got {debounce:g}")
     watcher = Watcher(vault.root, use_cache=vault.use_cache)
@@ -50,6 +55,14 @@ def run(
 
 
 def _watch(vault: Vault, watcher: Watcher, formatter: Formatter, *, debounce: float, poll: bool) -> int:
+    import logging
+    import signal
+
+    from cardindex.agents.watch import POLL_INTERVAL, Trigger, WatchdogLog, lint_cards, start_observer
+    from cardindex.errors import CardIndexError, LockTimeout, UsageError
+    from cardindex.store.os_errors import failure
+    from cardindex.store.vault import today
+
     trigger = Trigger(debounce, max_delay=max(1.0, 10 * debounce))
     stop: list[int] = []
 
@@ -113,4 +126,34 @@ def _show(formatter: Formatter, findings: list[Finding]) -> None:
 
 
 def _say(line: str) -> None:
+    from cardindex.redaction import shown
+
     print(shown(line), file=sys.stderr, flush=True)
+
+
+@click.command("watch")
+@click.option("--once", is_flag=True,
+              help="Bring INDEX.md up to date, print every card's findings, and exit (1 with findings, else 0).")
+@click.option("--debounce", type=click.FloatRange(min=0), default=0.1, show_default=True, metavar="SECONDS",
+              help="Quiet time after a change before the index is rebuilt.")
+@click.option("--poll", is_flag=True, help="Scan the vault every second instead of using inotify.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json-lines"]), default="text",
+              show_default=True, help="Output format of the findings.")
+@click.pass_obj
+def watch_command(obj: object, once: bool, debounce: float, poll: bool, output_format: str) -> None:
+    """Keep INDEX.md current while cards are edited; print findings for changed cards.
+
+    Each pass rebuilds the index from disk under the vault lock and prints one
+    `index: ...` line on stderr; findings for the cards that changed go to stdout, as
+    `cards lint` prints them. A card that stops parsing mid-edit is reported and keeps
+    its last good index entry until it parses again. Ctrl-C or SIGTERM stops (exit 0).
+
+    \b
+    Examples:
+      cards watch
+      cards watch --format json-lines 2>/dev/null
+      cards watch --once        # in scripts: exit 1 when any card has findings
+    """
+    vault = obj.open()  # type: ignore[attr-defined]
+    code = run(vault=vault, once=once, debounce=debounce, poll=poll, output_format=output_format)
+    click.get_current_context().exit(code)

@@ -3,23 +3,19 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from cardindex.errors import UsageError
-from cardindex.index import build as index
-from cardindex.lint import baseline
-from cardindex.lint.finding import SAFE_FIXES, Finding
-from cardindex.lint.formatters import FORMATTERS, statistics
-from cardindex.lint.registry import selected
-from cardindex.lint.runner import lint
-from cardindex.store.card import Card
-from cardindex.store.jobs import Step, apply
-from cardindex.store.os_errors import all_or_nothing
-from cardindex.store.recovery import settle
-from cardindex.store.vault import Vault, find_root, today, vaults_of_files
+import click
+
+from cardindex.cli.options import Options, exit_with
+
+if TYPE_CHECKING:
+    from cardindex.lint.finding import Finding
+    from cardindex.store.card import Card
+    from cardindex.store.vault import Vault
 
 
 def run(
@@ -39,6 +35,14 @@ def run(
     update_baseline: bool = False,
 ) -> int:
     """Lint the vault (or the given card files) and print the findings. Returns the exit code."""
+    from cardindex.errors import UsageError
+    from cardindex.lint.finding import SAFE_FIXES
+    from cardindex.lint.formatters import FORMATTERS, statistics
+    from cardindex.lint.registry import selected
+    from cardindex.lint.runner import lint
+    from cardindex.store.recovery import settle
+    from cardindex.store.vault import Vault, today
+
     now = today()
     if repo is not None and not Path(repo).is_dir():
         raise UsageError(f"--repo {repo}: no such folder")
@@ -69,6 +73,8 @@ def run(
 
 
 def _update_baseline(vault: Vault, paths: list[str] | None) -> None:
+    from cardindex.lint import baseline
+
     done = baseline.update(vault, paths)
     changes = f"{done.added} new, {done.dropped} dropped"
     print(f"{done.path}: {done.accepted} secret(s) accepted ({changes}); lint leaves them out, "
@@ -81,6 +87,8 @@ def _groups(vault_option: str | None, files: Sequence[str]) -> list[tuple[Path, 
     Markdown files in no vault (a CHANGELOG, docs) are not cards: pre-commit passes every
     Markdown file of a commit, so they are skipped, with a note outside pre-commit.
     """
+    from cardindex.store.vault import find_root, vaults_of_files
+
     if not files:
         return [(find_root(vault_option), None)]
     groups, outside = vaults_of_files(files, vault_option)
@@ -91,6 +99,8 @@ def _groups(vault_option: str | None, files: Sequence[str]) -> list[tuple[Path, 
 
 def _tracked(root: Path) -> set[str] | None:
     """Cards git tracks (under pre-commit, untracked drafts are not compared against)."""
+    import subprocess
+
     try:
         done = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--full-name", "--", "."],
                               capture_output=True, text=True, timeout=20, check=False)
@@ -106,6 +116,11 @@ def _tracked(root: Path) -> set[str] | None:
 
 def _apply_fixes(vault: Vault, findings: list[Finding], *, unsafe: bool) -> bool:
     """Apply safe fixes (and archiving, when `unsafe`), journalled. True when anything changed."""
+    from cardindex.index import build as index
+    from cardindex.store.jobs import Step, apply
+    from cardindex.store.os_errors import all_or_nothing
+    from cardindex.store.vault import today
+
     changed = False
     with vault.lock(), all_or_nothing(vault) as jobs:  # a later step that fails undoes the earlier jobs
         cards = {c.path: c for c in vault.cards}
@@ -138,6 +153,8 @@ def _quote_values(vault: Vault, cards: dict[str, Card], findings: list[Finding])
     """Quote `key: text with: colons` values so every YAML tool reads them (one journalled job: its id)."""
     import re
 
+    from cardindex.store.jobs import Step, apply
+
     steps = []
     for path in sorted({f.path for f in findings}):
         card = cards[path]
@@ -159,3 +176,39 @@ def _quote_values(vault: Vault, cards: dict[str, Card], findings: list[Finding])
     for d in done:
         print(f"fixed {d.step.card.path}: quoted a value with ': ' in it", file=sys.stderr)
     return job
+
+
+@click.command("lint")
+@click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
+@click.option("--select", multiple=True, metavar="RULES", help="Only these rules: codes, prefixes or categories (comma-separated).")
+@click.option("--extend-select", multiple=True, metavar="RULES", help="Add rules to the selection.")
+@click.option("--ignore", multiple=True, metavar="RULES", help="Leave these rules out.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "json-lines", "github", "sarif"]),
+              default="text", show_default=True, help="Output format.")
+@click.option("--statistics", "show_statistics", is_flag=True, help="Count findings per rule instead of listing them.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--fix", is_flag=True, help="Apply safe fixes: regenerate the index, quote values.")
+@click.option("--unsafe-fixes", is_flag=True, help="With --fix, also archive flagged cards (journalled; `cards journal`).")
+@click.option("--repo", metavar="PATH", help="The repo to compare against (default: the git top-level above the vault).")
+@click.option("--update-baseline", is_flag=True,
+              help="Accept the secrets found now into .cardindex-secrets.json (commit it): lint leaves them out; "
+                   "they stay redacted everywhere.")
+@click.pass_obj
+def lint_command(obj: Options, /, files: tuple[str, ...], **options: Any) -> None:
+    """Flag what does not belong: session notes, copies of the code, duplicates,
+    contradictions, stale facts, secrets, broken cards, a stale index.
+
+    With FILE arguments, lints those cards (each against its own vault) and skips the
+    vault-wide index checks. Exit 0 clean, 1 findings, 2 bad usage or config.
+
+    \b
+    Examples:
+      cards lint
+      cards lint --select session,secret --format json
+      cards lint memory/deploy-day.md --ignore C
+      cards lint --fix                 # regenerate INDEX.md, quote bad values
+      cards lint --fix --unsafe-fixes  # also archive flagged cards
+      cards lint --statistics
+      cards lint --update-baseline     # accept the secrets found now
+    """
+    exit_with(run(vault_option=obj.vault, files=files, use_cache=obj.use_cache, **options))
