@@ -27,7 +27,8 @@ from hypothesis import strategies as st
 
 from cardindex.lint.baseline import FILE as BASELINE
 from cardindex.lint.secret import code_of
-from cardindex.redaction import REDACTED, _plausible, find_secrets, redact, shown
+from cardindex.redaction import REDACTED, redact, shown
+from cardindex.secrets import _plausible, find_secrets
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("bench_secrets", ROOT / "bench" / "bench_secrets.py")

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from cardindex.store.card import Card
-from cardindex.meaning.similarity import candidates, classify, find_pairs, pairs_with, statement, weights, words
+from cardindex.meaning.similarity import candidates, classify, find_pairs, pairs_with, weights
+from cardindex.meaning.words import statement, words
 
 
 def card(path: str, description: str, body: str = "", **fields: str) -> Card:

@@ -276,12 +276,12 @@ def _archived(vault: Vault, target: str) -> bool:
 def says_more(hook: str, card: Card) -> bool:
     """Whether a hand-written hook holds words the card's title and description do not.
 
-    Words are compared as the duplicate rules compare them (`similarity.words`: case
+    Words are compared as the duplicate rules compare them (`words.words`: case
     folded, stemmed, stop words dropped), so a hook in another language, or one naming
     a detail the description lacks, says more; a shorter wording of the description
     does not. A word in another script counts unless the description has it too.
     """
-    from cardindex.meaning.similarity import words
+    from cardindex.meaning.words import words
 
     against = f"{card.title} {card.description}"
     if set(words(hook).tokens) - set(words(against).tokens):

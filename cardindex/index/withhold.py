@@ -2,7 +2,7 @@
 
 Those two are loaded into every agent session and committed or written to files, so a
 card with a secret is kept out of them rather than shown redacted. The test is
-`redaction.has_secret` over the card's whole text, which costs about 14 µs a card (0.14 s
+`secrets.has_secret` over the card's whole text, which costs about 14 µs a card (0.14 s
 at 10k cards, more when many mention tokens or passwords) on every render after any
 change: so the answer is remembered per card text under `.cardindex/cache/`, keyed on
 the detector's own source, and only new texts are scanned.
@@ -15,7 +15,7 @@ import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 
-from cardindex.redaction import has_secret
+from cardindex.secrets import has_secret
 from cardindex.store.card import Card
 from cardindex.store.remembered import Memo, digest
 
@@ -23,10 +23,10 @@ from cardindex.store.remembered import Memo, digest
 @functools.lru_cache(maxsize=1)
 def _detector_stamp() -> bytes:
     """A digest of the detector's source: a change of detection forgets what was remembered."""
-    from cardindex import redaction
+    from cardindex import secrets
 
     try:
-        return hashlib.blake2b(Path(redaction.__file__).read_bytes(), digest_size=16).digest()
+        return hashlib.blake2b(Path(secrets.__file__).read_bytes(), digest_size=16).digest()
     except OSError:
         return b"unknown"
 

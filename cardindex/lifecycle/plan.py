@@ -25,18 +25,25 @@ with nothing new plans nothing.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from cardindex.meaning.similarity import Pair, find_pairs, measured_change, statement, words
+from cardindex.lifecycle.evidence import (
+    NEVER,
+    best,
+    each_says_more,
+    evidence_order,
+    first_line,
+    one_word_swapped,
+    swapped,
+)
+from cardindex.meaning.similarity import Pair, find_pairs, measured_change
+from cardindex.meaning.words import words
 from cardindex.redaction import redact_words
 from cardindex.store.card import LIVE_STATUSES, Card, id_list, id_value
 from cardindex.store.jobs import Step
 
-_REASONS = re.compile(r"(?im)^\W*(?:why|how to apply)\b")
-NEVER = dt.date.min
 MAX_RESTATEMENTS = 20  # a replaced value held by more live cards than this is not distinctive
 RESTATEMENT_SCORE = 75  # rapidfuzz token_set_ratio of the descriptions, from which a card restates another
 
@@ -63,40 +70,16 @@ class Plan(NamedTuple):
     live: int
 
 
-def evidence_order(card: Card) -> dt.date:
-    """When the fact was last known true (`verified`, else `created`, else `modified`).
-
-    Two values of one slot with the same evidence date are a conflict: when a card was
-    written (`created`) says nothing about which value held later.
-    """
-    return card.evidence or NEVER
 
 
-def quality(card: Card) -> tuple[bool, bool, int, dt.date, dt.date]:
-    """How well a card is described: the one to keep when duplicates merge."""
-    described = len(set(words(card.description).tokens))
-    return card.locked, bool(_REASONS.search(card.body)), min(described, 12), evidence_order(card), card.created or NEVER
 
 
-def best(cards: Iterable[Card]) -> Card:
-    return max(sorted(cards, key=lambda c: c.path), key=quality)
 
 
 def _unique(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-def _each_says_more(a: Card, b: Card) -> bool:
-    """Each description names something the other card never mentions: two facts in one frame.
-
-    "Trevelex scheduler runs on Rust" and "Trevelex billing service uses Rust for
-    implementation language" share most words, but each has a subject the other lacks. A
-    fact reworded keeps every word of one side somewhere in the other ("Production deploys
-    happen on Tuesdays only" / "Only deploy to production on Tuesdays"). A merge archives a
-    card, so it asks for more than the linter's duplicate warning does.
-    """
-    sa, sb = statement(a), statement(b)
-    return bool(set(sa.description.tokens) - set(sb.all.tokens)) and bool(set(sb.description.tokens) - set(sa.all.tokens))
 
 
 class Planner:
@@ -198,13 +181,13 @@ class Planner:
         if pair.kind == "contradiction" and pair.reason != "same-key":
             return False  # opposite polarity, or another value in the same place
         if a.key and a.key == b.key:  # one slot: the same value (not the same description) is the same fact
-            if _one_word_swapped(a.description, b.description) or _one_word_swapped(_first_line(a), _first_line(b)):
+            if one_word_swapped(a.description, b.description) or one_word_swapped(first_line(a), first_line(b)):
                 return False  # "... runs on unittest" / "... runs on vitest": another value, whatever its case
             wa, wb = words(f"{a.description}\n{a.body}"), words(f"{b.description}\n{b.body}")
             if wa.values or wb.values:  # the same names and numbers, and no other word for the value
-                return wa.values == wb.values and not _each_says_more(a, b)
+                return wa.values == wb.values and not each_says_more(a, b)
             return pair.kind == "duplicate" and not (set(wa.tokens) - set(wb.tokens) and set(wb.tokens) - set(wa.tokens))
-        return pair.kind == "duplicate" and not _each_says_more(a, b)
+        return pair.kind == "duplicate" and not each_says_more(a, b)
 
     def retire_by_time(self) -> None:
         for card in self.cards:
@@ -337,7 +320,7 @@ class Planner:
         for members in sorted(groups.values(), key=lambda m: min(c.path for c in m)):
             canonical = best(members)
             merged = [c for c in members if c is not canonical and not c.locked and self.duplicate(c, canonical)
-                      and not _swapped(c.description, canonical.description)
+                      and not swapped(c.description, canonical.description)
                       and not any(self._contradicts(c, m) for m in members)]
             if merged:
                 self.merge(canonical, merged, "the same fact in other words")
@@ -428,23 +411,10 @@ class Planner:
                 self.decisions.append(Decision("resolve", card.id, tuple(partners), reason))
 
 
-def _first_line(card: Card) -> str:
-    return next((line for line in card.body.splitlines() if line.strip()), "")
 
 
-def _one_word_swapped(a: str, b: str) -> bool:
-    """The same sentence with exactly one word replaced by another: a changed value."""
-    return _swapped(a, b, longest=1)
 
 
-def _swapped(a: str, b: str, longest: int = 2) -> bool:
-    """The same sentence with one run of up to `longest` words replaced by others: another
-    subject or value ("the cache layer uses X" / "the billing service uses X"), not a rewording."""
-    ta, tb = words(a).tokens, words(b).tokens
-    if len(ta) != len(tb) or len(ta) <= longest:
-        return False
-    differ = [i for i, (x, y) in enumerate(zip(ta, tb, strict=True)) if x != y]
-    return bool(differ) and len(differ) <= longest and differ[-1] - differ[0] == len(differ) - 1
 
 
 def _strings(value: object) -> list[str]:

@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from cardindex.errors import Refused
-from cardindex.redaction import find_secrets, redact, shown
+from cardindex.redaction import redact, shown
+from cardindex.secrets import find_secrets
 from cardindex.store.atomic import deferred_folder_syncs, remove, write_atomic
 from cardindex.store.card import Card, parse
 from cardindex.store.journal import DamagedPack, Journal, _parse_pack, pack_bytes, sha256

@@ -23,7 +23,7 @@ from typing import NamedTuple
 from cardindex.errors import CardIndexError
 from cardindex.lint.finding import Finding
 from cardindex.lint.secret import code_of, message_of
-from cardindex.redaction import find_secrets
+from cardindex.secrets import find_secrets
 from cardindex.store.atomic import write_atomic
 from cardindex.store.card import Card
 from cardindex.store.vault import Vault

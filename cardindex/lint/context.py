@@ -18,7 +18,8 @@ FOCUSED_PAIRS_MAX = 16  # more cards in focus than this: one all-pairs search is
 if TYPE_CHECKING:
     from cardindex.lint.cache import LintCache
     from cardindex.meaning.repo_facts import RepoFacts
-    from cardindex.meaning.similarity import Pair, Statement
+    from cardindex.meaning.similarity import Pair
+    from cardindex.meaning.words import Statement
 
 
 class Hit(NamedTuple):
@@ -130,7 +131,7 @@ class LintContext:
 
     def statement(self, card: Card) -> Statement:
         """What `card` says, as similarity compares it (from the cache when it has it)."""
-        from cardindex.meaning.similarity import statement
+        from cardindex.meaning.words import statement
 
         if self.cache is None:
             return statement(card)

@@ -22,7 +22,8 @@ from cardindex.lint.finding import Finding
 from cardindex.lint.registry import Rule, expand
 from cardindex.meaning.repo_facts import facts_digest, repo_stamp
 from cardindex.meaning.text import ignored_on_lines
-from cardindex.redaction import has_secret, redact_words, shown
+from cardindex.redaction import redact_words, shown
+from cardindex.secrets import has_secret
 from cardindex.store.card import Card, id_list
 from cardindex.store.vault import Vault
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from cardindex.lint.context import Hit, LintContext
-from cardindex.redaction import Secret, find_secrets
+from cardindex.secrets import Secret, find_secrets
 from cardindex.store.card import Card
 
 

@@ -14,7 +14,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cardindex.meaning.similarity import words
+from cardindex.meaning.words import words
 from cardindex.store.parse_cache import RACY_NS
 
 MAX_FILES = 20_000

@@ -6,7 +6,7 @@ import functools
 import re
 from collections.abc import Iterator
 
-from cardindex.meaning.similarity import words
+from cardindex.meaning.words import words
 from cardindex.store.card import Card, field_line
 from cardindex.store.frontmatter import nested_line
 
