@@ -132,7 +132,7 @@ def _description(cand: Candidate) -> str:
 def write_accepted(vault: Vault, accepted: list[Outcome], now: dt.date, *, replace_index: bool) -> tuple[str | None, bool]:
     """Create the accepted cards as one journalled job (caller holds the lock).
 
-    `lifecycle.apply` writes the journal entry, marked pending, before the first card: a
+    `jobs.apply` writes the journal entry, marked pending, before the first card: a
     crash part way leaves a job the next command rolls back, never cards no journal knows of.
     """
     cards = [Card.from_text(o.path, o.text) for o in accepted]

@@ -13,7 +13,7 @@ with no state beside the index; their lines have the shape of every other index 
 (`- [title](path) — hook`), sorted by title then path, so the merge driver merges them
 keyed by path like card lines.
 
-The first replacement of a hand-kept index is one journalled job (`lifecycle.apply`, a
+The first replacement of a hand-kept index is one journalled job (`jobs.apply`, a
 "replace" step) holding its prior bytes, so `cards undo` restores it exactly. What it
 kept, what it left out and which hand-written hooks said more than their card's
 description is returned as a `Takeover` for the command to print.

@@ -1,7 +1,7 @@
 """Consolidation ("sleep"): plan what to merge, supersede, mark and archive.
 
-Planning reads the vault and decides; it writes nothing. `commands/consolidate.py`
-applies the plan as one journalled job (`lifecycle.apply`). Decisions, in order:
+Planning reads the vault and decides; it writes nothing. `cli/consolidate.py`
+applies the plan as one journalled job (`jobs.apply`). Decisions, in order:
 
 1. **archive** what time retired: expired cards, cards older than `max_age` for their
    type, and cards marked superseded or archived that still sit in the live folders;

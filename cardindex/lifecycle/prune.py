@@ -13,7 +13,7 @@ and all, and the folder only grows. Two ways out, both run under the vault lock:
   line. Interrupted, it leaves copies too many, never a damaged journal: run it again.
 - **prune** (`cards journal prune`): jobs from before a cut are dropped, and with them
   every blob that neither the undo of a kept job nor `cards context --as-of` (for a day
-  on or after the day before the cut; `history.cards_at`) can read again. The cut is
+  on or after the day before the cut; `asof.cards_at`) can read again. The cut is
   recorded in `.cardindex/pruned.json`, so an `--as-of` before it is refused instead of
   answered wrongly.
 
@@ -321,7 +321,7 @@ def _needed(kept: list[dict[str, Any]], cut: dt.date) -> set[str]:
     """The blobs the kept jobs' undo, and `--as-of` a day on or after the day before `cut`, can read.
 
     Undo reads a job's `before` copies, for a job that is not an undo, not undone and
-    not rolled back. `history.cards_at(D)` reads, per path, the `before` of the first
+    not rolled back. `asof.cards_at(D)` reads, per path, the `before` of the first
     job (in journal order) whose day is after D: the copy of job K at path p is read for
     some D >= cut - 1 only if every earlier job touching p has a day before K's (and
     so does the day before the cut).

@@ -4,7 +4,7 @@ A job can be undone only while the vault still holds what it wrote: if a later j
 a person) changed one of its files since, undoing it would destroy that later work, so
 it is refused with the name of what came after.
 
-An undo is a job like any other (`lifecycle.run_job`): it plans its restores as writes
+An undo is a job like any other (`jobs.run_job`): it plans its restores as writes
 with hashes before and after, keeps the bytes it replaces in its own pack, records its
 entry with `undoes` and the pending mark before its first write, so a kill at any point
 leaves a vault that the next command returns to exactly what it was before the undo.

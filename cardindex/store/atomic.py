@@ -55,7 +55,7 @@ def deferred_folder_syncs() -> Iterator[Folders]:
     an exception.
 
     Safe only for the card writes of a journalled job while its pending mark is set
-    (`lifecycle.run_job`, `lifecycle.roll_back`): the prior bytes and the journal entry are
+    (`jobs.run_job`, `jobs.roll_back`): the prior bytes and the journal entry are
     durable before the first write, and the mark is cleared only after the block. A
     crash or a power loss inside the block, which can lose any of the job's renames,
     links or unlinks (in any combination, since folders are synced in no particular
@@ -106,13 +106,26 @@ def _make_folder(folder: Path, durable: bool) -> None:
             _folder_changed(made.parent)
 
 
+@contextlib.contextmanager
+def _removed_on_error(tmp: Path, target: Path) -> Iterator[None]:
+    """On any error, remove the temp file `tmp` and re-raise (an OSError as one about `target`)."""
+    try:
+        yield
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise _about(exc, target) from None
+        raise
+
+
 def _write_temp(target: Path, data: bytes, mode: int | None, durable: bool = True) -> Path:
     tmp = temp_path(target)
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 if mode is None else mode)
     except OSError as exc:
         raise _about(exc, target) from None
-    try:
+    with _removed_on_error(tmp, target):
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -120,12 +133,6 @@ def _write_temp(target: Path, data: bytes, mode: int | None, durable: bool = Tru
                 os.fsync(fh.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise _about(exc, target) from None
-        raise
     return tmp
 
 
@@ -180,14 +187,8 @@ def write_atomic(target: Path, data: bytes | str, *, durable: bool = True) -> No
     _make_folder(target.parent, durable)
     mode = None if st is None else st.st_mode & 0o7777
     tmp = _write_temp(target, data, mode, durable)
-    try:
+    with _removed_on_error(tmp, target):
         os.replace(tmp, target)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise _about(exc, target) from None
-        raise
     if durable:
         _folder_changed(target.parent)
 

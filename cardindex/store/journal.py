@@ -11,7 +11,7 @@ Kept bytes live in one of two places, and `Journal.blob` finds them in either:
   per blob: what `keep` writes (undo, `lint --fix`) and what older vaults hold;
 - a pack, `objects/pack/<sha256 of the pack>.pack`, every prior blob of one job in one
   file (one write, one fsync, instead of one durable file per card): what `keep_many`
-  writes for `lifecycle.apply`. The job's entry names it (`"pack": "<sha256>"`).
+  writes for `jobs.apply`. The job's entry names it (`"pack": "<sha256>"`).
 
 A pack is plain and self-describing, binary-safe (a blob is any bytes, counted, never
 escaped), readable with `less`:
@@ -218,7 +218,7 @@ class Journal:
         `CARDS_TODAY`), which `cards context --as-of` rewinds by.
         `pending`: the job is about to be applied; the pending mark naming it is written
         before the entry, and until `clear_pending` a crash leaves it marked, so the next
-        command rolls it back (`lifecycle.recover`) and an entry whose job never ran is
+        command rolls it back (`jobs.recover`) and an entry whose job never ran is
         never taken for a done one.
         """
         from cardindex.redaction import shown

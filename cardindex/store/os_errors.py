@@ -1,6 +1,6 @@
 """What the operating system refuses (a full disk, a read-only vault, a name too long), as one line.
 
-The core lets `OSError` rise; the CLI (`cli.CardsGroup`) and the MCP server turn it into
+The core lets `OSError` rise; the CLI (`cli.main.CardsGroup`) and the MCP server turn it into
 a `SystemFailure` here, so every command reports it the same way: the file, what went
 wrong in words, the errno's name, exit 1 for the machine's state (SPEC §5: the command
 failed) and exit 2 for a name that cannot work (SPEC §5: bad input).

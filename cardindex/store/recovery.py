@@ -1,6 +1,6 @@
 """What a command does first about a process that died in the vault: finish its rollback, clean up.
 
-A kill -9 can leave two things behind: a job marked pending (`lifecycle.recover` rolls
+A kill -9 can leave two things behind: a job marked pending (`jobs.recover` rolls
 it back, see the invariant in `lifecycle`) and hidden temp files of the one writer
 (`.NAME.<8 hex>.cards-tmp`, from `atomic.temp_path`). Commands that may write (and
 `status`, `lint`, `index`, `undo`) call `settle` before they read a card; pure readers
