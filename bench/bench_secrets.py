@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from cardindex.lint.secret import code_of
-from cardindex.redaction import find_secrets
+from cardindex.secrets import find_secrets
 
 ALNUM = string.ascii_letters + string.digits
 URLSAFE = ALNUM + "-_"

@@ -1,3 +1,3 @@
-from .cli import main
+from cardindex.cli import main
 
 raise SystemExit(main())

@@ -19,7 +19,7 @@ import shutil
 import uuid
 from pathlib import Path
 
-from cardindex.card import Card
+from cardindex.store.card import Card
 
 TOP = ("name", "description", "metadata")
 CLAUDE_KEYS = ("node_type", "originSessionId", "modified")

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from helpers import same
 
-import cardindex.cache
-from cardindex.cache import ParseCache, digest
-from cardindex.card import Card, Parsed, decode, parse
-from cardindex.vault import STATE_DIR, Vault
+import cardindex.store.parse_cache
+from cardindex.store.parse_cache import ParseCache, digest
+from cardindex.store.card import Card, Parsed, decode, parse
+from cardindex.store.vault import STATE_DIR, Vault
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cards"
 FIXTURE_FILES = sorted(FIXTURES.glob("*/*.md"))
@@ -148,14 +148,14 @@ def parse_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         calls.append(text)
         return parse(text)
 
-    monkeypatch.setattr("cardindex.vault.parse", counting)
+    monkeypatch.setattr("cardindex.store.vault.parse", counting)
     return calls
 
 
 @pytest.fixture
 def trust_stat(monkeypatch: pytest.MonkeyPatch) -> None:
     """Let the stat check trust files written a moment ago (no 'racily clean' window)."""
-    monkeypatch.setattr(cardindex.cache, "RACY_NS", 0)
+    monkeypatch.setattr(cardindex.store.parse_cache, "RACY_NS", 0)
 
 
 def test_vault_cards_same_with_and_without_cache(tmp_path: Path, parse_calls: list[str]) -> None:
@@ -192,7 +192,7 @@ def test_vault_cards_from_stat_cache(
         hashed.append(data)
         return digest(data)
 
-    monkeypatch.setattr("cardindex.vault.digest", counting_digest)
+    monkeypatch.setattr("cardindex.store.vault.digest", counting_digest)
     parse_calls.clear()
     assert same_cards(Vault(root).cards, plain)
     assert parse_calls == []
@@ -218,7 +218,7 @@ def test_editing_one_card_changes_only_that_card(
     tmp_path: Path, parse_calls: list[str], monkeypatch: pytest.MonkeyPatch, how: str, trusted: bool
 ) -> None:
     if trusted:
-        monkeypatch.setattr(cardindex.cache, "RACY_NS", 0)
+        monkeypatch.setattr(cardindex.store.parse_cache, "RACY_NS", 0)
     root = tmp_path / "vault"
     write_vault(root)
     before = Vault(root).cards
@@ -343,7 +343,7 @@ def test_malformed_cache_entries_are_ignored(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, entry: bytes, trusted: bool
 ) -> None:
     if trusted:
-        monkeypatch.setattr(cardindex.cache, "RACY_NS", 0)
+        monkeypatch.setattr(cardindex.store.parse_cache, "RACY_NS", 0)
     root = tmp_path / "vault"
     write_vault(root)
     plain = uncached(root)

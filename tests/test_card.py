@@ -19,10 +19,10 @@ import pytest
 import yaml
 from helpers import same
 
-from cardindex.card import Card, Problem, decode, links, quote, set_fields, yaml_value
+from cardindex.store.card import Card, Problem, decode, links, quote, set_fields, yaml_value
 from cardindex.errors import CardError
-from cardindex.fields import keeps_nested
-from cardindex.frontmatter import nested_block
+from cardindex.store.fields import keeps_nested
+from cardindex.store.frontmatter import nested_block
 from cardindex.redaction import has_control
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cards"

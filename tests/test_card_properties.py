@@ -20,7 +20,7 @@ from helpers import same
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from cardindex.card import TYPES, UNSAFE_TO_REWRITE, _fast_fields, parse, set_fields
+from cardindex.store.card import TYPES, UNSAFE_TO_REWRITE, _fast_fields, parse, set_fields
 from cardindex.redaction import has_control
 
 # The loader the parser's slow path uses; the fast path must give what it gives. (The pure

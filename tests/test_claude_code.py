@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
-from cardindex.card import Card
+from cardindex.store.card import Card
 
 FIXTURE = Path(__file__).parent / "fixtures" / "claude-memory"
 RunCli = Callable[..., Result]

@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cardindex.card import Card, id_list
+from cardindex.store.card import Card, id_list
 
 TODAY = "2026-11-30"
 SEED = 200

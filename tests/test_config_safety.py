@@ -18,7 +18,7 @@ from click.testing import Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardindex.config import load_config
+from cardindex.store.config import load_config
 from cardindex.errors import ConfigError
 
 Invoke = Callable[..., Result]

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
-from cardindex.card import Card
-from cardindex.journal import Journal
+from cardindex.store.card import Card
+from cardindex.store.journal import Journal
 
 Invoke = Callable[..., Result]
 
@@ -317,7 +317,7 @@ def test_since_widens_the_window(invoke: Invoke, messy: Path) -> None:
 
 
 def test_consolidate_waits_for_the_vault_lock(invoke: Invoke, messy: Path) -> None:
-    from cardindex.lock import VaultLock
+    from cardindex.store.lock import VaultLock
 
     with VaultLock(messy / ".cardindex", timeout=1):
         result = invoke("consolidate", env={"CARDS_LOCK_TIMEOUT": "0.2"})
@@ -376,10 +376,10 @@ def test_killed_between_writes_then_run_again_loses_and_duplicates_nothing(messy
 def test_a_failed_write_rolls_the_job_back(messy: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     import errno
 
-    from cardindex import atomic, lifecycle
-    from cardindex.commands import consolidate as command
+    from cardindex.store import atomic, jobs as lifecycle
+    from cardindex.cli import consolidate as command
     from cardindex.errors import Refused
-    from cardindex.vault import Vault
+    from cardindex.store.vault import Vault
 
     assert _run(messy, "index").returncode == 0
     before = tree(messy)
@@ -401,10 +401,10 @@ def test_a_failed_write_rolls_the_job_back(messy: Path, monkeypatch: pytest.Monk
 
 
 def test_a_card_edited_while_planning_stops_the_job(messy: Path) -> None:
-    from cardindex.consolidate import plan
+    from cardindex.lifecycle.plan import plan
     from cardindex.errors import Refused
-    from cardindex.lifecycle import apply
-    from cardindex.vault import Vault
+    from cardindex.store.jobs import apply
+    from cardindex.store.vault import Vault
 
     vault = Vault(messy)
     steps = plan(vault.cards, now=__import__("datetime").date(2026, 11, 30)).steps
@@ -555,8 +555,8 @@ def _planned_with_pair(monkeypatch: pytest.MonkeyPatch, texts: dict[str, tuple[s
     component words are common and weigh little) reports as one duplicate pair."""
     import datetime as dt
 
-    from cardindex import consolidate as planner
-    from cardindex.similarity import Pair
+    from cardindex.lifecycle import plan as planner
+    from cardindex.meaning.similarity import Pair
 
     extra = f"key: {key}\n" if key else ""
     cards = [Card.from_text(f"{name}.md", f"---\ndescription: {d}\ntype: project\n{extra}verified: 2026-0{n + 1}-01\n---\n{b}\n")

@@ -1,4 +1,4 @@
-"""The index merge driver (SPEC §8): `cards git-setup`, `cards merge-index`, `cardindex.merge`.
+"""The index merge driver (SPEC §8): `cards git-setup`, `cards merge-index`, `cardindex.gitmerge`.
 
 Index texts are made by the real generator (`index.render`), so "the merge equals what
 `cards index` renders" is checked against the generator itself. The git tests make real
@@ -24,11 +24,12 @@ from click.testing import Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardindex import index, merge
-from cardindex.card import TYPES, Card
-from cardindex.commands.git import DRIVER_COMMAND
-from cardindex.merge import Merged
-from cardindex.vault import Vault
+from cardindex.index import build as index
+from cardindex import gitmerge as merge
+from cardindex.store.card import TYPES, Card
+from cardindex.cli.git import DRIVER_COMMAND
+from cardindex.gitmerge import Merged
+from cardindex.store.vault import Vault
 
 ROOT = Path(__file__).resolve().parents[1]
 TODAY = dt.date(2026, 11, 30)
@@ -450,8 +451,8 @@ def test_merge_index_imports_only_what_it_needs(tmp_path: Path, render: Callable
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["code"] == 0
     assert Path(files[1]).read_text(encoding="utf-8") == render({**BASE, **API, **AUTH})
-    heavy = ("yaml", "jinja2", "rapidfuzz", "watchdog", "cardindex.vault", "cardindex.card", "cardindex.index",
-             "cardindex.config", "cardindex.cache", "subprocess")
+    heavy = ("yaml", "jinja2", "rapidfuzz", "watchdog", "cardindex.store.vault", "cardindex.store.card", "cardindex.index.build",
+             "cardindex.store.config", "cardindex.store.parse_cache", "subprocess")
     assert [m for m in data["modules"] if m in heavy or m.split(".")[0] in heavy] == []
 
 

@@ -151,7 +151,7 @@ def test_a_secret_is_never_printed(invoke, vault, claude_md):
 
 def test_the_repo_is_read_once_per_import(invoke, repo_vault, claude_md, monkeypatch):
     """The gate reviews card by card; reading the repo for each would cost 0.3 s a candidate."""
-    from cardindex.lint import repo
+    from cardindex.meaning import repo_facts as repo
 
     reads = []
     real = repo.load_repo_facts
@@ -274,7 +274,7 @@ def test_a_very_short_fact_gets_its_heading_as_context(invoke, vault):
 
 
 def test_a_failed_write_rolls_the_whole_import_back(invoke, vault, claude_md, snapshot, monkeypatch):
-    from cardindex import lifecycle as import_  # where the cards are created
+    from cardindex.store import jobs as import_  # where the cards are created
 
     real = import_.create_new
     calls = []

@@ -491,8 +491,8 @@ def test_over_budget_type_groups_lines_but_does_not_outrank_strength(invoke, vau
 
 
 def test_strength_counts_lineage_once_and_caps_it():
-    from cardindex.card import Card
-    from cardindex.index import MAX_REINFORCED, REINFORCED_DAYS, strength
+    from cardindex.store.card import Card
+    from cardindex.index.build import MAX_REINFORCED, REINFORCED_DAYS, strength
 
     def at(extra: str) -> int:
         return strength(Card.from_text("c.md", f"---\ndescription: d\nverified: 2026-01-01\n{extra}---\nB.\n"))

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from cardindex import cache, index
-from cardindex.vault import Vault
+from cardindex.store import parse_cache as cache
+from cardindex.index import build as index
+from cardindex.store.vault import Vault
 
 TODAY = dt.date(2026, 11, 30)
 

@@ -26,10 +26,12 @@ from click.testing import Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardindex import cache, index, merge, takeover
-from cardindex.card import Card
-from cardindex.undo import undo
-from cardindex.vault import Vault
+from cardindex.store import parse_cache as cache
+from cardindex.index import build as index, takeover
+from cardindex import gitmerge as merge
+from cardindex.store.card import Card
+from cardindex.lifecycle.undo import undo
+from cardindex.store.vault import Vault
 
 ROOT = Path(__file__).resolve().parents[1]
 RunCli = Callable[..., Result]

@@ -20,7 +20,7 @@ import pytest
 from click.testing import Result
 from test_consolidate import put, tree
 
-from cardindex.journal import Action, DamagedPack, FileChange, Journal, sha256
+from cardindex.store.journal import Action, DamagedPack, FileChange, Journal, sha256
 
 Invoke = Callable[..., Result]
 
@@ -220,8 +220,8 @@ def fsyncs(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc to name the fsynced folders")
 @pytest.mark.parametrize("op", ["edit", "archive"])
 def test_a_job_fsyncs_each_file_once_and_each_folder_once(vault: Path, fsyncs: Counter[str], op: str) -> None:
-    from cardindex.lifecycle import Step, apply
-    from cardindex.vault import Vault
+    from cardindex.store.jobs import Step, apply
+    from cardindex.store.vault import Vault
 
     k = 12
     for i in range(k):

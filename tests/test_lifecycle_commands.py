@@ -8,7 +8,7 @@ from pathlib import Path
 
 from click.testing import Result
 
-from cardindex.card import Card
+from cardindex.store.card import Card
 from test_consolidate import put, tree
 
 Invoke = Callable[..., Result]

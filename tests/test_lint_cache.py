@@ -19,13 +19,13 @@ import pytest
 from click.testing import Result
 
 from cardindex import __version__
-from cardindex.card import Card
+from cardindex.store.card import Card
 from cardindex.lint import cache as lint_cache
 from cardindex.lint.context import Hit, LintContext
 from cardindex.lint.finding import Finding
 from cardindex.lint.formatters import Json
 from cardindex.lint.registry import RULES
-from cardindex.vault import Vault
+from cardindex.store.vault import Vault
 
 NO_REPO = "repo: false\n"
 CACHE = Path(".cardindex") / "cache" / f"lint-{__version__}-{lint_cache.FORMAT}.marshal"
@@ -220,7 +220,7 @@ def test_cached_hits_keep_the_fields_of_a_hit():
 
 
 def test_the_repo_stamp_changes_with_what_the_derivable_rules_read(repo_vault, monkeypatch):
-    from cardindex.lint import repo as repo_facts
+    from cardindex.meaning import repo_facts
 
     repo = repo_vault.parent
     # Files changed in the last two seconds count by content: a change within the mtime's
@@ -250,7 +250,7 @@ def test_the_repo_stamp_changes_with_what_the_derivable_rules_read(repo_vault, m
 
 
 def test_an_unchanged_repo_is_not_read_again(repo_vault, run_cli, monkeypatch):
-    from cardindex.lint import repo as repo_facts
+    from cardindex.meaning import repo_facts
 
     monkeypatch.setattr(repo_facts, "RACY_NS", 0)
     loads: list[Path] = []
@@ -283,7 +283,7 @@ def test_a_broken_cache_file_is_ignored_and_replaced(tmp_path, run_cli, data):
 
 
 def test_pairs_are_compared_again_only_when_a_statement_changes(tmp_path, run_cli, monkeypatch):
-    from cardindex import similarity
+    from cardindex.meaning import similarity
 
     root = make_vault(tmp_path / "vault", CARDS)
     calls: list[int] = []

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from click.testing import Result
 
-from cardindex.journal import Journal
+from cardindex.store.journal import Journal
 from cardindex.lint import registry
 from cardindex.lint.registry import RULES
 

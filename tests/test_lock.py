@@ -12,7 +12,7 @@ from pathlib import Path
 HOLD = """
 import sys, time
 from pathlib import Path
-from cardindex.lock import VaultLock
+from cardindex.store.lock import VaultLock
 with VaultLock(Path(sys.argv[1]) / ".cardindex"):
     print("held", flush=True)
     time.sleep(60)

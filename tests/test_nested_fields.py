@@ -15,9 +15,9 @@ from click.testing import Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardindex.card import Card, parse, set_fields
+from cardindex.store.card import Card, parse, set_fields
 from cardindex.errors import CardError
-from cardindex.fields import CARD_FIELDS
+from cardindex.store.fields import CARD_FIELDS
 
 Invoke = Callable[..., Result]
 

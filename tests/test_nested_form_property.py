@@ -33,8 +33,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nested_form import CLAUDE_KEYS, convert_vault, to_nested
 
-from cardindex.card import Card
-from cardindex.frontmatter import frontmatter_span
+from cardindex.store.card import Card
+from cardindex.store.frontmatter import frontmatter_span
 
 RunCli = Callable[..., Result]
 ROOT = Path(__file__).parent.parent

@@ -31,7 +31,7 @@ import pytest
 from click.testing import Result
 from conftest import TODAY, card_text
 
-from cardindex.redaction import find_secrets
+from cardindex.secrets import find_secrets
 
 CONTROL = ("\x1b", "\x07", "\x9b", "\x00", "\\u001b", "\\u0007", "\\u009b", "\\u0000")
 _rng = random.SystemRandom()

@@ -119,7 +119,8 @@ ROWS = st.dictionaries(st.sampled_from(["id", "description", "password", "body",
 
 def one_by_one(value: object) -> object:
     """What `shown_data` gives by definition: `shown` over each string, a keyword field's value as `key: value`."""
-    from cardindex.redaction import has_secret, redact
+    from cardindex.redaction import redact
+    from cardindex.secrets import has_secret
 
     if isinstance(value, str):
         return shown(value)

@@ -25,9 +25,9 @@ from click.testing import Result
 from conftest import snapshot_tree, temp_files
 from test_subprocess import cards, cli_env
 
-from cardindex import atomic
-from cardindex.card import Card
-from cardindex.os_errors import describe, failure
+from cardindex.store import atomic
+from cardindex.store.card import Card
+from cardindex.store.os_errors import describe, failure
 
 TEXT_CARDS = {
     "deploy-day.md": "---\ndescription: Which weekday production deploys happen\ntype: project\nkey: deploy-day\n"

@@ -19,10 +19,10 @@ from click.testing import Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardindex.history import cards_at
-from cardindex.journal import DamagedPack, Journal, sha256
-from cardindex.undo import undone
-from cardindex.vault import Vault
+from cardindex.lifecycle.asof import cards_at
+from cardindex.store.journal import DamagedPack, Journal, sha256
+from cardindex.lifecycle.undo import undone
+from cardindex.store.vault import Vault
 
 Invoke = Callable[..., Result]
 SECRET = "Xk9mQ2vL8pW4zR7qTn3s"
@@ -324,7 +324,7 @@ class Killed(BaseException):
 @pytest.mark.parametrize("stop_in", ["_save_entry", "_delete", "clear_caches"])
 def test_an_interrupted_purge_finishes_when_run_again(leaky: Path, invoke: Invoke, monkeypatch: pytest.MonkeyPatch,
                                                       stop_in: str) -> None:
-    import cardindex.journal_prune as jp
+    import cardindex.lifecycle.prune as jp
 
     cards = secret_cards(leaky)
     ok(invoke("rm", *cards))

@@ -95,7 +95,7 @@ def test_json_blocks_parse_and_hooks_have_claude_codes_shape() -> None:
 
 
 def test_yaml_config_blocks_load_as_vault_settings(tmp_path: Path) -> None:
-    from cardindex.config import CONFIG_FILE, load_config
+    from cardindex.store.config import CONFIG_FILE, load_config
 
     checked = 0
     for body in blocks("yaml"):

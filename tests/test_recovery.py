@@ -242,7 +242,7 @@ def test_a_recovery_removes_the_temp_files_of_the_whole_vault(messy: Path) -> No
 def test_a_vault_whose_lock_cannot_be_taken_gets_a_warning_not_a_traceback(
     messy: Path, invoke: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cardindex.lock import VaultLock
+    from cardindex.store.lock import VaultLock
 
     assert cards(messy, "consolidate", CARDS_TEST_KILL_AFTER_WRITES="2").returncode == KILLED
     job, half = pending(messy), tree(messy)

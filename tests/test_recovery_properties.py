@@ -15,11 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardindex import lifecycle
-from cardindex.card import Card
-from cardindex.lifecycle import Step, apply, recover
-from cardindex.undo import undo
-from cardindex.vault import Vault
+from cardindex.store import jobs as lifecycle
+from cardindex.store.card import Card
+from cardindex.store.jobs import Step, apply, recover
+from cardindex.lifecycle.undo import undo
+from cardindex.store.vault import Vault
 
 
 class Stop(BaseException):

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from cardindex.card import TYPES, links
-from cardindex.vault import Vault
+from cardindex.store.card import TYPES, links
+from cardindex.store.vault import Vault
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample-vault"

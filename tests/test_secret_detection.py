@@ -27,7 +27,8 @@ from hypothesis import strategies as st
 
 from cardindex.lint.baseline import FILE as BASELINE
 from cardindex.lint.secret import code_of
-from cardindex.redaction import REDACTED, _plausible, find_secrets, redact, shown
+from cardindex.redaction import REDACTED, redact, shown
+from cardindex.secrets import _plausible, find_secrets
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("bench_secrets", ROOT / "bench" / "bench_secrets.py")
@@ -396,8 +397,8 @@ def test_a_baseline_that_cannot_be_read_or_written_is_one_line(accepted_vault, r
 def test_watch_leaves_accepted_secrets_out_as_lint_does(accepted_vault, run_cli) -> None:
     import datetime as dt
 
-    from cardindex.vault import Vault
-    from cardindex.watch import lint_cards
+    from cardindex.store.vault import Vault
+    from cardindex.agents.watch import lint_cards
 
     root, _ = accepted_vault
 

@@ -1,4 +1,4 @@
-"""`cardindex.similarity`: what counts as the same fact, and what as two facts that cannot both hold.
+"""`cardindex.meaning.similarity`: what counts as the same fact, and what as two facts that cannot both hold.
 
 The API consolidation calls (`find_pairs`, `pairs_with`, `statement`, `weights`,
 `candidates`, `classify`, `words`), on small made-up cards: none of these sentences
@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from cardindex.card import Card
-from cardindex.similarity import candidates, classify, find_pairs, pairs_with, statement, weights, words
+from cardindex.store.card import Card
+from cardindex.meaning.similarity import candidates, classify, find_pairs, pairs_with, weights
+from cardindex.meaning.words import statement, words
 
 
 def card(path: str, description: str, body: str = "", **fields: str) -> Card:

@@ -23,7 +23,7 @@ import pytest
 from click.testing import Result
 from test_subprocess import cli_env
 
-from cardindex import atomic
+from cardindex.store import atomic
 from cardindex.errors import Refused
 
 CARD = "---\ndescription: Which weekday production deploys happen\ntype: project\n---\nDeploy on Thursdays only.\n"

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import cardindex
-from cardindex.card import Card
+from cardindex.store.card import Card
 from cardindex.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
-from cardindex.card import Card, set_fields
+from cardindex.store.card import Card, set_fields
 from cardindex.errors import CardError
 
 Invoke = Callable[..., Result]

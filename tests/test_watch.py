@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from cardindex.cli import main
-from cardindex.lock import VaultLock
+from cardindex.store.lock import VaultLock
 
 TODAY = "2026-11-30"
 TIMEOUT = 10.0
@@ -420,7 +420,7 @@ def test_inotify_limits_fall_back_to_polling(
     import watchdog.observers
     from watchdog.observers.polling import PollingObserver
 
-    from cardindex.watch import start_observer
+    from cardindex.agents.watch import start_observer
 
     class Exhausted(PollingObserver):
         def __init__(self, **kwargs: object) -> None:
@@ -472,7 +472,7 @@ def test_once_on_a_clean_vault_exits_0(vault: Path) -> None:
 def test_a_lost_events_warning_from_watchdog_triggers_a_pass() -> None:
     import logging
 
-    from cardindex.watch import WatchdogLog
+    from cardindex.agents.watch import WatchdogLog
 
     poked: list[int] = []
     said: list[str] = []
@@ -509,9 +509,9 @@ def test_duplicates_of_changed_cards_are_found_as_cards_lint_finds_them(tmp_path
 
     from cardindex.lint.registry import selected
     from cardindex.lint.runner import lint
-    from cardindex.vault import Vault
+    from cardindex.store.vault import Vault
     from cardindex.lint.context import FOCUSED_PAIRS_MAX
-    from cardindex.watch import lint_cards
+    from cardindex.agents.watch import lint_cards
 
     root = tmp_path / "v"
     root.mkdir()

@@ -17,7 +17,7 @@ import sysconfig
 import zipfile
 from pathlib import Path
 
-from cardindex.index import HEADER
+from cardindex.index.build import HEADER
 
 ROOT = Path(__file__).resolve().parents[1]
 TODAY = "2026-11-30"
@@ -82,7 +82,9 @@ def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None
         entry_points = next(zf.read(n).decode() for n in names if n.endswith(".dist-info/entry_points.txt"))
     for name in TEMPLATES:
         assert f"cardindex/templates/{name}" in names
-    assert "cardindex/__init__.py" in names and "cardindex/cli.py" in names
+    assert "cardindex/__init__.py" in names
+    for package in ("cli", "agents", "lifecycle", "lint", "index", "meaning", "store"):  # the layers (test_layers.py)
+        assert f"cardindex/{package}/__init__.py" in names, package
     assert not any(n.startswith(("tests/", "sample-vault/", "templates/")) for n in names)
     assert "cards = cardindex.cli:main" in entry_points
 
@@ -124,7 +126,7 @@ def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None
                 str(py),
                 "-c",
                 (
-                    "import json, cardindex, cardindex.templates as t; "
+                    "import json, cardindex, cardindex.index.templates as t; "
                     "print(json.dumps({'file': cardindex.__file__, 'templates': str(t.shipped_dir()), "
                     "'version': cardindex.__version__}))"
                 ),

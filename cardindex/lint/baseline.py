@@ -20,13 +20,13 @@ from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-from ..atomic import write_atomic
-from ..card import Card
-from ..errors import CardIndexError
-from ..redaction import find_secrets
-from ..vault import Vault
-from .finding import Finding
-from .secret import code_of, message_of
+from cardindex.errors import CardIndexError
+from cardindex.lint.finding import Finding
+from cardindex.lint.secret import code_of, message_of
+from cardindex.secrets import find_secrets
+from cardindex.store.atomic import write_atomic
+from cardindex.store.card import Card
+from cardindex.store.vault import Vault
 
 FILE = ".cardindex-secrets.json"
 VERSION = 1

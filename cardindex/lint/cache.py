@@ -8,7 +8,7 @@ sentences (for the derivable rules). Rules that read other cards, the date or th
 system run every time.
 
 Everything cached is thrown away when the code that computed it changed (the stat of
-`lint/`, `card.py`, `index.py` and `similarity.py`: an editable install changes without
+`lint/`, `store/`, `index/`, `meaning/`, `secrets.py` and `redaction.py`: an editable install changes without
 a new version), and a repo rule's hits when the part of the repo it reads did
 (`repo.facts_digest`). Those digests, and the repo's facts, are kept under a stamp of
 the repo made from git and stat (`repo.repo_stamp`): a run in an unchanged repo does
@@ -26,14 +26,13 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
-from ..atomic import write_atomic
-from ..card import Card
-from ..similarity import Statement, Words
+from cardindex import __version__
+from cardindex.meaning.words import Statement, Words
+from cardindex.store.atomic import write_atomic
+from cardindex.store.card import Card
 
 FORMAT = 2
-_SOURCES = ("card.py", "fields.py", "frontmatter.py", "yamlfields.py", "controls.py", "index.py", "similarity.py",
-            "redaction.py", "lint")  # what cached results are computed by, under cardindex/
+_SOURCES = ("store", "index", "meaning", "secrets.py", "redaction.py", "lint")  # what cached results are computed by, under cardindex/
 
 Hits = tuple[tuple[Any, ...], ...]  # the fields of each `Hit`, as plain tuples
 

@@ -9,16 +9,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from .. import index
-from ..card import Card
-from ..vault import Vault
+from cardindex.index import build as index
+from cardindex.store.card import Card
+from cardindex.store.vault import Vault
 
 FOCUSED_PAIRS_MAX = 16  # more cards in focus than this: one all-pairs search is cheaper than one per card
 
 if TYPE_CHECKING:
-    from ..similarity import Pair, Statement
-    from .cache import LintCache
-    from .repo import RepoFacts
+    from cardindex.lint.cache import LintCache
+    from cardindex.meaning.repo_facts import RepoFacts
+    from cardindex.meaning.similarity import Pair
+    from cardindex.meaning.words import Statement
 
 
 class Hit(NamedTuple):
@@ -68,7 +69,7 @@ class LintContext:
     @functools.cached_property
     def pairs(self) -> dict[str, list[Pair]]:
         """Duplicate and contradiction pairs among live cards, by the path of each side."""
-        from ..similarity import pairs_with
+        from cardindex.meaning.similarity import pairs_with
 
         multi = self.vault.config.multi_valued_keys
         if self.focus:
@@ -96,7 +97,7 @@ class LintContext:
         The pairs depend on each card's path, key and statement alone (in order), so an
         edit elsewhere in a card (a reason, a later paragraph, a tag) reuses them.
         """
-        from ..similarity import Pair, find_pairs
+        from cardindex.meaning.similarity import Pair, find_pairs
 
         if self.cache is None:
             return find_pairs(usable, multi)
@@ -121,7 +122,7 @@ class LintContext:
 
     def said(self, card: Card) -> tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]:
         """`derivable.said(card)`, from the cache when it has it."""
-        from .derivable import said
+        from cardindex.meaning.text import said
 
         if self.cache is None:
             return said(card)
@@ -130,7 +131,7 @@ class LintContext:
 
     def statement(self, card: Card) -> Statement:
         """What `card` says, as similarity compares it (from the cache when it has it)."""
-        from ..similarity import statement
+        from cardindex.meaning.words import statement
 
         if self.cache is None:
             return statement(card)
@@ -151,7 +152,7 @@ class LintContext:
 
     @functools.cached_property
     def repo(self) -> RepoFacts | None:
-        from .repo import facts_of_plain, load_repo_facts, plain_facts
+        from cardindex.meaning.repo_facts import facts_of_plain, load_repo_facts, plain_facts
 
         if self.repo_root is None:
             return None
@@ -172,7 +173,7 @@ def vault_pairs(vault: Vault, live: list[Card], today: dt.date) -> list[Pair]:
     """
     ctx = LintContext(vault, today, None, live)
     if vault.use_cache:
-        from .cache import LintCache
+        from cardindex.lint.cache import LintCache
 
         ctx.cache = LintCache(vault.state_dir)
     found = ctx._all_pairs([c for c in live if c.usable], vault.config.multi_valued_keys)

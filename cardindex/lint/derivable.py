@@ -13,16 +13,14 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
 
-from ..card import Card
-from ..similarity import words
-from .context import Hit, LintContext
-from .repo import RepoFacts
-from .text import description_line, statements
+from cardindex.lint.context import Hit, LintContext
+from cardindex.meaning.repo_facts import RepoFacts
+from cardindex.meaning.text import description_line, statements
+from cardindex.store.card import Card
 
 _PATH_LINE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.[A-Za-z0-9]{1,6})(?::|#L| line | lines? )(\d+)\b")
 _PATH = re.compile(r"(?<![\w/.:-])((?:[\w.-]+/)+[\w.-]*|[\w-]+\.[A-Za-z0-9]{1,6})(?![\w/])")
 _IDENT = re.compile(r"`([A-Za-z_][\w.]*)(?:\(\))?`|\b([A-Za-z_]\w*)\(\)|\b([A-Za-z]+(?:_[A-Za-z0-9]+)+|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[A-Z][A-Z0-9]*_[A-Z0-9_]+)\b")
-_HEX = re.compile(r"\b[0-9a-f]{7,40}\b")
 
 # A sentence with one of these states a constraint from outside the code.
 _CONSTRAINT = re.compile(
@@ -46,7 +44,6 @@ _LAYOUT = re.compile(
 )
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 # Cheap to look for first: what `_PATH_LINE` and `_IDENT` cannot match without.
 _LINE_HINT = re.compile(r"\.[A-Za-z0-9]{1,6}(?::|#L| lines? )\d")
 _NAME_HINT = re.compile(r"[`_]|\(\)|[a-z0-9][A-Z]")
@@ -200,14 +197,3 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
                     return
 
 
-def said(card: Card) -> tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]:
-    """Each statement line of `card`: its number, the hex strings in it, the normalized text of each sentence.
-
-    What the commit and docs rules compare. It depends on the card alone, so the lint
-    cache keeps it: when a commit or a doc changes, those rules run again without
-    normalizing every card's sentences again.
-    """
-    return tuple(
-        (number, tuple(m.group() for m in _HEX.finditer(line)), tuple(words(s).text for s in _SENTENCE_END.split(line)))
-        for number, line in statements(card)
-    )

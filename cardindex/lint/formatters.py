@@ -15,9 +15,9 @@ from json.encoder import encode_basestring as _json_string  # C, when available
 from pathlib import Path
 from typing import TextIO
 
-from ..redaction import printable, shown
-from .finding import Finding
-from .registry import RULES
+from cardindex.lint.finding import Finding
+from cardindex.lint.registry import RULES
+from cardindex.redaction import printable, shown
 
 
 class Formatter:
@@ -98,7 +98,7 @@ class Sarif(Formatter):
     """SARIF 2.1.0, for code scanning dashboards."""
 
     def emit(self, findings: Sequence[Finding]) -> None:
-        from .. import __version__
+        from cardindex import __version__
 
         used = sorted({f.code for f in findings})
         rules = [

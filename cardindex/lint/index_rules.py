@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .. import index
-from ..card import Card
-from .context import Hit, LintContext
-from .text import description_line
+from cardindex.index import build as index
+from cardindex.lint.context import Hit, LintContext
+from cardindex.meaning.text import description_line
+from cardindex.store.card import Card
 
 MAX_LINE = 150
 

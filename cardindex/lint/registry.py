@@ -10,10 +10,10 @@ import inspect
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
-from ..card import Card
-from ..errors import UsageError
-from . import derivable, index_rules, secret, session, similar, stale, structure
-from .context import Hit, LintContext
+from cardindex.errors import UsageError
+from cardindex.lint import derivable, index_rules, secret, session, similar, stale, structure
+from cardindex.lint.context import Hit, LintContext
+from cardindex.store.card import Card
 
 CATEGORIES = ("structure", "derivable", "session", "duplicate", "contradiction", "stale", "secret", "index")
 

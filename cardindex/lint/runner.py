@@ -13,18 +13,19 @@ from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..card import Card, id_list
-from ..errors import UsageError
-from ..redaction import has_secret, redact_words, shown
-from ..vault import Vault
-from ..withhold import holding_secrets
-from .baseline import without_accepted
-from .cache import LintCache
-from .context import Hit, LintContext
-from .finding import Finding
-from .registry import Rule, expand
-from .repo import facts_digest, repo_stamp
-from .text import ignored_on_lines
+from cardindex.errors import UsageError
+from cardindex.index.withhold import holding_secrets
+from cardindex.lint.baseline import without_accepted
+from cardindex.lint.cache import LintCache
+from cardindex.lint.context import Hit, LintContext
+from cardindex.lint.finding import Finding
+from cardindex.lint.registry import Rule, expand
+from cardindex.meaning.repo_facts import facts_digest, repo_stamp
+from cardindex.meaning.text import ignored_on_lines
+from cardindex.redaction import redact_words, shown
+from cardindex.secrets import has_secret
+from cardindex.store.card import Card, id_list
+from cardindex.store.vault import Vault
 
 
 def lint(

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..card import Card
-from ..redaction import Secret, find_secrets
-from .context import Hit, LintContext
+from cardindex.lint.context import Hit, LintContext
+from cardindex.secrets import Secret, find_secrets
+from cardindex.store.card import Card
 
 
 def code_of(secret: Secret) -> str:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..card import Card
-from .context import Hit, LintContext
-from .text import body_lines, prose
+from cardindex.lint.context import Hit, LintContext
+from cardindex.meaning.text import body_lines, prose
+from cardindex.store.card import Card
 
 _ING = r"[a-z]+ing\b"
 

@@ -1,4 +1,4 @@
-"""Duplicate and contradiction rules, over the pairs `cardindex.similarity` finds.
+"""Duplicate and contradiction rules, over the pairs `cardindex.meaning.similarity` finds.
 
 A pair's detail quotes words of both cards, case-folded ("'akia…' vs 'akia…'"): the
 words of either card's secrets are redacted before they go into the message.
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..card import Card
-from ..redaction import redact_words
-from .context import Hit, LintContext
-from .text import description_line
+from cardindex.lint.context import Hit, LintContext
+from cardindex.meaning.text import description_line
+from cardindex.redaction import redact_words
+from cardindex.store.card import Card
 
 
 def _pairs(card: Card, ctx: LintContext, kind: str, reasons: tuple[str, ...]) -> Iterator[Hit]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..card import Card, id_list
-from .context import Hit, LintContext
+from cardindex.lint.context import Hit, LintContext
+from cardindex.store.card import Card, id_list
 
 
 def _line(card: Card, key: str) -> int:

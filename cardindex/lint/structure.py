@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..card import Card
-from .context import Hit, LintContext
-from .text import body_lines
+from cardindex.lint.context import Hit, LintContext
+from cardindex.meaning.text import body_lines
+from cardindex.store.card import Card
 
 
 def _problems(card: Card, kind: str) -> Iterator[Hit]:
@@ -111,7 +111,7 @@ def long_description(card: Card, ctx: LintContext) -> Iterator[Hit]:
     tools that expect short index lines. Move detail into the body.
     """
     if card.usable and len(card.description) > MAX_DESCRIPTION:
-        from .text import description_line
+        from cardindex.meaning.text import description_line
 
         yield Hit(description_line(card), f"description is {len(card.description)} characters (limit {MAX_DESCRIPTION}); move detail into the body")
 
@@ -172,7 +172,7 @@ def dangling_link(card: Card, ctx: LintContext) -> Iterator[Hit]:
     """
     if not card.usable:
         return
-    from ..card import links
+    from cardindex.store.card import links
 
     offset = card.text[: card.body_offset].count("\n")
     for target in links(card.body):

@@ -1,0 +1,236 @@
+"""Session-start context: what an agent should read first, within a character budget.
+
+Live cards whose scope matches where the agent works, most important first (locked,
+then conflicts, then user and feedback, then the newest evidence), each as its
+description and its fact. A conflict is shown once with every side and a "verify
+before acting" mark. Expired, stale (older than `max_age`), superseded and archived
+cards are left out. When the budget runs out, a last line says how many cards were
+left out and how to find them.
+
+A card holding a secret (`withhold.holding_secrets`: `has_secret` over its whole text) is withheld, and a
+line after the header says how many were and to run `cards lint`: this text is loaded
+into every agent session (and often written to a file), so a secret is not redacted
+here but kept out. Everything else passes `redaction.shown`, which escapes control
+characters.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from cardindex.index.build import by_type_first
+from cardindex.index.withhold import holding_secrets
+from cardindex.redaction import printable, shown, shown_data
+from cardindex.store.card import Card, id_list
+from cardindex.store.remembered import Memo, digest
+from cardindex.store.vault import Vault, today
+
+DEFAULT_BUDGET = 6000
+MAX_FACT = 400
+RESERVE = 120  # room kept for the closing "N more" line
+_REASON_LINE = re.compile(r"(?i)^\W*(?:why|how to apply)\b")
+_MARKUP = re.compile(r"^\s*(?:#+|[-*+]|\d+[.)])\s+")
+
+
+class Item(NamedTuple):
+    """One entry of the context: a card, or a conflict with all its sides."""
+
+    cards: tuple[Card, ...]
+    conflict: bool
+    text: str
+
+
+class Context(NamedTuple):
+    text: str
+    items: list[Item]
+    omitted: list[Card]
+    scope: str | None
+    as_of: dt.date
+    withheld: tuple[Card, ...] = ()
+
+
+def scope_matches(card_scope: str, scope: str | None, repo_name: str | None = None) -> bool:
+    """Whether a card's `scope` applies where the agent works.
+
+    `global` always does; `path:S` when the agent works under S (or S lies under the
+    agent's path); `repo:NAME` when the agent is in that repo; free text when it equals
+    the asked scope. Without an asked scope everything matches.
+    """
+    if scope is None or card_scope == "global":
+        return True
+    asked = scope.strip()
+    if card_scope.startswith("path:"):
+        target = _norm_path(card_scope[5:])
+        here = _norm_path(asked.removeprefix("path:"))
+        return not here or not target or _under(here, target) or _under(target, here)
+    if card_scope.startswith("repo:"):
+        name = card_scope[5:].strip()
+        return asked == card_scope or (asked.startswith("repo:") and asked[5:].strip() == name) or name == repo_name
+    return card_scope.casefold() == asked.casefold()
+
+
+def _norm_path(path: str) -> str:
+    return path.strip().strip("/").removeprefix("./")
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder + "/")
+
+
+def fact(card: Card) -> str:
+    """The card's fact in one paragraph: its body without the Why/How lines, cut to MAX_FACT."""
+    lines = []
+    for line in card.body.splitlines():
+        if _REASON_LINE.match(line):
+            break
+        lines.append(_MARKUP.sub("", line).strip())
+    text = " ".join(" ".join(lines).split())
+    if len(text) > MAX_FACT:
+        text = text[:MAX_FACT].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
+    return text
+
+
+def entry(card: Card) -> str:
+    said = fact(card)
+    tag = "locked, " if card.locked else ""
+    line = f"- {card.description} ({tag}{card.type}: {card.path})"
+    return shown(f"{line}\n  {said}" if said and said != card.description else line)
+
+
+def withheld_line(count: int) -> str:
+    """What `cards context` says in place of the cards it withheld for holding a secret."""
+    held = "1 card withheld: it holds" if count == 1 else f"{count} cards withheld: they hold"
+    return f"({held} a secret; run `cards lint`)"
+
+
+def build(
+    cards: Sequence[Card],
+    *,
+    today: dt.date,
+    scope: str | None = None,
+    budget: int = DEFAULT_BUDGET,
+    max_age: Mapping[str, int] | None = None,
+    repo_name: str | None = None,
+    header: str = "",
+    state_dir: Path | None = None,
+) -> Context:
+    """Choose and render the context from `cards` (the live folders, as of `today`).
+
+    `state_dir`: the vault's `.cardindex/`, where which cards hold a secret is remembered.
+    """
+    max_age = max_age or {}
+    live = [
+        c for c in cards
+        if c.live(today) and scope_matches(c.scope, scope, repo_name) and not _too_old(c, today, max_age)
+    ]
+    secret = holding_secrets(live, state_dir)
+    withheld = tuple(c for c in live if c.path in secret)
+    live = [c for c in live if c.path not in secret]
+    live.sort(key=by_type_first)
+    by_id = {c.id: c for c in live}
+    chosen: list[Item] = []
+    placed: set[str] = set()
+    header = printable(header)
+    if withheld:
+        header += withheld_line(len(withheld)) + "\n"
+    used = len(header)
+    for pos, card in enumerate(live):
+        if card.id in placed:
+            continue
+        item = _item(card, by_id, placed)
+        # Room for this item, and for the closing "N more" line unless nothing would be left.
+        rest = len(live) - pos - len(item.cards)
+        if used + len(item.text) + 1 + (RESERVE if rest > 0 else 0) > budget:
+            break
+        placed.update(c.id for c in item.cards)
+        chosen.append(item)
+        used += len(item.text) + 1
+    omitted = [c for c in live if c.id not in placed]
+    parts = [header] if header else []
+    parts += [item.text for item in chosen]
+    if omitted:
+        parts.append(f"({len(omitted)} more card(s) left out to fit {budget:,} characters: `cards search QUERY` finds them)")
+    return Context("\n".join(parts) + "\n" if parts else "", chosen, omitted, scope, today, withheld)
+
+
+def _item(card: Card, by_id: Mapping[str, Card], placed: set[str]) -> Item:
+    if card.status != "conflict":
+        return Item((card,), False, entry(card))
+    sides = [card, *(by_id[i] for i in id_list(card.fields.get("conflicts_with")) if i in by_id and i not in placed)]
+    body = "\n".join(entry(c) for c in sides)
+    return Item(tuple(sides), True, f"- CONFLICT, verify before acting ({len(sides)} sides):\n" + _indent(body))
+
+
+def _indent(text: str) -> str:
+    return "\n".join("  " + line for line in text.splitlines())
+
+
+def _too_old(card: Card, today: dt.date, max_age: Mapping[str, int]) -> bool:
+    limit = max_age.get(card.type or "")
+    return limit is not None and card.evidence is not None and (today - card.evidence).days > limit
+
+
+def as_json(ctx: Context) -> dict[str, Any]:
+    def card_json(c: Card) -> dict[str, Any]:
+        return {
+            "id": c.id, "path": c.path, "type": c.type, "description": c.description, "fact": fact(c),
+            "key": c.key, "scope": c.scope, "status": c.status, "lock": c.locked,
+            "evidence": c.evidence.isoformat() if c.evidence else None,
+        }
+
+    out = {
+        "as_of": ctx.as_of.isoformat(),
+        "scope": ctx.scope,
+        "chars": len(ctx.text),
+        "items": [{"conflict": i.conflict, "cards": [card_json(c) for c in i.cards]} for i in ctx.items],
+        "omitted": [c.id for c in ctx.omitted],
+        "withheld": [c.id for c in ctx.withheld],
+        "text": ctx.text,
+    }
+    return shown_data(out)  # type: ignore[return-value]
+
+
+def render(
+    vault: Vault,
+    *,
+    scope: str | None = None,
+    budget: int = DEFAULT_BUDGET,
+    as_of: dt.date | None = None,
+    output_format: str = "text",
+) -> str:
+    """The session-start context as text or JSON: what `cards context` prints and the MCP tool returns."""
+    day = as_of or today()
+    memo = None
+    if as_of is None:  # an unchanged vault answers from the memo without loading a card
+        fingerprint = vault.fingerprint()
+        key = None if fingerprint is None else digest(fingerprint, day.isoformat(), vault.config, scope, budget,
+                                                      output_format, str(vault.root))
+        memo = Memo(vault.state_dir / "cache" / "context.marshal", key)
+        remembered = memo.get()
+        if isinstance(remembered, str):
+            return remembered
+    if as_of is not None:
+        from cardindex.lifecycle.asof import live_at
+
+        cards = live_at(vault, as_of)
+    else:
+        cards = vault.cards
+    when = f"as of {day.isoformat()}" if as_of else day.isoformat()
+    where = f", scope {scope}" if scope else ""
+    header = f"# Memory (cards context, {when}{where})\n"
+    built = build(cards, today=day, scope=scope, budget=budget, max_age=vault.config.max_age,
+                          repo_name=_repo_name(vault), header=header, state_dir=vault.state_dir)
+    text = json.dumps(as_json(built), indent=1, ensure_ascii=False) + "\n" if output_format == "json" else built.text
+    if memo is not None:
+        memo.put(text)
+    return text
+
+
+def _repo_name(vault: Vault) -> str | None:
+    root = vault.repo_root()
+    return root.name if root else None

@@ -1,0 +1,119 @@
+"""The `cards` group: global options, the translation of errors into one line and an exit code, `main`.
+
+Every command is in its own module of this package (parse options, call the core, print)
+and is registered here; the core is imported inside each command, so `cards --help`
+loads click and nothing heavy.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import click
+
+from cardindex import __version__
+from cardindex.cli.options import Options
+from cardindex.errors import CardIndexError
+
+
+class CardsGroup(click.Group):
+    """Turn the core's errors, and what the system refuses (OSError), into one line on stderr and an exit code."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from cardindex.redaction import shown  # an error may quote a card, an argument or a file name
+
+        try:
+            return super().invoke(ctx)
+        except (CardIndexError, OSError) as exc:
+            if isinstance(exc, BrokenPipeError):
+                raise  # main() handles a closed stdout
+            exc = exc if isinstance(exc, CardIndexError) else _os_failure(exc)
+            click.echo(f"error: {shown(str(exc))}", err=True)
+            ctx.exit(exc.exit_code)
+        except click.ClickException as exc:  # click's own usage errors echo the arguments
+            exc.__dict__["message"] = shown(exc.message)  # `message` is Final to type checkers only
+            raise
+
+
+def _os_failure(exc: OSError) -> CardIndexError:
+    from cardindex.store.os_errors import failure
+
+    return failure(exc)
+
+
+@click.group(cls=CardsGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--vault", metavar="PATH", help="The vault folder (default: $CARDS_VAULT, else the current folder).")
+@click.option("--no-cache", is_flag=True, help="Parse every card again instead of using .cardindex/cache.")
+@click.version_option(__version__, "--version", prog_name="cards")
+@click.pass_context
+def cli(ctx: click.Context, vault: str | None, no_cache: bool) -> None:
+    """A card index for agent memory: one durable fact per file, one small INDEX.md.
+
+    \b
+    Examples:
+      cards init                       make the current folder a vault
+      cards add "Deploy on Thursdays only" --key deploy-day
+      cards index --check              exit 1 when INDEX.md is out of date
+      cards --vault memory list --format json
+    """
+    ctx.obj = Options(vault, not no_cache)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run `cards`; return the exit code."""
+    try:
+        cli.main(args=argv, prog_name="cards", standalone_mode=True)
+    except SystemExit as exc:
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        return 130
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except OSError as exc:  # outside a command (click writing its output to a full disk, say)
+        failed = _os_failure(exc)
+        click.echo(f"error: {failed}", err=True)
+        return failed.exit_code
+    return 0
+
+
+def _register() -> None:
+    """Each command lives in its own module; they import only click and the shared options at startup."""
+    from cardindex.cli import (
+        add,
+        browse,
+        consolidate,
+        context,
+        git,
+        import_,
+        index,
+        init,
+        journal,
+        lifecycle,
+        lint,
+        mcp,
+        rule,
+        search,
+        status,
+        trust,
+        undo,
+        watch,
+    )
+
+    for command in (
+        init.init_command, add.add_command, index.index_command, browse.list_cards_command, browse.show_command,
+        lint.lint_command, rule.rule_command, journal.journal_command, undo.undo_command,
+        consolidate.consolidate_command, lifecycle.supersede_command, lifecycle.archive_command, lifecycle.rm_command,
+        status.status_command, context.context_command, search.search_command, watch.watch_command,
+        git.git_setup_command, git.merge_index_command, import_.import_cards_command, mcp.mcp_command,
+        trust.trust_vault_command,
+    ):
+        cli.add_command(command)
+
+
+_register()

@@ -1,0 +1,105 @@
+"""`cards status`: the backlog a user should see before trusting the index."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from cardindex.cli.options import FORMAT, Options, exit_with
+
+if TYPE_CHECKING:
+    from cardindex.store.vault import Vault
+
+
+def run(*, vault: Vault, output_format: str = "text") -> int:
+    from cardindex.cli.output import echo, echo_json
+    from cardindex.errors import Refused
+    from cardindex.index import build as index
+    from cardindex.lifecycle import window
+    from cardindex.store.card import id_list
+    from cardindex.store.journal import Journal
+    from cardindex.store.recovery import settle
+    from cardindex.store.vault import today
+
+    try:
+        recovered = settle(vault)  # a job a killed process left half done: rolled back first
+    except (Refused, OSError) as exc:  # cannot be rolled back (a damaged pack, a read-only vault): shown below
+        print(f"warning: {exc}", file=sys.stderr)
+        recovered = None
+    now = today()
+    cards = vault.cards
+    live = [c for c in cards if c.live(now)]
+    changed = window.changed(vault, cards)
+    state = window.load(vault)
+    journal = Journal(vault.state_dir)
+    last_job = journal.last()
+    rendered = index.render(vault, cards, now)
+    budget = vault.config.index_budget
+    conflicts = [c for c in live if c.status == "conflict"]
+    expired = [c for c in cards if c.usable and c.status in ("active", "conflict") and c.expired(now)]
+    broken = [c for c in cards if not c.usable]
+    out: dict[str, Any] = {
+        "vault": str(vault.root),
+        "live": len(live),
+        "changed_since_consolidation": None if changed is None else sorted(changed),
+        "last_consolidation": state.get("started") if state else None,
+        "last_job": {"id": last_job["id"], "time": last_job["time"], "command": last_job["command"]} if last_job else None,
+        "interrupted_job": journal.pending(),
+        "rolled_back_job": recovered,
+        "conflicts": [{"card": c.id, "with": id_list(c.fields.get("conflicts_with"))} for c in conflicts],
+        "expired": [c.id for c in expired],
+        "broken": [c.path for c in broken],
+        "index": {
+            "file": vault.index_name,
+            "lines": rendered.text.count("\n"),
+            "bytes": len(rendered.text.encode("utf-8")),
+            "budget_lines": budget.lines,
+            "budget_bytes": budget.bytes,
+            "shown": rendered.shown,
+            "omitted": rendered.omitted,
+            "current": index.read_index(vault) == rendered.text,
+        },
+    }
+    if output_format == "json":
+        echo_json(out)
+        return 0
+    ix = out["index"]
+    pending = "every card (never consolidated)" if changed is None else f"{len(changed)} card(s)"
+    echo(f"{len(live)} live card(s) in {vault.root}")
+    echo(f"changed since the last consolidation: {pending}"
+          + (f" (last run {out['last_consolidation']})" if state else ""))
+    echo(f"open conflicts: {len(conflicts)}")
+    for c in conflicts:
+        others = id_list(c.fields.get("conflicts_with"))
+        echo(f"  {c.id}" + (f" ↔ {', '.join(others)}" if others else ""))
+    if expired:
+        echo(f"expired but live: {len(expired)} (cards consolidate archives them)")
+    if broken:
+        echo(f"unreadable cards: {len(broken)} (cards lint shows why)")
+    echo(f"{ix['file']}: {ix['lines']}/{ix['budget_lines']} lines, {ix['bytes']:,}/{ix['budget_bytes']:,} bytes, "
+          f"{ix['shown']} shown, {ix['omitted']} left out" + ("" if ix["current"] else "; out of date (cards index)"))
+    if last_job:
+        echo(f"last job: {last_job['id']} ({last_job['command']}, {last_job['time']})")
+    else:
+        echo("last job: none")
+    if recovered:
+        echo(f"interrupted job: {recovered}, rolled back just now (the vault is as it was before it)")
+    if out["interrupted_job"]:
+        echo(f"interrupted job: {out['interrupted_job']}, not rolled back yet; the vault may be half changed")
+    return 0
+
+
+@click.command("status")
+@FORMAT
+@click.pass_obj
+def status_command(obj: Options, output_format: str) -> None:
+    """The backlog: cards changed since the last consolidation, conflicts, index budget, last job.
+
+    \b
+    Examples:
+      cards status
+      cards status --format json
+    """
+    exit_with(run(vault=obj.open("leave"), output_format=output_format))

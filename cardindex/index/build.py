@@ -1,0 +1,349 @@
+"""INDEX.md (SPEC §3): one line per live card, grouped by type, cut to a budget.
+
+A card holding a secret (`redaction.has_secret` over its whole text) is withheld: the
+index is loaded into every agent session and committed, so it is kept out rather than
+redacted, and a comment line after the header says how many were withheld and to run
+`cards lint`. Control characters in a title or description are escaped (`printable`),
+so git never sees a NUL or an ESC in the index.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from cardindex.errors import CheckFailed, Refused
+from cardindex.index.takeover import (
+    GENERATED_MARK,
+    NOTES_TITLE,
+    Note,
+    Takeover,
+    advice,
+    describe,
+    is_generated,
+    link_of,
+    notes_of,
+    replace,
+    stamp,
+    stray_lines,
+    survey,
+)
+from cardindex.index.withhold import holding_secrets
+from cardindex.redaction import printable, shown
+from cardindex.store.card import TYPES, Card, lineage
+from cardindex.store.remembered import Memo, digest
+from cardindex.store.vault import Vault
+
+HEADER = f"{GENERATED_MARK} (cardindex) from the cards in this folder; do not edit. Regenerate: cards index"
+TYPE_TITLES = {"user": "User", "feedback": "Feedback", "project": "Project", "reference": "Reference"}
+_TYPE_RANK = {t: i for i, t in enumerate(TYPES)}
+REINFORCED_DAYS = 30
+MAX_REINFORCED = 6
+
+
+class Entry(NamedTuple):
+    """One index line, before the template formats it."""
+
+    type: str
+    title: str
+    link: str
+    description: str
+    conflict: bool
+
+
+class Rendered(NamedTuple):
+    text: str
+    shown: int
+    omitted: int
+    notes: tuple[str, ...] = ()  # paths of the linked files that are not cards (takeover.notes_of)
+    withheld: int = 0  # live cards left out because they hold a secret
+
+
+class IndexResult(NamedTuple):
+    path: str
+    changed: bool
+    shown: int
+    omitted: int
+    broken: list[Card]
+    notes: int = 0
+    takeover: Takeover | None = None  # a hand-kept index was replaced: what was kept, and the job
+    withheld: int = 0  # live cards left out because they hold a secret
+
+
+def entry(card: Card) -> Entry:
+    title = printable(card.title).replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+    link = link_of(card.path)
+    return Entry(card.type or "project", " ".join(title.split()), link, printable(card.description),
+                 card.status == "conflict")
+
+
+def withheld_comment(count: int) -> str:
+    """The index line that stands for the cards withheld for holding a secret (a comment: not loaded as a fact)."""
+    held = "1 card withheld: it holds" if count == 1 else f"{count} cards withheld: they hold"
+    return f"<!-- {held} a secret; run `cards lint` -->"
+
+
+def strength(card: Card) -> int:
+    """How much a fact has earned its place, in days: higher is stronger.
+
+    The newest evidence (`verified`, else `created`), plus REINFORCED_DAYS for each card
+    the fact replaced or absorbed (its lineage: `supersedes`, `merged_from`, up to
+    MAX_REINFORCED), plus REINFORCED_DAYS for `user` and `feedback` cards (who the
+    user is and how they want the work done are restated less often than they matter).
+    Recency alone would drop the important-but-old: a rule restated and revised over
+    months outranks last week's passing fact; a fact stated once fades after a month.
+    """
+    evidence = card.evidence
+    if evidence is None:
+        return 0
+    reinforced = min(MAX_REINFORCED, len(lineage(card.fields)))
+    guidance = card.type in ("user", "feedback")
+    return evidence.toordinal() + REINFORCED_DAYS * (reinforced + guidance)
+
+
+def priority(card: Card) -> tuple[bool, bool, int, str]:
+    """Which lines survive when INDEX.md is over budget: lower sorts first, kept first.
+
+    Locked cards, then conflicts (an agent must see them), then by `strength`. The type
+    only groups the lines: a project rule restated for months outranks a one-off note
+    about the user (`cards context` ranks by type first instead: `by_type_first`).
+    Runs on every card: kept cheap.
+    """
+    meta = card.fields
+    return (meta.get("lock") is not True, meta.get("status") != "conflict", -strength(card), card.path)
+
+
+def by_type_first(card: Card) -> tuple[bool, bool, int, int, str]:
+    """The session-start order of `cards context`: locked, conflicts, `user` and `feedback`, then strength."""
+    meta = card.fields
+    return (
+        meta.get("lock") is not True,
+        meta.get("status") != "conflict",
+        _TYPE_RANK.get(card.type or "", 4),
+        -strength(card),
+        card.path,
+    )
+
+
+def render(vault: Vault, cards: Sequence[Card], today: dt.date) -> Rendered:
+    """The index text for `cards`: the live ones, as many as the budget allows.
+
+    Files the current index links that are not cards stay linked, last, under Notes
+    (`takeover.notes_of` reads them from the index file itself). The result is remembered under `.cardindex/cache/`, keyed on everything it depends
+    on, so an unchanged vault is not rendered again (nor Jinja2 imported).
+    """
+    live = [c for c in cards if c.live(today)]
+    secret = holding_secrets(live, vault.state_dir)
+    withheld = len(secret)
+    if withheld:
+        live = [c for c in live if c.path not in secret]
+    budget = vault.config.index_budget
+    live.sort(key=priority)
+    candidates = [entry(c) for c in live[: budget.lines]]
+    override = vault.root / vault.config.templates if vault.config.templates else None
+    notes = notes_of(vault, cards, read_index(vault))
+    memo = _rendered_memo(vault, override, len(live), candidates, notes, withheld)
+    remembered = memo.get()
+    if remembered is not None:
+        return remembered
+    rendered = _fit(candidates, len(live), budget.lines, budget.bytes, override, notes, withheld)
+    memo.put(rendered)
+    return rendered
+
+
+def _fit(candidates: list[Entry], total: int, max_lines: int, max_bytes: int, override: Path | None,
+         notes: Sequence[Note] = (), withheld: int = 0) -> Rendered:
+    """The most candidates that fit the budget; linked notes are always kept (their group comes last)."""
+    from cardindex.index import templates
+
+    note_entries = sorted((Entry("note", printable(n.title), n.link, shown(n.hook), False) for n in notes),
+                          key=lambda e: (e.title.casefold(), e.link))
+    paths = tuple(n.path for n in notes)
+    note = withheld_comment(withheld) + "\n" if withheld else ""
+
+    def text_for(count: int) -> str:
+        chosen = candidates[:count]
+        groups = []
+        for kind in TYPES:
+            members = sorted((e for e in chosen if e.type == kind), key=lambda e: (e.title.casefold(), e.link))
+            if members:
+                groups.append({"title": TYPE_TITLES[kind], "entries": members})
+        if note_entries:
+            groups.append({"title": NOTES_TITLE, "entries": note_entries})
+        text = templates.render("index.md.j2", override, header=HEADER, groups=groups, omitted=total - count)
+        if note:  # right after the header line
+            first, newline, rest = text.partition("\n")
+            text = first + newline + note + rest if newline else text + "\n" + note
+        return text
+
+    def fits(text: str) -> bool:
+        return text.count("\n") <= max_lines and len(text.encode("utf-8")) <= max_bytes
+
+    if total <= max_lines:
+        full = text_for(total)
+        if fits(full):
+            return Rendered(full, total, 0, paths, withheld)
+    low, high = 0, len(candidates)  # the most lines that fit lies in [low, high]
+    guess = max(0, high - 2 * len(TYPES) - 4)  # headings, blank lines, header, "more" line
+    if guess and fits(text_for(guess)):
+        low = guess
+    while low < high:
+        mid = (low + high + 1) // 2
+        if fits(text_for(mid)):
+            low = mid
+        else:
+            high = mid - 1
+    return Rendered(text_for(low), low, total - low, paths, withheld)
+
+
+class _Remembered:
+    """A rendered index remembered under two keys (see `memo`): the index's own inputs
+    (candidate lines, budget, template), so an unchanged result is not rendered again;
+    and a stat-only fingerprint of the vault with settings, template and date, so an
+    unchanged vault is not even loaded.
+    """
+
+    def __init__(self, path: Path, key: bytes | None) -> None:
+        self.memo = Memo(path, key)
+
+    def get(self) -> Rendered | None:
+        value = self.memo.get()
+        try:
+            return Rendered(*value) if value is not None else None
+        except TypeError:
+            return None
+
+    def put(self, rendered: Rendered) -> None:
+        self.memo.put(tuple(rendered))
+
+
+def _template_stamp(override: Path | None) -> tuple[object, ...]:
+    from cardindex.index import templates
+
+    template = templates.locate("index.md.j2", override)
+    try:
+        st = template.stat()
+    except OSError:
+        return (str(template),)
+    return (str(template), st.st_mtime_ns, st.st_size)
+
+
+def _rendered_memo(vault: Vault, override: Path | None, total: int, candidates: list[Entry],
+                   notes: Sequence[Note] = (), withheld: int = 0) -> _Remembered:
+    key = digest(_template_stamp(override), HEADER, tuple(vault.config.index_budget), total, candidates, tuple(notes),
+                 withheld)
+    return _Remembered(vault.state_dir / "cache" / "index.marshal", key)
+
+
+def _unchanged_memo(vault: Vault, today: dt.date, fingerprint: bytes | None, current: str | None) -> _Remembered:
+    """Keyed also on the current index text: the notes it links are read from it."""
+    override = vault.root / vault.config.templates if vault.config.templates else None
+    key = None if fingerprint is None else digest(
+        fingerprint, today.isoformat(), vault.config, vault.index_name, _template_stamp(override),
+        current, stamp(vault, current),
+    )
+    return _Remembered(vault.state_dir / "cache" / "unchanged.marshal", key)
+
+
+def hand_kept_lines(text: str, root: Path) -> list[int]:
+    """Line numbers of an index file not generated by cards that are not links to files in the vault at `root`."""
+    return [stray.line for stray in stray_lines(root, text)]
+
+
+def ensure_replaceable(vault: Vault, current: str | None) -> None:
+    """Refuse to overwrite an index file a person keeps by hand (SPEC §3: never destroy it)."""
+    if current is None:
+        return
+    stray = stray_lines(vault.root, current)
+    if stray:
+        raise Refused(
+            f"not generated by cards and holds {len(stray)} line(s) of its own; refusing to overwrite them: "
+            f"{describe(stray)}. To let cards take it over, {advice(stray)}, or delete the file",
+            path=vault.index_name,
+            line=stray[0].line,
+        )
+
+
+def read_index(vault: Vault) -> str | None:
+    try:
+        return vault.index_path.read_bytes().decode("utf-8", "replace")
+    except FileNotFoundError:
+        return None
+
+
+def write(vault: Vault, today: dt.date, *, check: bool = False, cards: Sequence[Card] | None = None) -> IndexResult:
+    """Regenerate the index file (or, with `check`, fail when it is out of date).
+
+    `cards`: render these instead of the vault's (`cards watch` passes a broken card's
+    last good version in its place). The first replacement of an index file cards did
+    not generate is a journalled job (`takeover.replace`); the result says what it kept.
+    """
+    from cardindex.store.atomic import write_atomic
+
+    with vault.lock():
+        if not check:
+            _recover(vault)
+        path = vault.index_path
+        current = read_index(vault)
+        fingerprint = vault.fingerprint() if cards is None else None
+        rendered = _unchanged_memo(vault, today, fingerprint, current).get()
+        broken: list[Card] = []  # only clean vaults are remembered
+        if rendered is None:
+            cards = vault.cards if cards is None else cards
+            rendered = render(vault, cards, today)
+            broken = [c for c in cards if not c.usable and c.path not in rendered.notes]
+            if not broken:  # remembered for the text it leaves in place (the next run's current one)
+                _unchanged_memo(vault, today, fingerprint, rendered.text).put(rendered)
+        changed = current != rendered.text
+        result = IndexResult(vault.index_name, changed, rendered.shown, rendered.omitted, broken, len(rendered.notes),
+                             withheld=rendered.withheld)
+        if check:
+            if changed:
+                what = "missing" if current is None else "out of date"
+                raise CheckFailed(f"{what}; run `cards index` to regenerate it", path=vault.index_name)
+            return result
+        if not changed:
+            return result
+        ensure_replaceable(vault, current)
+        if current is None or not current.strip() or is_generated(current):
+            write_atomic(path, rendered.text)
+            return result
+        found = take_over(vault, current, rendered.text, vault.cards if cards is None else cards, today)
+        return result._replace(takeover=found)
+
+
+def _recover(vault: Vault) -> None:
+    """Roll back an interrupted job (a killed takeover among them) before the index is read."""
+    from cardindex.store.journal import Journal
+
+    if Journal(vault.state_dir).pending() is not None:
+        from cardindex.store.jobs import recover
+
+        recover(vault)
+
+
+def take_over(vault: Vault, current: str, new_text: str, cards: Sequence[Card], today: dt.date) -> Takeover:
+    """Replace a hand-kept index that holds only links to files, as a journalled job (caller holds the lock)."""
+    from cardindex.store.card import decode
+
+    if decode(vault.index_path.read_bytes())[0] != current:
+        raise Refused("not generated by cards and not UTF-8 text; refusing to replace it. Save it as UTF-8, "
+                      "or delete the file", path=vault.index_name)
+    return replace(vault, current, new_text, survey(vault, current, new_text, cards, today))
+
+
+def preview(vault: Vault, today: dt.date) -> tuple[str | None, str, Takeover | None]:
+    """What `write` would do, writing nothing: (current text, new text, the takeover if it is one).
+
+    Refuses, like `write`, when the current index is kept by hand with lines of its own.
+    """
+    current = read_index(vault)
+    rendered = render(vault, vault.cards, today)
+    found = None
+    if current != rendered.text:
+        ensure_replaceable(vault, current)
+        if current is not None and current.strip() and not is_generated(current):
+            found = survey(vault, current, rendered.text, vault.cards, today)
+    return current, rendered.text, found

@@ -1,0 +1,55 @@
+"""Which cards INDEX.md and `cards context` withhold: those whose text holds a secret.
+
+Those two are loaded into every agent session and committed or written to files, so a
+card with a secret is kept out of them rather than shown redacted. The test is
+`secrets.has_secret` over the card's whole text, which costs about 14 µs a card (0.14 s
+at 10k cards, more when many mention tokens or passwords) on every render after any
+change: so the answer is remembered per card text under `.cardindex/cache/`, keyed on
+the detector's own source, and only new texts are scanned.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+
+from cardindex.secrets import has_secret
+from cardindex.store.card import Card
+from cardindex.store.remembered import Memo, digest
+
+
+@functools.lru_cache(maxsize=1)
+def _detector_stamp() -> bytes:
+    """A digest of the detector's source: a change of detection forgets what was remembered."""
+    from cardindex import secrets
+
+    try:
+        return hashlib.blake2b(Path(secrets.__file__).read_bytes(), digest_size=16).digest()
+    except OSError:
+        return b"unknown"
+
+
+def holding_secrets(cards: Sequence[Card], state_dir: Path | None = None) -> frozenset[str]:
+    """The paths of `cards` whose text holds a secret; remembered under `state_dir/cache` when given."""
+    if state_dir is None:
+        return frozenset(c.path for c in cards if has_secret(c.text))
+    memo = Memo(state_dir / "cache" / "secrets.marshal", digest("secrets", _detector_stamp()))
+    known = memo.get()
+    if not isinstance(known, dict):
+        known = {}
+    seen: dict[bytes, bool] = {}
+    found = set()
+    for card in cards:
+        key = hashlib.blake2b(card.text.encode("utf-8", "surrogatepass"), digest_size=12).digest()
+        secret = known.get(key)
+        if not isinstance(secret, bool):
+            secret = has_secret(card.text)
+        seen[key] = secret
+        if secret:
+            found.add(card.path)
+    if not seen.keys() <= known.keys():
+        merged = {**known, **seen}  # index and context ask about different sets of cards
+        memo.put(merged if len(merged) <= 2 * len(seen) + 1000 else seen)  # edits leave old texts behind
+    return frozenset(found)

@@ -1,0 +1,61 @@
+"""The write gate: what a new card must pass before `cards add` writes it.
+
+The card is checked exactly as it would be written, against the vault, by the lint
+rules of the categories a memory must not take in: broken structure, session-only
+notes, what the repo already records, duplicates of live cards, and secrets.
+Sharing a key with a live card is never a reason to refuse (that is supersession).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardindex.lint.context import LintContext
+from cardindex.lint.finding import Finding
+from cardindex.lint.registry import RULES
+from cardindex.store.card import Card
+from cardindex.store.vault import Vault, today
+
+if TYPE_CHECKING:
+    from cardindex.meaning.repo_facts import RepoFacts
+
+REFUSED = ("structure", "session", "derivable", "duplicate", "secret")
+
+
+class Gate:
+    """The write gate of one vault, for one or many cards: the repo is read once.
+
+    `accepted` cards count as if they were in the vault already: `cards import` adds
+    each candidate it accepts, so a file that says one thing twice gives one card.
+    """
+
+    def __init__(self, vault: Vault) -> None:
+
+        self.vault = vault
+        self.repo_root = vault.repo_root()
+        self.accepted: list[Card] = []
+        self._repo: RepoFacts | None = None
+
+    def review(self, card: Card) -> list[Finding]:
+        """Findings that stop `card` from being written (empty: it may go in)."""
+        from cardindex.lint.runner import lint_one
+
+        ctx = LintContext(self.vault, today(), self.repo_root, [*self.vault.cards, *self.accepted, card], focus=(card,),
+                          repo=self._repo)
+        rules = [r for r in RULES.values() if r.category in REFUSED and r.check is not None]
+        findings = lint_one(card, rules, ctx)
+        self._repo = ctx.loaded_repo()
+        return [
+            f for f in findings
+            if f.severity == "error" and not (f.category == "duplicate" and _same_key(card, f.related, ctx))
+        ]
+
+
+def review(card: Card, vault: Vault) -> list[Finding]:
+    """Findings that stop `card` from being written into `vault` (empty: it may go in)."""
+    return Gate(vault).review(card)
+
+
+def _same_key(card: Card, related: tuple[str, ...], ctx: LintContext) -> bool:
+    others = {c.path: c for c in ctx.cards}
+    return bool(card.key) and any(r in others and others[r].key == card.key for r in related)

@@ -1,0 +1,310 @@
+"""Words and statements: what a card states, as normalized words (the one model of it).
+
+A card is compared by its **statement**: the description, plus the body sentence that
+states the fact (the one sharing most words with the description; Why/How/Source
+sentences are reasons, not the fact). Words are normalized: case folded, inflections
+folded ("writes", "writing", "written" → one token), hyphenated words split, stop and
+filler words dropped, phrases read as the word they mean ("no later than" is a bound, not
+a negation), synonyms and negations folded ("never", "don't" → "not"). `similarity`
+compares statements; the text rules, repo facts and takeover read words.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import defaultdict
+from typing import NamedTuple
+
+from cardindex.store.card import Card
+
+STOP = frozenset(
+    ["a", "an", "the", "to", "of", "in", "on", "at", "for", "by", "with", "and", "or", "is", "are", "was", "be", "been", "it", "its", "this", "that", "these", "those", "as", "from", "into", "per", "via", "which", "what", "who", "whom", "whose", "how", "when", "where", "there", "here", "than", "then", "so", "such", "our", "their", "his", "her", "your", "we", "they", "he", "she", "i", "you", "me", "us", "them", "one", "do", "does", "did", "each", "every", "whether", "much", "against", "about"]
+)
+FILLER = frozenset(
+    ["note", "reminder", "fyi", "important", "please", "confirmed", "agreed", "going", "forward", "consistently", "also", "just", "really", "actually", "basically", "generally", "ever", "now"]
+)
+_SYNONYM_GROUPS = [
+    # "X uses V", "X runs on V", "X relies on V", "X is built on V": one fact, reworded
+    ("uses", "use", "using", "used", "employs", "employ", "employed", "utilizes", "utilize",
+     "relies", "rely", "relying", "depends", "depend", "depending", "runs", "run", "built", "deployed"),
+    ("prefers", "prefer", "likes", "like", "wants", "want", "would"),
+    ("handled", "done", "managed", "performed"),
+    ("lives", "live", "hosted", "located", "stored", "kept"),
+    ("found", "available", "reachable"),
+    ("link", "url", "address"),
+    ("choice", "preference"),
+    ("before", "prior"),
+    ("make", "remember", "ensure"),
+    ("user", "users"),
+    ("reference", "references", "referenced", "cite", "cites", "cited", "refer", "refers"),
+    ("contact", "contacts", "reach"),
+    ("sender", "from"),
+    ("format", "formatted", "formatting", "formats"),
+    ("commit", "committing", "commits", "committed"),
+    ("merge", "merged", "merging", "merges"),
+    ("uppercase", "upper-case", "capitals", "capitalise", "capitalised", "capitalize", "capitalized", "all-caps"),
+    ("lowercase", "lower-case"),
+    ("explain", "explains", "explained", "explaining", "explanation", "explanations"),
+    ("basic", "basics", "everyday", "elementary", "fundamental", "fundamentals"),
+    ("fluent", "proficient", "expert", "experienced", "skilled", "adept"),
+    # Negations read alike: "never", "do not ever", "don't" all say "not".
+    ("not", "never", "don't", "dont", "doesn't", "doesnt", "didn't", "isn't", "aren't", "won't", "mustn't",
+     "shouldn't", "cannot", "can't", "rather", "instead"),
+]
+SYNONYMS = {word: group[0] for group in _SYNONYM_GROUPS for word in group}
+NEGATORS = frozenset(
+    ["not", "never", "no", "don't", "dont", "doesn't", "doesnt", "didn't", "isn't", "aren't", "won't", "cannot", "can't", "mustn't", "shouldn't", "without", "avoid", "avoids", "forbidden", "prohibited", "disallowed", "neither", "nor", "stop", "ever", "skip", "skips", "omit", "omits"]
+)
+# Words that say "not" by themselves: they answer a negation on the other side.
+NEGATIVE = frozenset(
+    ["off", "disable", "disabled", "disables", "forbid", "forbids", "forbidden", "exclude", "excluded", "excludes",
+     "reject", "rejected", "rejects", "false", "closed"]
+)
+_ANTONYM_PAIRS = [
+    ("always", "never"), ("always", "not"), ("allowed", "forbidden"), ("allow", "forbid"), ("allows", "forbids"),
+    ("enable", "disable"), ("enabled", "disabled"), ("include", "exclude"), ("included", "excluded"),
+    ("on", "off"), ("true", "false"), ("yes", "no"), ("required", "optional"), ("mandatory", "optional"),
+    ("accept", "reject"), ("accepted", "rejected"), ("uppercase", "lowercase"), ("public", "private"), ("sync", "async"),
+    ("synchronous", "asynchronous"), ("minimum", "maximum"), ("min", "max"), ("more", "fewer"),
+    ("more", "less"), ("increase", "decrease"), ("first", "last"), ("open", "closed"), ("start", "stop"),
+    ("must", "may"), ("should", "shouldn't"), ("can", "cannot"), ("squash", "rebase"), ("merge", "rebase"),
+    ("keep", "shut"), ("running", "down"), ("up", "down"), ("ascending", "descending"), ("upper", "lower"), ("before", "after"), ("inside", "outside"),
+    ("local", "remote"), ("manual", "automatic"), ("manually", "automatically"), ("blocking", "non-blocking"),
+]
+ANTONYMS: dict[str, set[str]] = defaultdict(set)
+for _x, _y in _ANTONYM_PAIRS:
+    ANTONYMS[_x].add(_y)
+    ANTONYMS[_y].add(_x)
+_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_MONTHS = ["january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december"]
+CALENDAR = frozenset(_WEEKDAYS + [d + "s" for d in _WEEKDAYS] + _MONTHS)
+
+
+
+
+class Words(NamedTuple):
+    """Text as compared: normalized tokens and which of them are values."""
+
+    tokens: tuple[str, ...]
+    values: frozenset[str]
+    text: str
+
+
+class Statement(NamedTuple):
+    """What a card says: its description, its fact sentence, and both together."""
+
+    description: Words
+    fact: Words
+    all: Words
+
+
+# Irregular participles and past forms that suffix stripping cannot reach.
+_IRREGULAR = {
+    "shown": "show", "known": "know", "knew": "know", "written": "write", "wrote": "write", "given": "give",
+    "gave": "give", "taken": "take", "took": "take", "chosen": "choose", "chose": "choose", "broken": "break",
+    "broke": "break", "seen": "see", "saw": "see", "gone": "go", "went": "go", "made": "make", "held": "hold",
+    "sent": "send", "spent": "spend", "got": "get", "gotten": "get", "told": "tell", "said": "say",
+    "thought": "think", "brought": "bring", "bought": "buy", "ran": "run", "began": "begin", "begun": "begin",
+    "drawn": "draw", "drew": "draw", "grown": "grow", "grew": "grow", "thrown": "throw", "threw": "throw",
+    "hidden": "hide", "hid": "hide", "driven": "drive", "drove": "drive", "forgotten": "forget", "forgot": "forget",
+    "understood": "understand", "lost": "lose", "left": "leave", "met": "meet", "paid": "pay", "read": "read",
+    "led": "lead", "fed": "feed", "stuck": "stick", "struck": "strike", "spoken": "speak", "spoke": "speak",
+    "frozen": "freeze", "froze": "freeze", "ridden": "ride", "risen": "rise", "rose": "rise", "fallen": "fall",
+    "fell": "fall", "woken": "wake", "woke": "wake", "worn": "wear", "wore": "wear", "torn": "tear",
+}
+_VOWELS = frozenset("aeiou")
+
+
+def _measure(stem: str) -> tuple[int, bool]:
+    """Porter's m (the number of vowel-consonant sequences) and whether the stem ends consonant-vowel-consonant."""
+    kinds: list[bool] = []
+    for i, ch in enumerate(stem):
+        vowel = ch in _VOWELS or (ch == "y" and i > 0 and not kinds[-1])
+        kinds.append(vowel)
+    m = sum(1 for i in range(1, len(kinds)) if kinds[i - 1] and not kinds[i])
+    cvc = len(stem) >= 3 and not kinds[-3] and kinds[-2] and not kinds[-1] and stem[-1] not in "wxy"
+    return m, cvc
+
+
+def _stem(word: str) -> str:
+    """Fold inflections together: plurals, -ing and -ed forms ("writing", "writes", "written" → "write").
+
+    Porter's steps 1 and 5, about: enough to map the forms of one word to one token, and
+    rarely two words to one. Antonyms and calendar words stay as they are.
+    """
+    if len(word) <= 3 or not word.isalpha() or word in ANTONYMS or word in CALENDAR:
+        return word
+    original = word
+    irregular = _IRREGULAR.get(word)
+    if irregular is not None:
+        word = irregular
+    elif word.endswith("sses"):
+        word = word[:-2]
+    elif word.endswith("ies"):
+        word = word[:-3] + "y" if len(word) > 4 else word[:-1]  # policies, ties
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if word.endswith("eed"):
+        if _measure(word[:-3])[0] > 0:
+            word = word[:-1]  # agreed
+    else:
+        for suffix in ("ing", "ed"):
+            stem = word[: -len(suffix)]
+            if word.endswith(suffix) and len(stem) >= 2 and not _VOWELS.isdisjoint(stem):
+                if stem.endswith(("at", "bl", "iz")):
+                    stem += "e"  # creating, enabled
+                elif stem[-1] == stem[-2] and stem[-1] not in "lsz":
+                    stem = stem[:-1]  # running, committed
+                elif _measure(stem) == (1, True):
+                    stem += "e"  # writing, naming
+                word = stem
+                break
+    if word.endswith("e") and not word.endswith("ee"):
+        m, cvc = _measure(word[:-1])
+        if m > 1 or (m == 1 and not cvc):
+            word = word[:-1]  # cache, caches
+    if word in NEGATORS or word in STOP:
+        return original  # never turn a word into "not" or a stop word
+    return word
+
+
+@functools.lru_cache(maxsize=100_000)
+def words(text: str) -> Words:
+    """Normalize text: case folded, stop and filler words dropped, synonyms folded, plurals stemmed."""
+    tokens: list[str] = []
+    values: set[str] = set()
+    sentence_start = True
+    lowered = text.lower()
+    if any(key in lowered for key in _PHRASE_KEYS):
+        text = _PHRASES.sub(_phrase, text)
+    for raw, stop in _TOKEN_SPLIT.findall(text):
+        found = _token(raw, sentence_start)
+        if found is None:
+            continue
+        sentence_start = bool(stop)
+        for token, value in found:
+            tokens.append(token)
+            if value:
+                values.add(token)
+    return Words(tuple(tokens), frozenset(values), " ".join(tokens))
+
+
+@functools.lru_cache(maxsize=200_000)
+def _token(raw: str, start: bool) -> tuple[tuple[str, bool], ...] | None:
+    """The normalized tokens of one word as written, each with whether it is a value; None: no word."""
+    raw = raw.rstrip(".'\u2019")
+    if raw.endswith(("'s", "\u2019s")):
+        raw = raw[:-2]
+    if not raw:
+        return None
+    low = raw.lower()
+    if "-" in low and low not in SYNONYMS and low not in ANTONYMS and low.replace("-", "").isalpha():
+        parts = [(part, p) for part, p in zip(raw.split("-"), low.split("-"), strict=True) if p]
+    else:
+        parts = [(raw, low)]
+    out = []
+    for raw, low in parts:
+        if low.endswith("days") and low[:-1] in CALENDAR:
+            low = low[:-1]
+        if low in STOP or low in FILLER:
+            continue
+        low = _normal(low)
+        value = ((not start and raw[0].isupper()) or not low.isalpha() or low in CALENDAR) and _is_value(raw, low, start)
+        out.append((low, value))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=20_000)
+def _normal(low: str) -> str:
+    """One token per word: a synonym group's first word, else the word's stem (or its stem's group)."""
+    folded = SYNONYMS.get(low)
+    if folded is not None:
+        return folded
+    stem = _stem(low)
+    return SYNONYMS.get(stem, stem)
+
+
+# Phrases that are one word's worth of meaning; "no later than" is a bound, not a negation.
+_PHRASE_WORDS = {
+    "no later than": "within", "not later than": "within", "at the latest": "",
+    "no more than": "max", "not more than": "max", "no longer than": "max", "at most": "max",
+    "no fewer than": "min", "no less than": "min", "not less than": "min", "at least": "min",
+    "make sure": "ensure", "be sure": "ensure", "prior to": "before", "in advance of": "before",
+}
+_PHRASE_KEYS = ("than", "latest", "most", "least", "sure", "prior", "advance")  # each phrase has one: a cheap test first
+_PHRASES = re.compile(r"(?i)\b(?:" + "|".join(p.replace(" ", r"\s+") for p in _PHRASE_WORDS) + r")\b")
+
+
+def _phrase(m: re.Match[str]) -> str:
+    return _PHRASE_WORDS[" ".join(m.group().lower().split())]
+
+
+_TOKEN_SPLIT = re.compile("([A-Za-z0-9@][A-Za-z0-9@._+/:'\u2019-]*[A-Za-z0-9]|[A-Za-z0-9])([.!?:;](?=\\s|$))?")
+_REASON_LINE = re.compile(r"(?i)^\W*(?:why|how to apply|source|see also|related|context|reason|because)\b[^:]{0,20}:")
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+")
+# A rule's clause ends at ';' or where a reason or circumstance starts (", when traffic is low").
+_CLAUSE_SPLIT = re.compile(r";|,\s+(?=(?:because|since|so|as|when|while|which|where)\b)", re.IGNORECASE)
+
+
+QUESTION = re.compile(r"(?i)^\W*(?:how|what|which|when|where|who|whom|whose|whether|why)\b")
+
+
+def _fact(card: Card, description: Words) -> tuple[str, Words | None, Words | None]:
+    """The body clause that states the card's fact, its words, and the words of its whole sentence.
+
+    The clause sharing most words with the description; when none does and the
+    description only names the question ("How pull requests are merged"), the body's
+    first clause is its answer. Clauses (split at ';' and before ", because …") keep a
+    rule apart from its reason for contradictions; the whole sentence is compared for
+    duplicates.
+    """
+    best: tuple[str, Words | None, Words | None] = ("", None, None)
+    first: tuple[str, Words | None, Words | None] = ("", None, None)
+    best_overlap = 0
+    wanted = set(description.tokens)
+    for line in card.body.split("\n\n", 1)[0].splitlines()[:6]:
+        if _REASON_LINE.match(line):
+            continue
+        for sentence in _SENTENCE_SPLIT.split(line.strip(" -*#>")):
+            if not sentence or _REASON_LINE.match(sentence):
+                continue  # "Source: …" after the fact on one line is a reason too
+            whole = words(sentence)
+            for clause in _CLAUSE_SPLIT.split(sentence):
+                w = words(clause)
+                if not w.tokens:
+                    continue
+                if first[1] is None:
+                    first = (clause, w, whole)
+                overlap = len(wanted.intersection(w.tokens))
+                if overlap > best_overlap:
+                    best, best_overlap = (clause, w, whole), overlap
+    if best[1] is None and QUESTION.match(card.description):
+        return first
+    return best
+
+
+def fact_sentence(card: Card, description: Words) -> str:
+    """The body clause that states the card's fact."""
+    return _fact(card, description)[0]
+
+
+def statement(card: Card) -> Statement:
+    d = words(card.description)
+    _, f, whole = _fact(card, d)
+    if f is None or whole is None:
+        return Statement(d, _EMPTY, d)
+    both = Words(d.tokens + whole.tokens, d.values | whole.values, f"{d.text} {whole.text}")
+    return Statement(d, f, both)
+
+
+_EMPTY = Words((), frozenset(), "")
+
+
+def _is_value(raw: str, low: str, sentence_start: bool) -> bool:
+    """A token that fills a slot: a number or version, a date word, a name, a path or host."""
+    if any(c.isdigit() for c in raw) or low in CALENDAR:
+        return True
+    if "." in raw.strip(".") or "/" in raw or "_" in raw or "@" in raw:
+        return True
+    return not sentence_start and raw[:1].isupper() and low not in NEGATORS

@@ -1,0 +1,410 @@
+"""The vault: where it is, which files are cards, loading them (with the cache), the lock."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from cardindex.errors import NotFound, UsageError
+from cardindex.store.card import MAX_BYTES, Card, Parsed, Problem, decode, parse
+from cardindex.store.config import CONFIG_FILE, DEFAULT_INDEX, Config, load_config
+from cardindex.store.lock import VaultLock
+from cardindex.store.parse_cache import ParseCache, digest
+
+STATE_DIR = ".cardindex"
+NOT_CARDS = {"INDEX.md", "README.md", "MEMORY.md"}
+EDITOR_TEMP_NAMES = {"4913"}
+
+
+def today() -> dt.date:
+    """The date cards are judged against; `CARDS_TODAY=YYYY-MM-DD` pins it for scripts and tests."""
+    pinned = os.environ.get("CARDS_TODAY")
+    if pinned:
+        try:
+            return dt.date.fromisoformat(pinned)
+        except ValueError:
+            raise UsageError(f"CARDS_TODAY must be an ISO date, got {pinned!r}") from None
+    return dt.date.today()
+
+
+def find_root(vault: str | None) -> Path:
+    """The vault folder: `--vault`, else `$CARDS_VAULT`, else the current folder."""
+    chosen = vault or os.environ.get("CARDS_VAULT") or "."
+    root = Path(chosen).expanduser()
+    if not root.is_dir():
+        raise UsageError(f"no such vault folder: {chosen}")
+    return root
+
+
+def vault_of_file(path: Path) -> Path | None:
+    """The nearest folder above `path` holding `.cardindex.yaml` or `INDEX.md` (None: no vault)."""
+    for folder in path.resolve().parents:
+        if (folder / CONFIG_FILE).is_file() or (folder / DEFAULT_INDEX).is_file():
+            return folder
+    return None
+
+
+def vaults_of_files(files: Sequence[str], vault_option: str | None) -> tuple[dict[Path, list[str]], list[str]]:
+    """Group files by their vault: `--vault`/`$CARDS_VAULT` when given, else each file's own.
+
+    Returns the groups (vault root -> vault-relative paths) and the files in no vault.
+    """
+    from cardindex.errors import UsageError
+
+    explicit = find_root(vault_option) if (vault_option or os.environ.get("CARDS_VAULT")) else None
+    groups: dict[Path, list[str]] = {}
+    outside: list[str] = []
+    for name in files:
+        path = Path(name)
+        if not path.is_file():
+            raise UsageError(f"no such file: {name}")
+        root = explicit or vault_of_file(path)
+        if root is None:
+            outside.append(name)
+            continue
+        try:
+            rel = path.resolve().relative_to(root.resolve()).as_posix()
+            rel = rel if valid_name(rel) else escaped(rel)  # the listing's name for it: one F001 finding
+        except ValueError:
+            outside.append(name)  # outside the --vault given
+            continue
+        groups.setdefault(root, []).append(rel)
+    return groups, outside
+
+
+class Vault:
+    """A folder of cards and its settings. Cards load on first use."""
+
+    def __init__(self, root: Path, *, use_cache: bool = True) -> None:
+        self.root = root
+        self._root_str = str(root)
+        self.real_root = root.resolve()
+        self.config: Config = load_config(root)
+        self.state_dir = root / STATE_DIR
+        self.use_cache = use_cache
+        self._cards: list[Card] | None = None
+        self._lock: VaultLock | None = None
+        # One listing and one parse cache per run, shared by fingerprint() and cards
+        # (DirEntry keeps its stat, so nothing is listed or stat'ed twice).
+        self._listing: list[tuple[str, os.DirEntry[str]]] | None = None
+        self._cache: ParseCache | None = None
+
+    # -------------------------------------------------------------- names and places
+
+    @property
+    def index_name(self) -> str:
+        if self.config.index_file:
+            return self.config.index_file
+        if not (self.root / DEFAULT_INDEX).exists() and (self.root / "MEMORY.md").exists():
+            return "MEMORY.md"
+        return DEFAULT_INDEX
+
+    @property
+    def index_path(self) -> Path:
+        return self.root / self.index_name
+
+    @property
+    def archive_dir(self) -> str:
+        return self.config.archive_dir.strip("/")
+
+    def path_of(self, rel: str) -> Path:
+        return self.root / rel
+
+    def rel(self, path: Path) -> str:
+        return path.resolve().relative_to(self.real_root).as_posix()
+
+    def repo_root(self, explicit: Path | None = None) -> Path | None:
+        """The repo the vault sits in, as the derivable rules see it: `explicit` (`--repo`),
+        else `repo:` in the settings, else the git top-level above the vault; None outside a
+        repo or with `repo: false`."""
+        if explicit is None and self.config.repo:
+            explicit = self.root / self.config.repo
+        if explicit is not None:
+            return explicit.resolve()
+        if self.config.repo == "":
+            return None
+        for folder in [self.real_root, *self.real_root.parents]:
+            if (folder / ".git").exists():
+                return folder
+        return None
+
+    def lock(self) -> VaultLock:
+        if self._lock is None:
+            self._lock = VaultLock(self.state_dir)
+        return self._lock
+
+    # -------------------------------------------------------------- discovery
+
+    def card_paths(self, *, archived: bool = False) -> list[str]:
+        """Vault-relative paths of every card file, sorted; archived ones when asked."""
+        return [rel if valid_name(rel) else escaped(rel) for rel, _ in self._card_entries(archived=archived)]
+
+    def _card_entries(self, *, archived: bool = False) -> list[tuple[str, os.DirEntry[str]]]:
+        start = self.root / self.archive_dir if archived else self.root
+        prefix = self.archive_dir + "/" if archived else ""
+        if not start.is_dir():
+            return []
+        skip_dir = None if archived else self.archive_dir
+        out = _one_per_file(self._walk(start, prefix, skip_dir), str(self.real_root))
+        out.sort(key=lambda pair: pair[0])
+        return out
+
+    def _walk(self, start: Path, prefix: str, skip_dir: str | None) -> Iterator[tuple[str, os.DirEntry[str], bool]]:
+        """(vault-relative path, entry, reached through a symlink) for every card file under `start`."""
+        not_cards = NOT_CARDS | {self.index_name}
+        seen: set[str] = {os.path.realpath(start)}
+        stack = [(str(start), prefix, False)]
+        root = str(self.real_root)
+        while stack:
+            folder, rel, linked = stack.pop()
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+            for entry in entries:
+                name = entry.name
+                if name.startswith(".") or name in EDITOR_TEMP_NAMES:
+                    continue
+                try:
+                    is_dir = entry.is_dir()
+                    is_file = not is_dir and entry.is_file()
+                    is_link = entry.is_symlink()
+                except OSError:
+                    continue  # a symlink loop, or gone
+                if is_link:
+                    real = os.path.realpath(entry.path)
+                    if real != root and not real.startswith(root + os.sep):
+                        continue  # a symlink that leaves the vault is not followed
+                    if is_dir:
+                        if real in seen:
+                            continue
+                        seen.add(real)
+                if is_dir:
+                    child = rel + name
+                    if child != skip_dir:
+                        stack.append((entry.path, child + "/", linked or is_link))
+                elif is_file and name.endswith(".md") and name not in not_cards:
+                    yield rel + name, entry, linked or is_link
+
+    # -------------------------------------------------------------- loading
+
+    @property
+    def cards(self) -> list[Card]:
+        """Every card outside the archive, sorted by path, usable or not."""
+        if self._cards is None:
+            self._cards = self._load(self._live_listing(), "cards", self._cards_cache())
+        return self._cards
+
+    def fingerprint(self) -> bytes | None:
+        """A digest of every card's path and content, from stat alone, or None if any file must be read.
+
+        Lets a derived result (the rendered index) be reused without loading a card when
+        nothing in the vault changed since the parse cache last saw it.
+        """
+        if not self.use_cache:
+            return None
+        if self._cards is not None:
+            return None  # loaded already: nothing left to save
+        cache = self._cards_cache()
+        digest = hashlib.blake2b(digest_size=16)
+        for rel, entry in self._live_listing():
+            if not valid_name(rel):
+                digest.update(os.fsencode(rel) + b"\0misnamed\0")  # never read: its name is its finding
+                continue
+            try:
+                key = cache.trusted_key(rel, entry.stat())
+            except OSError:
+                return None
+            if key is None:
+                return None
+            digest.update(rel.encode("utf-8", "surrogateescape") + b"\0" + key)
+        return digest.digest()
+
+    def mtimes(self) -> dict[str, int]:
+        """When each card outside the archive was last modified (ns), from the listing's stat."""
+        out = {}
+        for rel, entry in self._live_listing():
+            try:
+                out[rel if valid_name(rel) else escaped(rel)] = entry.stat().st_mtime_ns
+            except OSError:
+                continue
+        return out
+
+    def archived(self) -> list[Card]:
+        """Every card in the archive folder."""
+        return self._load(self._card_entries(archived=True), "archive")
+
+    def _live_listing(self) -> list[tuple[str, os.DirEntry[str]]]:
+        if self._listing is None:
+            self._listing = self._card_entries()
+        return self._listing
+
+    def _cards_cache(self) -> ParseCache:
+        if self._cache is None:
+            self._cache = ParseCache(self.state_dir, "cards", enabled=self.use_cache)
+        return self._cache
+
+    def _load(
+        self, entries: list[tuple[str, os.DirEntry[str]]], area: str, cache: ParseCache | None = None
+    ) -> list[Card]:
+        cache = cache or ParseCache(self.state_dir, area, enabled=self.use_cache)
+        cards = []
+        for rel, entry in entries:
+            if not valid_name(rel):
+                cards.append(_misnamed(rel))
+                continue
+            try:
+                st = entry.stat()
+            except OSError:
+                continue  # removed since the folder was listed
+            card = self._read(rel, st, cache)
+            if card is not None:
+                cards.append(card)
+        cache.save()
+        return cards
+
+    def _read(self, rel: str, st: os.stat_result, cache: ParseCache | None) -> Card | None:
+        if cache is not None:
+            hit = cache.by_stat(rel, st)
+            if hit is not None:
+                return hit
+        if st.st_size > MAX_BYTES:
+            return _unreadable(rel, Problem(None, f"file is larger than {MAX_BYTES // 1_000_000} MB; a card holds one fact", kind="unreadable"))
+        try:
+            with open(os.path.join(self._root_str, rel), "rb") as fh:
+                data = fh.read(MAX_BYTES + 1)
+        except FileNotFoundError:
+            return None  # removed since the folder was listed
+        except OSError as exc:
+            return _unreadable(rel, Problem(None, f"cannot read: {exc.strerror}", kind="unreadable"))
+        if len(data) > MAX_BYTES:
+            return _unreadable(rel, Problem(None, f"file is larger than {MAX_BYTES // 1_000_000} MB; a card holds one fact", kind="unreadable"))
+        key = digest(data)
+        if cache is not None:
+            hit = cache.by_content(rel, st, key)
+            if hit is not None:
+                return hit
+        text, problem = decode(data)
+        parsed = parse(text) if text is not None else Parsed({}, 0, (problem,) if problem else ())
+        if cache is not None:
+            cache.put(rel, st, key, text, parsed)
+        return Card(rel, text or "", *parsed)
+
+    def read_card(self, rel: str) -> Card:
+        """Load one card by vault-relative path, without the cache."""
+        try:
+            st = os.stat(os.path.join(self._root_str, rel))
+        except OSError:
+            raise NotFound(f"no card at {rel}") from None
+        card = self._read(rel, st, None)
+        if card is None:
+            raise NotFound(f"no card at {rel}")
+        return card
+
+    def invalidate(self) -> None:
+        self._cards = None
+        self._listing = None
+        self._cache = None
+
+    def changed(self, *, added: Sequence[Card] = (), removed: Sequence[str] = ()) -> None:
+        """Update the loaded cards after this process wrote some, without reading the vault again."""
+        if self._cards is None:
+            return
+        gone = set(removed) | {c.path for c in added}
+        kept = [c for c in self._cards if c.path not in gone]
+        self._cards = sorted(kept + list(added), key=lambda c: c.path)
+
+    def find(self, ref: str) -> Card:
+        """A card by id (`billing/owner`), by path (`billing/owner.md`), or by file path."""
+        rel = self._ref_to_rel(ref)
+        candidates = [rel]
+        if not rel.startswith(self.archive_dir + "/"):
+            candidates.append(f"{self.archive_dir}/{rel}")
+        for cand in candidates:
+            path = self.root / cand
+            if path.is_file() and self._inside(path):
+                return self.read_card(self._own_path(cand))
+        raise NotFound(f"no card {ref!r} in {self.root}")
+
+    def _own_path(self, rel: str) -> str:
+        """A symlink's card is its real file's (one card, one path), when that file can be a card."""
+        real = self.rel(self.root / rel)
+        if real == rel:
+            return rel
+        parts = real.split("/")
+        return real if self.is_card_name(parts[-1]) and not any(p.startswith(".") for p in parts) else rel
+
+    def _ref_to_rel(self, ref: str) -> str:
+        if not valid_name(ref):
+            raise NotFound(f"{escaped(ref)} is not a card id: the name is not valid UTF-8 (shown escaped)")
+        as_path = Path(ref)
+        if as_path.is_absolute() or (as_path.exists() and not (self.root / ref).exists()):
+            try:
+                ref = self.rel(as_path)
+            except ValueError:
+                raise NotFound(f"{ref} is not inside the vault {self.root}") from None
+        ref = ref.replace(os.sep, "/").lstrip("/")
+        rel = ref if ref.endswith(".md") else ref + ".md"
+        name = rel.rsplit("/", 1)[-1]
+        if ".." in rel.split("/") or any(part.startswith(".") for part in rel.split("/")) or not self.is_card_name(name):
+            raise NotFound(f"{ref!r} is not a card id")
+        return rel
+
+    def is_card_name(self, name: str) -> bool:
+        """Whether a file of this name can be a card (SPEC §1)."""
+        return name.endswith(".md") and name not in NOT_CARDS and name != self.index_name and not name.startswith(".")
+
+    def _inside(self, path: Path) -> bool:
+        real = os.path.realpath(path)
+        return real.startswith(str(self.real_root) + os.sep)
+
+
+def _unreadable(rel: str, problem: Problem) -> Card:
+    return Card(rel, "", {}, 0, (problem,))
+
+
+def valid_name(rel: str) -> bool:
+    """Whether a listed path is valid UTF-8 (os.scandir hands other bytes over as surrogates)."""
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def escaped(rel: str) -> str:
+    """A path that is not valid UTF-8, with its bad bytes shown as `\\xe9`: printable, and never a real card's."""
+    return os.fsencode(rel).decode("utf-8", "backslashreplace")
+
+
+def _misnamed(rel: str) -> Card:
+    """A file whose name is not UTF-8: one unreadable card (F001), never read, never written."""
+    return _unreadable(escaped(rel), Problem(
+        None, f"file name is not valid UTF-8: {escaped(rel)} (shown escaped); rename it", kind="unreadable"))
+
+
+def _one_per_file(
+    found: Iterator[tuple[str, os.DirEntry[str], bool]], real_root: str
+) -> list[tuple[str, os.DirEntry[str]]]:
+    """One path per real file: a symlink to a card in the vault is that card, not a second one.
+
+    A file reached without a symlink is listed under its own path. Files reached
+    through a symlink (the link itself, or a linked folder) are listed only when their
+    real file is not listed already, under the first such path in sorted order.
+    """
+    direct: list[tuple[str, os.DirEntry[str]]] = []
+    linked: dict[str, tuple[str, os.DirEntry[str]]] = {}
+    for rel, entry, through_link in found:
+        if not through_link:
+            direct.append((rel, entry))
+            continue
+        real = os.path.relpath(os.path.realpath(entry.path), real_root).replace(os.sep, "/")
+        if real not in linked or rel < linked[real][0]:
+            linked[real] = (rel, entry)
+    if linked:
+        own = {rel for rel, _ in direct}
+        direct += [pair for real, pair in linked.items() if real not in own]
+    return direct
