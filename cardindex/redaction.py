@@ -61,6 +61,7 @@ _QUOTED_WORD = re.compile(r"[A-Za-z0-9@._+/:=~-]+")
 
 
 MIN_QUOTED = 5  # shorter fragments of a secret say nothing usable, and ordinary words are that short
+MIN_FRAGMENT = 8  # a word found inside a secret is only a piece of it from this length: `secret` inside `WebhookSecret…` is a word
 
 
 def secret_values(*texts: str) -> tuple[str, ...]:
@@ -89,7 +90,7 @@ def redact_words(text: str, *sources: str) -> str:
 
     def replace(m: re.Match[str]) -> str:
         word = m.group().casefold()
-        if len(word) >= MIN_QUOTED and any(word in v or v in word for v in values):
+        if len(word) >= MIN_QUOTED and any(v in word or (len(word) >= MIN_FRAGMENT and word in v) for v in values):
             return REDACTED
         return m.group()
 

@@ -37,6 +37,10 @@ def test_redact_words_keeps_ordinary_words_and_short_fragments() -> None:
     card = "The deploy job uses AKIAQ3H7ZP2MW9XKT4LB for uploads."
     message = "'uploads' vs 'downloads': 'akia'"
     assert redact_words(message, card) == message
+    # A message's own words that happen to sit inside a secret stay: K103's "secret value" for `secret: WebhookSecretX9…`.
+    keyed = "The hook signs with secret: WebhookSecretZq8xK2mW9pLr7TbVn4Hs always."
+    assert redact_words("K103 secret value Webh…(redacted)", keyed) == "K103 secret value Webh…(redacted)"
+    assert redact_words("quoted 'webhooksecretzq8xk2mw9plr7tbvn4hs' and 'zq8xk2mw9plr'", keyed).count(REDACTED) == 2
     assert redact_words("no secret here", "The deploy job runs on Thursdays.") == "no secret here"
 
 
