@@ -8,6 +8,14 @@ reads the same whatever the package's layout.
     python bench/eval_lint.py tests/lint_corpus                    # per-category table
     python bench/eval_lint.py tests/sealed_corpus --json out.json  # and the numbers for machines
     python bench/eval_lint.py --vault /tmp/realvaults/x/.claude/memory
+    python bench/eval_lint.py --labels /work/labels/*/labels.json    # hand-labelled real vaults
+
+A labelled real vault is one labels.json that also names its `vault` (the memory folder of
+a clone), its `repo` (the clone, compared against with `--repo`) and optionally `config`
+(written as the copy's `.cardindex.yaml`, e.g. `{"index_file": "MEMORY.md"}`). The vault
+is copied to a temporary folder, so the clone is not touched; the scores of several are
+also summed into one table. Only the default rules are scored; a finding counts against
+precision by its severity only when `--errors-only` is given.
 
 A labelled corpus is the format of tests/lint_corpus/README.md: `vault/`, `labels.json`
 (`today`, `cards`, `pairs`, `tricky_clean`) and `repo/GIT_HISTORY.json`, which is replayed
@@ -100,8 +108,8 @@ def _pairs(raw: object, kind: str) -> list[tuple[str, str]]:
 
 
 def load_labels(corpus: Path) -> Labels:
-    """Read and check labels.json."""
-    path = corpus / "labels.json"
+    """Read and check labels.json (`corpus` is the corpus folder, or the labels file itself)."""
+    path = corpus if corpus.suffix == ".json" else corpus / "labels.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -324,6 +332,96 @@ def evaluate_corpus(corpus: Path, cards: Sequence[str], today: str | None) -> Js
             "seconds": {"lint": round(lint_seconds, 2), "consolidate": round(cons_seconds, 2)}}
 
 
+def read_json(path: Path) -> Json:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise EvalError(f"{path}: cannot read: {error}") from None
+    if not isinstance(data, dict):
+        raise EvalError(f"{path}: not a JSON object")
+    return data
+
+
+def evaluate_labelled_vault(labels_path: Path, cards: Sequence[str], today: str | None,
+                            errors_only: bool = False) -> Json:
+    """Score a hand-labelled real vault: a copy of its memory folder, linted against its clone."""
+    labels = load_labels(labels_path)
+    data = read_json(labels_path)
+    vault_source, repo = Path(str(data.get("vault", ""))), Path(str(data.get("repo", "")))
+    if not vault_source.is_dir() or not repo.is_dir():
+        raise EvalError(f"{labels_path}: `vault` and `repo` must name existing folders (fetch the clone first)")
+    config = data.get("config") or {}
+    with tempfile.TemporaryDirectory(prefix="eval-lint-") as tmp:
+        base = Path(tmp)
+        vault = base / "vault"
+        shutil.copytree(vault_source, vault, symlinks=True,
+                        ignore=shutil.ignore_patterns(".cardindex", ".cardindex.yaml"))
+        if config:
+            import yaml  # only here: the scorer needs nothing from cardindex
+
+            (vault / ".cardindex.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+        env = cards_env(base, today or labels.today)
+        findings, lint_seconds = run_json(cards, vault, ["lint", "--format", "json", "--repo", str(repo)], env)
+        plan, cons_seconds = run_json(
+            cards, vault, ["consolidate", "--dry-run", "--all", "--now", today or labels.today, "--format", "json"], env)
+    if not isinstance(findings, list) or not isinstance(plan, dict):
+        raise EvalError("cards printed JSON of an unexpected shape")
+    if errors_only:
+        findings = [f for f in findings if f.get("severity") != "warning"]
+    on_cards = [f for f in findings if str(f["path"]) in labels.cards and str(f.get("category")) not in UNSCORED]
+    flagged = {str(f["path"]) for f in on_cards}
+    failing = {str(f["path"]) for f in on_cards if f.get("severity") != "warning"}
+    name = labels_path.parent.name if labels_path.name == "labels.json" else labels_path.stem
+    return {"corpus": name, "today": today or labels.today, "cards": len(labels.cards),
+            "findings": len(findings), "lint": score_lint(labels, findings),
+            "consolidate": score_consolidate(labels, plan),
+            "flagged": len(flagged), "flagged_by_errors": len(failing),
+            "seconds": {"lint": round(lint_seconds, 2), "consolidate": round(cons_seconds, 2)}}
+
+
+def total(reports: Sequence[Json]) -> Json:
+    """The per-category counts of several labelled vaults summed, precision and recall recomputed."""
+    rows: Json = {}
+    for report in reports:
+        for category, row in report["lint"]["categories"].items():
+            into = rows.setdefault(category, {"labelled": 0, "found": 0, "correct": 0, "on_clean": 0,
+                                              "false_positives_by_label": {}})
+            for key in ("labelled", "found", "correct", "on_clean", "pairs", "pairs_found"):
+                if key in row:
+                    into[key] = into.get(key, 0) + row[key]
+            for label, n in row["false_positives_by_label"].items():
+                into["false_positives_by_label"][label] = into["false_positives_by_label"].get(label, 0) + n
+    for row in rows.values():
+        row["precision"], row["recall"] = ratio(row["correct"], row["found"]), ratio(row["correct"], row["labelled"])
+    lint: Json = {"categories": rows, "unlabelled_paths_flagged": 0, "unscored_findings": 0}
+    for key in ("clean", "tricky_clean"):
+        cards = sum(r["lint"][key]["cards"] for r in reports)
+        flagged = sum(r["lint"][key]["flagged"] for r in reports)
+        lint[key] = {"cards": cards, "flagged": flagged, "fraction": ratio(flagged, cards)}
+    cons: Json = {"actions": {}}
+    for report in reports:
+        for key, value in report["consolidate"].items():
+            if key == "actions":
+                for action, n in value.items():
+                    cons["actions"][action] = cons["actions"].get(action, 0) + n
+            elif isinstance(value, int):
+                cons[key] = cons.get(key, 0) + value
+    return {"corpus": f"all {len(reports)} labelled vaults", "today": reports[0]["today"],
+            "cards": sum(r["cards"] for r in reports), "findings": sum(r["findings"] for r in reports),
+            "flagged": sum(r["flagged"] for r in reports),
+            "flagged_by_errors": sum(r["flagged_by_errors"] for r in reports),
+            "lint": lint, "consolidate": cons,
+            "seconds": {k: round(sum(r["seconds"][k] for r in reports), 2) for k in ("lint", "consolidate")}}
+
+
+def format_labelled(report: Json) -> str:
+    cards = report["cards"] or 1
+    head = (f"cards flagged by the default rules: {report['flagged']} / {report['cards']} "
+            f"({report['flagged'] / cards:.1%}); by errors: {report['flagged_by_errors']} "
+            f"({report['flagged_by_errors'] / cards:.1%})")
+    return format_corpus(report) + "\n" + head
+
+
 # --- an unlabelled vault -------------------------------------------------------------
 
 
@@ -439,17 +537,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("corpus", nargs="?", type=Path, help="a labelled corpus folder (labels.json, vault/, repo/)")
     parser.add_argument("--vault", type=Path, help="survey an unlabelled vault instead")
+    parser.add_argument("--labels", type=Path, nargs="+", metavar="LABELS_JSON",
+                        help="score hand-labelled real vaults (labels.json naming `vault` and `repo`)")
+    parser.add_argument("--errors-only", action="store_true",
+                        help="with --labels: score only error findings (what fails pre-commit)")
     parser.add_argument("--json", type=Path, metavar="OUT", help="also write the numbers as JSON to OUT")
     parser.add_argument("--today", help="pin today (default: the labels' today; for --vault, the real date)")
     parser.add_argument("--show", type=int, default=SHOW, help=f"findings listed for --vault (default {SHOW})")
     parser.add_argument("--cards", default=f"{shlex.quote(sys.executable)} -m cardindex",
                         help="the cards command to run (default: this Python's -m cardindex)")
     args = parser.parse_args(argv)
-    if (args.corpus is None) == (args.vault is None):
-        parser.error("give a CORPUS_DIR or --vault PATH (one of them)")
+    if sum(x is not None for x in (args.corpus, args.vault, args.labels)) != 1:
+        parser.error("give a CORPUS_DIR, --vault PATH or --labels FILE... (one of them)")
     cards = shlex.split(args.cards)
     try:
-        if args.vault is not None:
+        if args.labels is not None:
+            reports = [evaluate_labelled_vault(p, cards, args.today, args.errors_only) for p in args.labels]
+            parts = [format_labelled(r) for r in reports]
+            if len(reports) > 1:
+                reports.append(total(reports))
+                parts.append(format_labelled(reports[-1]))
+            report = {"vaults": reports}
+            text = "\n\n".join(parts)
+        elif args.vault is not None:
             report = survey_vault(args.vault, cards, args.today, max(args.show, 0))
             text = format_vault(report)
         else:

@@ -199,3 +199,33 @@ def test_perfect_findings_score_one_and_a_finding_on_a_clean_card_costs_precisio
     assert row["recall"] == table["categories"][extra]["recall"]
     assert worse["clean"]["flagged"] == 1
     assert worse["tricky_clean"]["flagged"] == 1
+
+
+def test_labelled_real_vaults_are_scored_in_a_copy_and_summed(tmp_path: Path) -> None:
+    corpus = make_corpus(tmp_path / "corpus", GOOD_LABELS)
+    repo = tmp_path / "clone"
+    (repo / "memory").mkdir(parents=True)
+    for card in (corpus / "vault").iterdir():
+        (repo / "memory" / card.name).write_bytes(card.read_bytes())
+    before = sorted(p.name for p in (repo / "memory").iterdir())
+    labels = {**GOOD_LABELS, "vault": str(repo / "memory"), "repo": str(repo), "config": {"index_file": "MEMORY.md"}}
+    first, second = tmp_path / "a" / "labels.json", tmp_path / "b" / "labels.json"
+    for path in (first, second):
+        path.parent.mkdir()
+        path.write_text(json.dumps(labels), encoding="utf-8")
+    out = tmp_path / "out.json"
+    done = run("--labels", str(first), str(second), "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in (repo / "memory").iterdir()) == before  # the clone is not touched
+    reports = json.loads(out.read_text(encoding="utf-8"))["vaults"]
+    assert [r["corpus"] for r in reports] == ["a", "b", "all 2 labelled vaults"]
+    assert reports[0]["lint"]["categories"]["duplicate"]["correct"] == 2
+    summed = reports[-1]["lint"]["categories"]["duplicate"]
+    assert (summed["labelled"], summed["correct"], summed["pairs"], summed["pairs_found"]) == (4, 4, 2, 2)
+    assert reports[-1]["cards"] == 8 and reports[-1]["flagged"] == 6
+    assert "cards flagged by the default rules: 6 / 8 (75.0%)" in done.stdout
+    missing = tmp_path / "c" / "labels.json"
+    missing.parent.mkdir()
+    missing.write_text(json.dumps({**labels, "vault": str(tmp_path / "gone")}), encoding="utf-8")
+    bad = run("--labels", str(missing))
+    assert bad.returncode == 2 and "must name existing folders" in bad.stderr
