@@ -96,9 +96,11 @@ def _register() -> None:
         journal,
         lifecycle,
         lint,
+        log,
         mcp,
         rule,
         search,
+        state,
         status,
         trust,
         undo,
@@ -111,7 +113,7 @@ def _register() -> None:
         consolidate.consolidate_command, lifecycle.supersede_command, lifecycle.archive_command, lifecycle.rm_command,
         status.status_command, context.context_command, search.search_command, watch.watch_command,
         git.git_setup_command, git.merge_index_command, import_.import_cards_command, mcp.mcp_command,
-        trust.trust_vault_command,
+        trust.trust_vault_command, log.log_command, state.state_command,
     ):
         cli.add_command(command)
 

@@ -38,6 +38,9 @@ class Config(NamedTuple):
     llm: str | None = None  # the vault's own: runs only through `llm.choose` (the trust rule)
     max_age: Mapping[str, int] = MappingProxyType({})
     lint: Mapping[str, Any] = MappingProxyType({})
+    log_dir: str = "log"  # the raw tier (SPEC §10): never cards
+    state_file: str = "CURRENT_STATE.md"  # the working memory: never a card
+    state_budget: int = 1500  # characters of the working memory
 
 
 _KEYS = {
@@ -50,6 +53,9 @@ _KEYS = {
     "llm",
     "max_age",
     "lint",
+    "log_dir",
+    "state_file",
+    "state_budget",
 }
 _LINT_KEYS = {"select", "ignore", "extend_select", "per_card_ignore"}
 
@@ -151,13 +157,24 @@ def _from_mapping(data: Mapping[Any, Any]) -> Config:
     kwargs: dict[str, Any] = {}
     if data.get("repo") is False:
         kwargs["repo"] = ""
-    for key in ("index_file", "archive_dir", "templates", "repo", "llm"):
+    for key in ("index_file", "archive_dir", "templates", "repo", "llm", "log_dir", "state_file"):
         if data.get(key) is not None and data.get(key) is not False:
             kwargs[key] = _text(data[key], key)
     if "index_file" in kwargs and ("/" in kwargs["index_file"] or not kwargs["index_file"].endswith(".md")):
         raise ConfigError("'index_file' must be a file name ending in .md, such as MEMORY.md", path=CONFIG_FILE)
     if "archive_dir" in kwargs and (kwargs["archive_dir"].startswith((".", "/")) or ".." in kwargs["archive_dir"]):
         raise ConfigError("'archive_dir' must be a folder inside the vault", path=CONFIG_FILE)
+    if "log_dir" in kwargs and (kwargs["log_dir"].startswith((".", "/")) or ".." in kwargs["log_dir"].split("/")
+                                or not kwargs["log_dir"].strip("/")):
+        raise ConfigError("'log_dir' must be a folder inside the vault", path=CONFIG_FILE)
+    if "state_file" in kwargs and ("/" in kwargs["state_file"] or not kwargs["state_file"].endswith(".md")
+                                   or kwargs["state_file"].startswith(".")):
+        raise ConfigError("'state_file' must be a file name ending in .md, such as CURRENT_STATE.md", path=CONFIG_FILE)
+    state_budget = data.get("state_budget")
+    if state_budget is not None:
+        if isinstance(state_budget, bool) or not isinstance(state_budget, int) or not 200 <= state_budget <= 100_000:
+            raise ConfigError("'state_budget' must be a number of characters from 200 to 100000", path=CONFIG_FILE)
+        kwargs["state_budget"] = state_budget
     budget = data.get("index_budget")
     if budget is not None:
         if not isinstance(budget, dict) or set(budget) - {"lines", "bytes"}:

@@ -110,6 +110,11 @@ class Vault:
     def archive_dir(self) -> str:
         return self.config.archive_dir.strip("/")
 
+    @property
+    def log_dir(self) -> str:
+        """The raw tier's folder (SPEC §10), vault-relative: its files are never cards."""
+        return self.config.log_dir.strip("/")
+
     def path_of(self, rel: str) -> Path:
         return self.root / rel
 
@@ -147,14 +152,14 @@ class Vault:
         prefix = self.archive_dir + "/" if archived else ""
         if not start.is_dir():
             return []
-        skip_dir = None if archived else self.archive_dir
-        out = _one_per_file(self._walk(start, prefix, skip_dir), str(self.real_root))
+        skip = frozenset() if archived else frozenset({self.archive_dir, self.log_dir})
+        out = _one_per_file(self._walk(start, prefix, skip), str(self.real_root))
         out.sort(key=lambda pair: pair[0])
         return out
 
-    def _walk(self, start: Path, prefix: str, skip_dir: str | None) -> Iterator[tuple[str, os.DirEntry[str], bool]]:
+    def _walk(self, start: Path, prefix: str, skip: frozenset[str]) -> Iterator[tuple[str, os.DirEntry[str], bool]]:
         """(vault-relative path, entry, reached through a symlink) for every card file under `start`."""
-        not_cards = NOT_CARDS | {self.index_name}
+        not_cards = NOT_CARDS | {self.index_name, self.config.state_file}
         seen: set[str] = {os.path.realpath(start)}
         stack = [(str(start), prefix, False)]
         root = str(self.real_root)
@@ -184,7 +189,7 @@ class Vault:
                         seen.add(real)
                 if is_dir:
                     child = rel + name
-                    if child != skip_dir:
+                    if child not in skip:
                         stack.append((entry.path, child + "/", linked or is_link))
                 elif is_file and name.endswith(".md") and name not in not_cards:
                     yield rel + name, entry, linked or is_link
@@ -355,7 +360,8 @@ class Vault:
 
     def is_card_name(self, name: str) -> bool:
         """Whether a file of this name can be a card (SPEC §1)."""
-        return name.endswith(".md") and name not in NOT_CARDS and name != self.index_name and not name.startswith(".")
+        return (name.endswith(".md") and name not in NOT_CARDS and name not in (self.index_name, self.config.state_file)
+                and not name.startswith("."))
 
     def _inside(self, path: Path) -> bool:
         real = os.path.realpath(path)
