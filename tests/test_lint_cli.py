@@ -645,7 +645,7 @@ def gate_vault(tmp_path, make_card, run_cli) -> Path:
 def _refused(result: Result, category_codes: set[str]) -> list[str]:
     assert result.exit_code == 1
     assert result.stdout == ""
-    *finding_lines, last = result.stderr.splitlines()
+    *finding_lines, last = [line for line in result.stderr.splitlines() if not line.startswith("hint: ")]
     assert last.startswith("error: card refused by the write gate (")
     assert last.endswith("nothing written. Use --force to add it anyway")
     found = [re.match(r"^[\w.-]+\.md:\d+: ([A-Z]\d{3}) ", line) for line in finding_lines]

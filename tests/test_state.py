@@ -87,6 +87,12 @@ def test_ten_days_of_logs_consolidation_and_state(tmp_path: Path, run_cli: Calla
                  f"next: write the migration for feature {n}"]
         if n >= 1:
             notes.append(f"Finished feature {n - 1}: the form, the save button and the migration are done")
+        if n % 3 == 1:  # now and then a durable decision, which the nightly pass makes a card
+            notes.append("Decided: " + {
+                1: "the payroll summary is exported as CSV with semicolons, because finance opens it in Excel.",
+                4: "staging is reset every Sunday night, so nobody keeps test data there over a weekend.",
+                7: "the mobile app supports only the two latest iOS major versions.",
+            }[n])
         for i, text in enumerate(notes):
             at = morning + dt.timedelta(minutes=i)
             assert cards("log", "--at", at.isoformat(), text, when=at).exit_code == 0
@@ -101,7 +107,11 @@ def test_ten_days_of_logs_consolidation_and_state(tmp_path: Path, run_cli: Calla
                             "--key", "deploy-day", "Production deploys go out on Thursdays.", when=morning)
             assert changed.exit_code == 0, changed.stderr
         consolidated = cards("consolidate", "--now", evening.date().isoformat(), when=evening)
-        assert consolidated.exit_code in (0, 1), consolidated.stderr
+        assert consolidated.exit_code == 0, consolidated.stderr
+        listed = json.loads(cards("list", "--format", "json", when=evening).stdout)
+        decided = sorted(str(c["path"]) for c in listed
+                         if "source: log/" in (vault / str(c["path"])).read_text(encoding="utf-8"))
+        assert len(decided) == len([d for d in range(n + 1) if d % 3 == 1]), (decided, consolidated.stdout)  # through the gate, once each
         written = cards("state", "--at", evening.isoformat(), when=evening)
         assert written.exit_code == 0, written.stderr
         text = (vault / "CURRENT_STATE.md").read_text(encoding="utf-8")

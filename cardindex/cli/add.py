@@ -15,8 +15,11 @@ if TYPE_CHECKING:
     from cardindex.store.vault import Vault
 
 
-def run(*, vault: Vault, output_format: str = "text", **options: Any) -> int:
-    """Add a card (`options` as for `add_card`); print its path. Returns the exit code."""
+def run(*, vault: Vault, output_format: str = "text", to_log: bool = False, **options: Any) -> int:
+    """Add a card (`options` as for `add_card`); print its path. Returns the exit code.
+
+    `to_log`: a card the gate refuses only as session-only goes to today's raw log instead.
+    """
     import json
 
     from cardindex.cli.index import report_takeover
@@ -25,8 +28,15 @@ def run(*, vault: Vault, output_format: str = "text", **options: Any) -> int:
     try:
         added = add_card(vault=vault, **options)
     except GateRefused as refused:
+        session_only = bool(refused.findings) and all(f.category == "session" for f in refused.findings)
+        if to_log and session_only:
+            return _logged_instead(vault, str(options.get("text") or ""), output_format)
         for f in refused.findings:
             print(f"{refused.name}:{f.line}: {f.code} {f.message}", file=sys.stderr)
+        if session_only:
+            print("hint: true only in this session: it belongs in the raw log; `cards add --to-log …` or "
+                  "`cards log TEXT` appends it to today's log/ (`cards state` shows open work from there)",
+                  file=sys.stderr)
         raise
     new, key = added.card, added.key
     shown = str(vault.path_of(new.path))
@@ -56,6 +66,20 @@ def run(*, vault: Vault, output_format: str = "text", **options: Any) -> int:
     return 0
 
 
+def _logged_instead(vault: Vault, text: str, output_format: str) -> int:
+    import json
+
+    from cardindex.cli.log import log_entry
+
+    entry = log_entry(vault, text)
+    rel = vault.rel(entry.path)
+    if output_format == "json":
+        print(json.dumps({"logged": rel, "line": entry.line}))
+    else:
+        print(f"logged to {rel}:{entry.line} (session-only: not a card)")
+    return 0
+
+
 @click.command("add")
 @click.argument("text", required=False)
 @click.option("-d", "--description", help="One line: what the fact is for (default: the text's first line).")
@@ -69,6 +93,7 @@ def run(*, vault: Vault, output_format: str = "text", **options: Any) -> int:
 @click.option("--expires", type=click.DateTime(["%Y-%m-%d"]), help="Date after which the fact no longer holds.")
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
 @click.option("-f", "--force", is_flag=True, help="Write even when the write gate refuses the card.")
+@click.option("--to-log", is_flag=True, help="If the gate refuses it as session-only, append it to today's log.")
 @FORMAT
 @click.pass_obj
 def add_command(obj: Options, /, text: str | None, expires: dt.datetime | None, **options: Any) -> None:
@@ -82,6 +107,7 @@ def add_command(obj: Options, /, text: str | None, expires: dt.datetime | None, 
       cards add "Deploy to production on Thursdays only." --key deploy-day \\
           -d "Which weekday production deploys happen"
       echo "Prefers tabs" | cards add - --type user --name "Indentation"
+      cards add --to-log "Halfway through the export screen"   # progress: to the log
       cards add            # opens $EDITOR
     """
     if text == "-":

@@ -11,6 +11,7 @@ import click
 from cardindex.cli.options import DATE, FORMAT, Options, exit_with
 
 if TYPE_CHECKING:
+    from cardindex.agents.log_intake import Intake
     from cardindex.lifecycle.plan import Decision, Plan
     from cardindex.store.jobs import Step
     from cardindex.store.vault import Vault
@@ -28,7 +29,9 @@ def run(
     now: dt.date | None = None,
     output_format: str = "text",
     llm: str | None = None,
+    logs: bool = True,
 ) -> int:
+    from cardindex.agents.log_intake import Intake, intake
     from cardindex.cli.output import echo
     from cardindex.index import build as index
     from cardindex.lifecycle import window
@@ -45,6 +48,11 @@ def run(
         if not dry_run:  # (a dry run on a vault with an interrupted job was warned about when opened)
             recover(vault)
             index.ensure_replaceable(vault, index.read_index(vault))
+        # The raw tier first: durable statements logged since the last run become cards
+        # (through the write gate), so the plan below sees them with the rest.
+        taken = intake(vault, now, apply=not dry_run) if logs else Intake((), (), None)
+        if taken.job:
+            vault.invalidate()  # the listing (and its file times, which the window reads) includes the new cards
         cards = vault.cards
         if len(cards) > 5000 and sys.stderr.isatty():
             echo(f"consolidate: planning over {len(cards):,} cards…", err=True)
@@ -64,7 +72,7 @@ def run(
                               for d in done if d.path == d.step.card.path})
                 window.save(vault, started, known, job)
                 index.write(vault, now)  # also when nothing was decided: cards may have changed by hand
-    _report(decided, steps, job, dry_run, output_format, everything or changed is None)
+    _report(decided, steps, job, dry_run, output_format, everything or changed is None, taken)
     return 0
 
 
@@ -80,8 +88,12 @@ def _rewrite_merged(vault: Vault, decided: Plan, given: str | None) -> list[Step
             for s in decided.steps]
 
 
-def _report(decided: Plan, steps: list[Step], job: str | None, dry_run: bool, output_format: str, whole: bool) -> None:
+def _report(decided: Plan, steps: list[Step], job: str | None, dry_run: bool, output_format: str, whole: bool,
+            taken: Intake) -> None:
     from cardindex.cli.output import echo, echo_json
+
+    from_logs = [{"source": o.candidate.where, "card": o.path, "accepted": o.accepted,
+                  "refused": [f"{f.code} {f.message}" for f in o.findings]} for o in taken.outcomes]
 
     if output_format == "json":
         out: dict[str, Any] = {
@@ -93,9 +105,19 @@ def _report(decided: Plan, steps: list[Step], job: str | None, dry_run: bool, ou
             "changes": [{"card": s.card.id, "op": s.op, "action": s.action, "reason": s.reason,
                          "fields": {k: _plain(v) for k, v in s.updates.items()},
                          **({"body": "rewritten"} if s.body is not None else {})} for s in steps],
+            "from_logs": {"job": taken.job, "read": [p.rel for p in taken.parts], "candidates": from_logs},
         }
         echo_json(out)
         return
+    if taken.parts:
+        accepted = [o for o in taken.outcomes if o.accepted]
+        verb = "would become" if dry_run else "became"
+        echo(f"logs: {taken.entries_read} new entr(ies) in {len(taken.parts)} day(s); "
+             f"{len(accepted)} durable statement(s) {verb} cards, {len(taken.outcomes) - len(accepted)} refused by the gate"
+             + (f" (job {taken.job})" if taken.job else ""))
+        for o in taken.outcomes:
+            echo(f"  {'add' if o.accepted else 'refused':<8} {o.candidate.where} -> {o.path}"
+                 + ("" if o.accepted else f"  ({o.findings[0].code} {o.findings[0].message})"))
     scope = "all" if whole else f"{decided.window} changed since the last run, of"
     if not decided.decisions:
         echo(f"nothing to do ({scope} {decided.live} live cards)")
@@ -126,13 +148,16 @@ def _plain(value: Any) -> Any:
 @click.option("--since", type=DATE, metavar="DATE", help="Consider cards modified, created or verified on or after DATE.")
 @click.option("--now", type=DATE, metavar="DATE", help="Decide as of DATE (expiry, max_age), for reproducible runs.")
 @click.option("--llm", "llm", metavar="CMD", help="Let CMD rewrite merged cards' text (instead of the configured command).")
+@click.option("--no-logs", "no_logs", is_flag=True, help="Do not read new `cards log` entries for durable statements.")
 @FORMAT
 @click.pass_obj
 def consolidate_command(obj: Options, dry_run: bool, everything: bool, since: dt.datetime | None, now: dt.datetime | None,
-                llm: str | None, output_format: str) -> None:
+                llm: str | None, no_logs: bool, output_format: str) -> None:
     """Merge duplicates, supersede old values, mark conflicts, archive the expired.
 
-    The offline pass between sessions ("sleep"). Cards changed since the last run start
+    The offline pass between sessions ("sleep"). First, durable statements in what was
+    logged since the last run (`cards log`: decisions, corrections, "remember that")
+    become cards through the write gate. Cards changed since the last run start
     the decisions; a locked card is never changed. Every change is one journalled job:
     `cards journal` shows it, `cards undo` reverts it byte for byte. An llm command
     (--llm, your own config, or the vault's once you ran `cards trust`) may rewrite
@@ -147,4 +172,4 @@ def consolidate_command(obj: Options, dry_run: bool, everything: bool, since: dt
     """
     exit_with(run(vault=obj.open("warn" if dry_run else "recover"), dry_run=dry_run, everything=everything,
                       since=since.date() if since else None, now=now.date() if now else None,
-                      output_format=output_format, llm=llm))
+                      output_format=output_format, llm=llm, logs=not no_logs))

@@ -13,6 +13,26 @@ if TYPE_CHECKING:
     from cardindex.store.vault import Vault
 
 
+def _tiers(vault: Vault) -> dict[str, Any]:
+    """The backlog of the raw log and the age of the working memory (SPEC §10)."""
+    from cardindex.agents.log_intake import backlog
+    from cardindex.agents.state import written_at
+    from cardindex.store.daily_log import days, utc_now
+
+    unread_days, unread_entries = backlog(vault)
+    try:
+        text = vault.path_of(vault.config.state_file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    written = written_at(text)
+    return {
+        "log": {"folder": vault.log_dir, "days": len(days(vault.root / vault.log_dir)),
+                "unread_days": unread_days, "unread_entries": unread_entries},
+        "state": {"file": vault.config.state_file, "written": written.isoformat() if written else None,
+                  "age_hours": round((utc_now() - written).total_seconds() / 3600, 1) if written else None},
+    }
+
+
 def run(*, vault: Vault, output_format: str = "text") -> int:
     from cardindex.cli.output import echo, echo_json
     from cardindex.errors import Refused
@@ -40,6 +60,7 @@ def run(*, vault: Vault, output_format: str = "text") -> int:
     conflicts = [c for c in live if c.status == "conflict"]
     expired = [c for c in cards if c.usable and c.status in ("active", "conflict") and c.expired(now)]
     broken = [c for c in cards if not c.usable]
+    tiers = _tiers(vault)
     out: dict[str, Any] = {
         "vault": str(vault.root),
         "live": len(live),
@@ -51,6 +72,7 @@ def run(*, vault: Vault, output_format: str = "text") -> int:
         "conflicts": [{"card": c.id, "with": id_list(c.fields.get("conflicts_with"))} for c in conflicts],
         "expired": [c.id for c in expired],
         "broken": [c.path for c in broken],
+        "tiers": tiers,
         "index": {
             "file": vault.index_name,
             "lines": rendered.text.count("\n"),
@@ -70,6 +92,11 @@ def run(*, vault: Vault, output_format: str = "text") -> int:
     echo(f"{len(live)} live card(s) in {vault.root}")
     echo(f"changed since the last consolidation: {pending}"
           + (f" (last run {out['last_consolidation']})" if state else ""))
+    log, st = tiers["log"], tiers["state"]
+    echo(f"raw log: {log['unread_entries']} entr(ies) in {log['unread_days']} day(s) not yet consolidated"
+         f" ({log['days']} day file(s) under {log['folder']}/)")
+    age = "never written" if st["written"] is None else f"written {st['written']}, {st['age_hours']} h ago"
+    echo(f"working memory: {st['file']} {age} (`cards state` rewrites it)")
     echo(f"open conflicts: {len(conflicts)}")
     for c in conflicts:
         others = id_list(c.fields.get("conflicts_with"))
