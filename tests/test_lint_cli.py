@@ -615,6 +615,7 @@ def test_process_exit_codes_and_text(mixed, run_cli, tmp_path, fake_home):
 def test_process_hostile_cards(tmp_path, fake_home):
     root = tmp_path / "vault"
     root.mkdir()
+    (root / ".cardindex.yaml").write_text("", encoding="utf-8")  # what makes the folder a vault, found from cwd
     for path in BAD.glob("*.md"):
         shutil.copyfile(path, root / path.name)
     for fmt in ("text", "sarif"):

@@ -30,13 +30,55 @@ def today() -> dt.date:
     return dt.date.today()
 
 
+REPO_VAULTS = ("memory", ".claude/memory")  # where a repository keeps its vault, found from anywhere in it
+
+
 def find_root(vault: str | None) -> Path:
-    """The vault folder: `--vault`, else `$CARDS_VAULT`, else the current folder."""
-    chosen = vault or os.environ.get("CARDS_VAULT") or "."
+    """The vault folder: `--vault`, else `$CARDS_VAULT`, else found from the current folder (`discover`)."""
+    chosen = vault or os.environ.get("CARDS_VAULT")
+    if not chosen:
+        found = discover(Path.cwd())
+        if found is None:
+            raise UsageError("not in a cards vault: no .cardindex.yaml in this folder or any above it, nor in "
+                             "memory/ or .claude/memory/ of this repository; run `cards init` to make one, "
+                             "or give --vault PATH")
+        return found
     root = Path(chosen).expanduser()
     if not root.is_dir():
         raise UsageError(f"no such vault folder: {chosen}")
     return root
+
+
+def discover(start: Path) -> Path | None:
+    """The vault for a command run in `start`, found the way git finds a repository.
+
+    The nearest folder at or above `start` holding `.cardindex.yaml`; from anywhere in a
+    git repository, also a vault at the repository's `memory/` or `.claude/memory/`
+    (holding `.cardindex.yaml`). The walk stops at the repository's top: a vault above it
+    (a home folder's, say) is not this repository's. None when there is none.
+    """
+    try:
+        here = start.resolve()
+    except OSError:
+        return None
+    for folder in (here, *here.parents):
+        if (folder / CONFIG_FILE).is_file():
+            return _shown_path(folder)
+        if (folder / ".git").exists():
+            for sub in REPO_VAULTS:
+                if (folder / sub / CONFIG_FILE).is_file():
+                    return _shown_path(folder / sub)
+            return None
+    return None
+
+
+def _shown_path(folder: Path) -> Path:
+    """`folder` relative to the current one when it is the current one or below it ('.' stays '.')."""
+    try:
+        rel = folder.relative_to(Path.cwd().resolve())
+    except (ValueError, OSError):
+        return folder
+    return rel if str(rel) != "." else Path(".")
 
 
 def vault_of_file(path: Path) -> Path | None:
