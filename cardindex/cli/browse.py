@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from cardindex.cli.completion import card_ids
 from cardindex.cli.options import FORMAT, TYPES, Options, exit_with
 
 if TYPE_CHECKING:
@@ -98,7 +99,7 @@ def list_cards_command(obj: Options, /, **options: Any) -> None:
 
 
 @click.command("show")
-@click.argument("card")
+@click.argument("card", shell_complete=card_ids)
 @click.option("--reveal", is_flag=True, help="Print the card as it is on disk, secrets and control characters too.")
 @FORMAT
 @click.pass_obj

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from cardindex.cli.completion import card_ids
 from cardindex.cli.options import Options, exit_with
 
 if TYPE_CHECKING:
@@ -59,8 +60,8 @@ def remove(*, vault: Vault, refs: list[str], force: bool = False, purge: bool = 
 
 
 @click.command("supersede")
-@click.argument("old")
-@click.argument("new")
+@click.argument("old", shell_complete=card_ids)
+@click.argument("new", shell_complete=card_ids)
 @click.option("-f", "--force", is_flag=True, help="Also when OLD is locked.")
 @click.pass_obj
 def supersede_command(obj: Options, old: str, new: str, force: bool) -> None:
@@ -75,7 +76,7 @@ def supersede_command(obj: Options, old: str, new: str, force: bool) -> None:
 
 
 @click.command("archive")
-@click.argument("cards", nargs=-1, required=True)
+@click.argument("cards", nargs=-1, required=True, shell_complete=card_ids)
 @click.option("-f", "--force", is_flag=True, help="Also locked cards.")
 @click.option("-r", "--reason", help="Why, for the journal.")
 @click.pass_obj
@@ -91,7 +92,7 @@ def archive_command(obj: Options, cards: tuple[str, ...], force: bool, reason: s
 
 
 @click.command("rm")
-@click.argument("cards", nargs=-1, required=True)
+@click.argument("cards", nargs=-1, required=True, shell_complete=card_ids)
 @click.option("-f", "--force", is_flag=True, help="Also locked cards.")
 @click.option("--purge", is_flag=True, help="Also delete every copy the journal keeps of them, and reasons quoting "
               "them (for a card that held a secret; cannot be undone).")

@@ -87,6 +87,7 @@ def _register() -> None:
     from cardindex.cli import (
         add,
         browse,
+        completion,
         consolidate,
         context,
         git,
@@ -114,6 +115,7 @@ def _register() -> None:
         status.status_command, context.context_command, search.search_command, watch.watch_command,
         git.git_setup_command, git.merge_index_command, import_.import_cards_command, mcp.mcp_command,
         trust.trust_vault_command, log.log_command, state.state_command,
+        completion.completion_command,
     ):
         cli.add_command(command)
 

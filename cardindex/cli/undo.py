@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from cardindex.cli.completion import job_ids
 from cardindex.cli.options import Options, exit_with
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ def _regenerate(vault: Vault) -> None:
 
 
 @click.command("undo")
-@click.argument("job", required=False)
+@click.argument("job", required=False, shell_complete=job_ids)
 @click.pass_obj
 def undo_command(obj: Options, job: str | None) -> None:
     """Undo a job from the journal (default: the newest not yet undone), byte for byte.

@@ -9,9 +9,23 @@ import time
 from pathlib import Path
 from types import TracebackType
 
-from cardindex.errors import LockTimeout
+from cardindex.errors import LockTimeout, UsageError
 
 DEFAULT_TIMEOUT = 60.0
+
+
+def lock_timeout() -> float:
+    """Seconds to wait for the vault lock: `$CARDS_LOCK_TIMEOUT` (a number, 0 or more), else 60."""
+    raw = os.environ.get("CARDS_LOCK_TIMEOUT")
+    if raw is None or not raw.strip():
+        return DEFAULT_TIMEOUT
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not value >= 0 or value == float("inf"):  # also NaN
+        raise UsageError(f"CARDS_LOCK_TIMEOUT must be a number of seconds (0 or more), got {raw!r}")
+    return value
 
 
 class VaultLock:
@@ -25,7 +39,7 @@ class VaultLock:
     def __init__(self, state_dir: Path, timeout: float | None = None) -> None:
         self.path = state_dir / "lock"
         if timeout is None:
-            timeout = float(os.environ.get("CARDS_LOCK_TIMEOUT", DEFAULT_TIMEOUT))
+            timeout = lock_timeout()
         self.timeout = timeout
         self._fd: int | None = None
         self._depth = 0
