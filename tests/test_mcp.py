@@ -28,7 +28,8 @@ pytestmark = pytest.mark.anyio
 TOOLS = {"search", "read", "context", "add", "supersede", "lint"}
 SESSION_NOTE = "Currently halfway through the refactor, next step is the tests"
 SESSION_SLUG = "currently-halfway-through-the-refactor"
-SDK_MISSING = "error: cards mcp needs the MCP SDK: pip install 'cardindex[mcp]'\n"
+SDK_MISSING = ("error: cards mcp needs the MCP SDK: pip install 'mcp>=2.3,<3' into this Python, "
+               "or reinstall cardindex with its extra: pip install '/path/to/cardindex[mcp]'\n")
 SPEC_KEYS = ["path", "line", "code", "category", "severity", "message", "related", "fix"]
 
 

@@ -6,7 +6,8 @@ import click
 
 from cardindex.cli.options import Options
 
-SDK_MISSING = "cards mcp needs the MCP SDK: pip install 'cardindex[mcp]'"
+SDK_MISSING = ("cards mcp needs the MCP SDK: pip install 'mcp>=2.3,<3' into this Python, "
+               "or reinstall cardindex with its extra: pip install '/path/to/cardindex[mcp]'")
 
 
 @click.command("mcp")
