@@ -103,4 +103,6 @@ def test_status_shows_the_backlog(invoke: Invoke, vault: Path) -> None:
     text = invoke("status")
     assert text.exit_code == 0
     assert "changed since the last consolidation: 1 card(s)" in text.stdout
-    assert "open conflicts: 2" in text.stdout and "out of date (cards index)" in text.stdout
+    assert "open conflicts: 1 (2 cards)" in text.stdout and "  no ↔ yes" in text.stdout  # one conflict, not two
+    assert out["conflict_groups"] == [["no", "yes"]]
+    assert "out of date (cards index)" in text.stdout

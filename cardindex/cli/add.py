@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from cardindex.cli.options import FORMAT, TYPES, Options, exit_with
+from cardindex.cli.options import FORMAT, TYPES, Options, TextCommand, exit_with
 
 if TYPE_CHECKING:
     from cardindex.store.vault import Vault
@@ -61,8 +61,9 @@ def run(*, vault: Vault, output_format: str = "text", to_log: bool = False, **op
     report_takeover(added.indexed.takeover)  # its MEMORY.md was kept by hand until now: say what was kept
     broken = added.indexed.broken
     if broken:
-        print(f"warning: {len(broken)} unreadable card(s) left out of {added.indexed.path}; run `cards index`",
-              file=sys.stderr)
+        names = ", ".join(c.path for c in broken[:3]) + (", …" if len(broken) > 3 else "")
+        print(f"warning: {len(broken)} unreadable card(s) left out of {added.indexed.path} ({names}); "
+              "`cards lint` says what is wrong with each", file=sys.stderr)
     return 0
 
 
@@ -80,7 +81,7 @@ def _logged_instead(vault: Vault, text: str, output_format: str) -> int:
     return 0
 
 
-@click.command("add")
+@click.command("add", cls=TextCommand)
 @click.argument("text", required=False)
 @click.option("-d", "--description", help="One line: what the fact is for (default: the text's first line).")
 @click.option("-t", "--type", "card_type", type=click.Choice(TYPES), default="project", show_default=True,
@@ -108,6 +109,7 @@ def add_command(obj: Options, /, text: str | None, expires: dt.datetime | None, 
           -d "Which weekday production deploys happen"
       echo "Prefers tabs" | cards add - --type user --name "Indentation"
       cards add --to-log "Halfway through the export screen"   # progress: to the log
+      cards add -- "- [ ] text starting with a dash"   # -- before a TEXT that starts with '-'
       cards add            # opens $EDITOR
     """
     if text == "-":

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cardindex.cli.options import FORMAT, Options
+from cardindex.cli.options import FORMAT, Options, TextCommand
 
 if TYPE_CHECKING:
     from cardindex.store.daily_log import Entry
@@ -28,7 +28,7 @@ def log_entry(vault: Vault, text: str, at: str | None = None) -> Entry:
     return daily_log.append(vault.root / vault.log_dir, text, time)
 
 
-@click.command("log")
+@click.command("log", cls=TextCommand)
 @click.argument("text", nargs=-1, required=True)
 @click.option("--at", metavar="TIME", help="The entry's time (ISO, UTC if no zone); default: now.")
 @FORMAT

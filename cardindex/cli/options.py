@@ -29,3 +29,21 @@ class Options:
 
 def exit_with(code: int) -> None:
     click.get_current_context().exit(code)
+
+
+class TextCommand(click.Command):
+    """A command whose argument is free text: a text that starts with '-' gets a hint, not "No such option '- '".
+
+    The shell hands `cards add "- [ ] rename the queue"` over as one word starting with
+    '-', which click reads as options; `--` before it says "the rest is text".
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as exc:
+            if exc.option_name.startswith("- ") or " " in exc.option_name.strip():
+                raise click.UsageError(
+                    f"a TEXT that starts with '-' reads as options; put -- before it: cards {self.name} -- \"- …\"",
+                    ctx) from None
+            raise

@@ -10,7 +10,35 @@ import click
 from cardindex.cli.options import FORMAT, Options, exit_with
 
 if TYPE_CHECKING:
+    from cardindex.store.card import Card
     from cardindex.store.vault import Vault
+
+
+def conflict_groups(conflicts: list[Card]) -> list[list[str]]:
+    """One group per open conflict: the cards that name each other in `conflicts_with`, sorted.
+
+    Two cards in conflict are one conflict, not two; a card whose other side is gone
+    (archived, renamed) is a group of its own.
+    """
+    from cardindex.store.card import id_list
+
+    ids = {c.id for c in conflicts}
+    parent = {i: i for i in ids}
+
+    def root(x: str) -> str:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for c in conflicts:
+        for other in id_list(c.fields.get("conflicts_with")):
+            if other in ids:
+                parent[root(other)] = root(c.id)
+    groups: dict[str, list[str]] = {}
+    for i in sorted(ids):
+        groups.setdefault(root(i), []).append(i)
+    return sorted(groups.values())
 
 
 def _tiers(vault: Vault) -> dict[str, Any]:
@@ -70,6 +98,7 @@ def run(*, vault: Vault, output_format: str = "text") -> int:
         "interrupted_job": journal.pending(),
         "rolled_back_job": recovered,
         "conflicts": [{"card": c.id, "with": id_list(c.fields.get("conflicts_with"))} for c in conflicts],
+        "conflict_groups": conflict_groups(conflicts),
         "expired": [c.id for c in expired],
         "broken": [c.path for c in broken],
         "tiers": tiers,
@@ -97,10 +126,10 @@ def run(*, vault: Vault, output_format: str = "text") -> int:
          f" ({log['days']} day file(s) under {log['folder']}/)")
     age = "never written" if st["written"] is None else f"written {st['written']}, {st['age_hours']} h ago"
     echo(f"working memory: {st['file']} {age} (`cards state` rewrites it)")
-    echo(f"open conflicts: {len(conflicts)}")
-    for c in conflicts:
-        others = id_list(c.fields.get("conflicts_with"))
-        echo(f"  {c.id}" + (f" ↔ {', '.join(others)}" if others else ""))
+    groups = conflict_groups(conflicts)
+    echo(f"open conflicts: {len(groups)}" + (f" ({len(conflicts)} cards)" if groups else ""))
+    for group in groups:
+        echo("  " + " ↔ ".join(group))
     if expired:
         echo(f"expired but live: {len(expired)} (cards consolidate archives them)")
     if broken:

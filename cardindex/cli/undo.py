@@ -19,7 +19,10 @@ if TYPE_CHECKING:
     from cardindex.store.vault import Vault
 
 
-def run(*, vault: Vault, job: str | None = None) -> int:
+SHOWN_FILES = 10  # files listed without --verbose; the rest are counted
+
+
+def run(*, vault: Vault, job: str | None = None, verbose: bool = False) -> int:
     from cardindex.cli.output import echo
     from cardindex.lifecycle.undo import undo
     from cardindex.store.jobs import recover
@@ -41,10 +44,16 @@ def run(*, vault: Vault, job: str | None = None) -> int:
             return 0
         undone_id, new_id, files = undo(vault, job)
         _regenerate(vault)
-    for change in files:
+    counts: dict[str, int] = {}
+    for n, change in enumerate(files):
         verb = "removed" if change.after is None else ("restored" if change.before is None else "reverted")
-        echo(f"{verb} {change.path}", err=True)
-    echo(f"undid job {undone_id} (recorded as {new_id})")
+        counts[verb] = counts.get(verb, 0) + 1
+        if verbose or n < SHOWN_FILES:
+            echo(f"{verb} {change.path}", err=True)
+    if not verbose and len(files) > SHOWN_FILES:
+        echo(f"… and {len(files) - SHOWN_FILES} more file(s) (`cards undo --verbose` lists every one)", err=True)
+    summary = ", ".join(f"{n} {verb}" for verb, n in sorted(counts.items())) or "no files"
+    echo(f"undid job {undone_id} (recorded as {new_id}): {summary}")
     return 0
 
 
@@ -69,8 +78,9 @@ def _regenerate(vault: Vault) -> None:
 
 @click.command("undo")
 @click.argument("job", required=False, shell_complete=job_ids)
+@click.option("-v", "--verbose", is_flag=True, help=f"List every file put back (else the first {SHOWN_FILES}).")
 @click.pass_obj
-def undo_command(obj: Options, job: str | None) -> None:
+def undo_command(obj: Options, job: str | None, verbose: bool) -> None:
     """Undo a job from the journal (default: the newest not yet undone), byte for byte.
 
     Refused when a later job, or a person, changed one of the job's files since: undo
@@ -81,4 +91,4 @@ def undo_command(obj: Options, job: str | None) -> None:
       cards undo
       cards undo 20261130T031500   # a job id, or a unique prefix of one (see cards journal)
     """
-    exit_with(run(vault=obj.open("leave"), job=job))
+    exit_with(run(vault=obj.open("leave"), job=job, verbose=verbose))
