@@ -192,7 +192,10 @@ def _str_or_str_list(value: object) -> bool:
 
 def _kind(value: object) -> str:
     if isinstance(value, list):
-        return "a list"
+        odd = next((v for v in value if not isinstance(v, str)), None)
+        if isinstance(odd, bool):  # YAML reads a bare yes/no/on/off as true/false
+            return f"a list holding {str(odd).lower()} (YAML reads a bare yes, no, on or off so: quote the id)"
+        return "a list" if odd is None and value else f"a list holding {_kind(odd)}"
     if isinstance(value, dict):
         return "a mapping"
     if value is None:
