@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from pathlib import Path
 
 from cardindex.lint.context import Hit, LintContext
 from cardindex.store.card import Card, id_list
@@ -65,3 +67,82 @@ def superseded_but_live(card: Card, ctx: LintContext) -> Iterator[Hit]:
     elif newer and card.status in ("active", "conflict"):
         yield Hit(_line(card, "superseded_by"), f"superseded by {', '.join(newer)} but still {card.status}",
                   tuple(f"{n}.md" for n in newer), "archive")
+
+
+# A repo-relative file path: two or more parts, the last with an extension, optionally `:LINE`.
+# Not a URL, not absolute, not home-relative (those name other machines and repos).
+_PATH = re.compile(
+    r"(?<![\w./~:@*{-])((?:[\w.-]+/)+[\w-]+(?:\.[\w-]+)*\.[A-Za-z][\w]{0,7})(?::(\d{1,6}))?(?!\.?[\w/*{<])")
+_PLACEHOLDER = re.compile(r"YYYY|XXX|\bMM\b|\bDD\b|example|sample|your[-_]|my[-_]|foo|bar\b", re.IGNORECASE)
+_URLISH = re.compile(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S*", re.IGNORECASE)
+
+
+def dead_reference(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """The card names a repo file that is no longer there, or a line past the end of one.
+
+    The code the fact was about moved or went away (or the card copied a path that was
+    never right); check whether the fact still holds, then fix the path or archive the
+    card. Only paths whose folder exists in the repo are checked, so a path of another
+    project, or one the card plans to create, is left alone.
+    """
+    root = ctx.repo_root
+    if root is None or not card.usable or card.status not in ("active", "conflict") or "/" not in card.text:
+        return
+    text = _URLISH.sub(lambda m: " " * len(m.group()), card.text)  # offsets kept: lines are counted in it
+    for m in _PATH.finditer(text):
+        rel, line = m.group(1), m.group(2)
+        if rel.startswith(("./", "../")) or ".." in rel.split("/") or _PLACEHOLDER.search(rel):
+            continue
+        folder = rel.rsplit("/", 1)[0]
+        try:
+            if not (root / folder).is_dir() or _inside_vault(ctx, root / folder):
+                continue
+            target = root / rel
+            if not target.exists():
+                yield Hit(_line_at(card, m.start()), f"names {rel}, which the repo no longer has")
+                return
+            if line and target.is_file() and target.stat().st_size < 4_000_000:
+                with target.open("rb") as handle:
+                    count = sum(1 for _ in handle)
+                if int(line) > count:
+                    yield Hit(_line_at(card, m.start()), f"names line {line} of {rel}, which has {count} lines")
+                    return
+        except OSError:
+            continue
+
+
+def _line_at(card: Card, offset: int) -> int:
+    return card.text.count("\n", 0, offset) + 1
+
+
+def _inside_vault(ctx: LintContext, folder: Path) -> bool:
+    try:
+        folder.resolve().relative_to(ctx.vault.real_root)
+    except ValueError:
+        return False
+    return True
+
+
+# A status the card gives itself, on a line of its own or in its description: "Status: RESOLVED", "[FIXED]".
+_SELF_STATUS = re.compile(
+    r"(?im)(?:^[\s>*_#-]*status\s*[:=]\s*[*_`\[(]*\s*|[\[(]\s*(?=\w+\s*[\])])|\s[-\u2013\u2014]\s+(?=[A-Z]{4}))"
+    r"(resolved|fixed|closed|obsolete|superseded|deprecated|no longer (?:applies|relevant|true)|outdated)\b")
+_SELF_DONE_TITLE = re.compile(r"(?:^|[\s\[(])(RESOLVED|FIXED|OBSOLETE|SUPERSEDED|DEPRECATED|OUTDATED)(?:$|[\s\]):.,])")
+
+
+def says_resolved(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """The card says of itself that it is resolved, fixed, obsolete or superseded, yet it is live.
+
+    A problem that is solved, or a fact that was replaced, is history: archive the card
+    (`cards archive ID`), or keep what still holds as a new card. A status written as a
+    field (`status: superseded`) is T104.
+    """
+    if not card.usable or card.status not in ("active", "conflict"):
+        return
+    for where, text in (("description", card.description), ("body", card.body[:600])):
+        m = _SELF_DONE_TITLE.search(text) or _SELF_STATUS.search(text)
+        if m:
+            word = m.group(1).lower()
+            line = card.line_of("description") if where == "description" else _line_at(card, card.body_offset + m.start())
+            yield Hit(line, f"says it is {word}, yet it is live", fix="archive")
+            return
