@@ -25,7 +25,7 @@ from mcp.types import CallToolResult
 
 pytestmark = pytest.mark.anyio
 
-TOOLS = {"search", "read", "context", "add", "supersede", "lint"}
+TOOLS = {"search", "read", "context", "add", "supersede", "lint", "archive", "changes", "status", "log", "state"}
 SESSION_NOTE = "Currently halfway through the refactor, next step is the tests"
 SESSION_SLUG = "currently-halfway-through-the-refactor"
 SDK_MISSING = ("error: cards mcp needs the MCP SDK: pip install 'mcp>=2.3,<3' into this Python, "
@@ -175,7 +175,7 @@ async def test_tools_and_resources_are_listed_and_read_the_vault(
     assert "write gate" in (tools["add"].description or "")
     assert "session" in (tools["context"].description or "")
     read_only = {n for n, t in tools.items() if t.annotations and t.annotations.read_only_hint}
-    assert read_only == {"search", "read", "context", "lint"}
+    assert read_only == {"search", "read", "context", "lint", "changes", "status"}
     assert tools["add"].output_schema is not None
     assert {"written", "findings", "id", "path"} <= set(tools["add"].output_schema["properties"])
     assert tools["context"].output_schema is None  # plain text

@@ -1,7 +1,8 @@
 """`cards mcp`: the vault served to agents over MCP (stdio), on the official `mcp` SDK.
 
 Tools: `search`, `read`, `context`, `add` (through the write gate of `cards add`),
-`supersede` and `lint`; resources: the index (`cards://index`) and each card
+`supersede` and `lint`, and the lifecycle tools of `mcp_lifecycle` (`archive`,
+`changes`, `status`, `log`, `state`); resources: the index (`cards://index`) and each card
 (`cards://card/{id}`). Only `cards mcp` imports this module (the SDK is an extra).
 
 stdout is the protocol channel, so nothing here prints: the commands' cores return
@@ -34,6 +35,7 @@ from pydantic import BaseModel, Field
 from cardindex import __version__
 from cardindex.agents import context as session
 from cardindex.agents.context import render as render_context
+from cardindex.agents.mcp_lifecycle import register as register_lifecycle
 from cardindex.agents.search import find as find_cards
 from cardindex.agents.summary import jsonable, summary
 from cardindex.errors import CardIndexError, NotFound, UsageError
@@ -60,7 +62,11 @@ per card, with a generated index.
   this session, what the code or git history already records, duplicates and secrets,
   and says why; rewrite the fact or leave it out. A `key` names the slot a fact fills: a
   new value for a key replaces the old card at once.
-- When a card is wrong or outdated, `supersede` it with the card that replaces it.
+- When a card is wrong or outdated, `supersede` it with the card that replaces it;
+  `archive` what no longer holds at all.
+- Progress, next steps and what you tried go to `log` (the raw daily log), not `add`;
+  `state` rewrites the bounded working memory from it. `changes` shows what changed in
+  memory recently, `status` the backlog.
 """
 
 
@@ -305,6 +311,8 @@ def build(root: Path, *, use_cache: bool = True) -> MCPServer:
         Findings have the shape of `cards lint --format json`. Changes nothing.
         """
         return answer(lambda: _lint(vault(), paths or []))
+
+    register_lifecycle(server, vault, answer)
 
     @server.resource("cards://index", name="index", title=vault().index_name, mime_type="text/markdown",
                      description="The index of the live cards, one line each, grouped by type: what "

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from cardindex.errors import UsageError
+from cardindex.errors import Refused, UsageError
 
 MAX_ENTRY = 64 * 1024  # characters: a log entry is a note, not a file dump
 _DAY_FILE = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
@@ -197,3 +197,14 @@ def entries(path: Path) -> Iterator[Entry]:
             yield from done()
             current = []
     yield from done()
+
+
+def log_to(log_dir: Path, text: str, time: dt.datetime) -> Entry:
+    """`append`, refusing an entry that holds a secret (logs are committed and read by agents), as `cards add` does."""
+    from cardindex.secrets import find_secrets
+
+    found = find_secrets(text)
+    if found:
+        raise Refused(f"not logged: the entry holds a secret ({found[0].kind}); logs are committed and read by "
+                      "agents. Keep the secret in a secret manager and log where it lives")
+    return append(log_dir, text, time)
