@@ -58,8 +58,7 @@ def completion_command(shell: str) -> None:
     """
     from click.shell_completion import get_completion_class
 
-    from cardindex.cli.main import cli
-
+    root = click.get_current_context().find_root().command  # the `cards` group (not imported: no import circle)
     kind = get_completion_class(shell)
     assert kind is not None  # the three shells click ships
-    click.echo(kind(cli, {}, "cards", "_CARDS_COMPLETE").source())
+    click.echo(kind(root, {}, "cards", "_CARDS_COMPLETE").source())
