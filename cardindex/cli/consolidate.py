@@ -11,7 +11,10 @@ import click
 from cardindex.cli.options import DATE, FORMAT, Options, exit_with
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from cardindex.agents.log_intake import Intake
+    from cardindex.lifecycle.forget import Forgotten
     from cardindex.lifecycle.plan import Decision, Plan
     from cardindex.store.jobs import Step
     from cardindex.store.vault import Vault
@@ -30,6 +33,7 @@ def run(
     output_format: str = "text",
     llm: str | None = None,
     logs: bool = True,
+    deep: bool = False,
 ) -> int:
     from cardindex.agents.log_intake import Intake, intake
     from cardindex.cli.output import echo
@@ -61,6 +65,13 @@ def run(
                        max_age=vault.config.max_age, window=changed,
                        find=lambda live: vault_pairs(vault, live, now))
         steps = decided.steps
+        forgotten = []
+        if deep:  # the weekly pass: let what has not been confirmed for forget_after fall away
+            from cardindex.lifecycle.forget import steps as forget_steps
+            from cardindex.lifecycle.forget import to_forget
+
+            forgotten = to_forget(vault.cards, now, vault.config.forget_after, taken=(s.card.path for s in steps))
+            steps = [*steps, *forget_steps(forgotten)]
         job = None
         if not dry_run:
             steps = _rewrite_merged(vault, decided, llm) if decided.merges else steps
@@ -72,7 +83,7 @@ def run(
                               for d in done if d.path == d.step.card.path})
                 window.save(vault, started, known, job)
                 index.write(vault, now)  # also when nothing was decided: cards may have changed by hand
-    _report(decided, steps, job, dry_run, output_format, everything or changed is None, taken)
+    _report(decided, steps, job, dry_run, output_format, everything or changed is None, taken, forgotten)
     return 0
 
 
@@ -89,7 +100,7 @@ def _rewrite_merged(vault: Vault, decided: Plan, given: str | None) -> list[Step
 
 
 def _report(decided: Plan, steps: list[Step], job: str | None, dry_run: bool, output_format: str, whole: bool,
-            taken: Intake) -> None:
+            taken: Intake, forgotten: Sequence[Forgotten] = ()) -> None:
     from cardindex.cli.output import echo, echo_json
 
     from_logs = [{"source": o.candidate.where, "card": o.path, "accepted": o.accepted,
@@ -106,6 +117,7 @@ def _report(decided: Plan, steps: list[Step], job: str | None, dry_run: bool, ou
                          "fields": {k: _plain(v) for k, v in s.updates.items()},
                          **({"body": "rewritten"} if s.body is not None else {})} for s in steps],
             "from_logs": {"job": taken.job, "read": [p.rel for p in taken.parts], "candidates": from_logs},
+            "forgotten": [{"card": f.card.id, "days": f.days, "forget_after": f.limit} for f in forgotten],
         }
         echo_json(out)
         return
@@ -118,8 +130,10 @@ def _report(decided: Plan, steps: list[Step], job: str | None, dry_run: bool, ou
         for o in taken.outcomes:
             echo(f"  {'add' if o.accepted else 'refused':<8} {o.candidate.where} -> {o.path}"
                  + ("" if o.accepted else f"  ({o.findings[0].code} {o.findings[0].message})"))
+    for f in forgotten:
+        echo(f"{'forget':<10} {f.card.id}  (not confirmed for {f.days} days; forget_after for {f.card.type}: {f.limit})")
     scope = "all" if whole else f"{decided.window} changed since the last run, of"
-    if not decided.decisions:
+    if not decided.decisions and not forgotten:
         echo(f"nothing to do ({scope} {decided.live} live cards)")
         return
     for d in decided.decisions:
@@ -127,11 +141,11 @@ def _report(decided: Plan, steps: list[Step], job: str | None, dry_run: bool, ou
         echo(f"{d.action:<10} {d.card}{others}  ({d.reason})")
     changed = sum(s.op != "remove" for s in steps)
     if dry_run:
-        echo(f"dry run: {len(decided.decisions)} decision(s), {changed} card(s) would change; nothing written")
+        echo(f"dry run: {len(decided.decisions) + len(forgotten)} decision(s), {changed} card(s) would change; nothing written")
     elif job:
-        echo(f"job {job}: {len(decided.decisions)} decision(s), {changed} card(s) changed; `cards undo` reverts it")
+        echo(f"job {job}: {len(decided.decisions) + len(forgotten)} decision(s), {changed} card(s) changed; `cards undo` reverts it")
     else:
-        echo(f"{len(decided.decisions)} decision(s); no card needed changing")
+        echo(f"{len(decided.decisions) + len(forgotten)} decision(s); no card needed changing")
 
 
 def _as_json(d: Decision) -> dict[str, Any]:
@@ -149,10 +163,12 @@ def _plain(value: Any) -> Any:
 @click.option("--now", type=DATE, metavar="DATE", help="Decide as of DATE (expiry, max_age), for reproducible runs.")
 @click.option("--llm", "llm", metavar="CMD", help="Let CMD rewrite merged cards' text (instead of the configured command).")
 @click.option("--no-logs", "no_logs", is_flag=True, help="Do not read new `cards log` entries for durable statements.")
+@click.option("--deep", is_flag=True,
+              help="The weekly pass: every card (as --all), and archive what is unconfirmed past forget_after.")
 @FORMAT
 @click.pass_obj
 def consolidate_command(obj: Options, dry_run: bool, everything: bool, since: dt.datetime | None, now: dt.datetime | None,
-                llm: str | None, no_logs: bool, output_format: str) -> None:
+                llm: str | None, no_logs: bool, deep: bool, output_format: str) -> None:
     """Merge duplicates, supersede old values, mark conflicts, archive the expired.
 
     The offline pass between sessions ("sleep"). First, durable statements in what was
@@ -169,7 +185,8 @@ def consolidate_command(obj: Options, dry_run: bool, everything: bool, since: dt
       cards consolidate                  # apply it
       cards consolidate --all --format json
       cards consolidate --now 2026-12-01 --since 2026-11-01
+      cards consolidate --deep           # weekly: the whole vault, and forget_after
     """
-    exit_with(run(vault=obj.open("warn" if dry_run else "recover"), dry_run=dry_run, everything=everything,
+    exit_with(run(vault=obj.open("warn" if dry_run else "recover"), dry_run=dry_run, everything=everything or deep,
                       since=since.date() if since else None, now=now.date() if now else None,
-                      output_format=output_format, llm=llm, logs=not no_logs))
+                      output_format=output_format, llm=llm, logs=not no_logs, deep=deep))

@@ -37,6 +37,7 @@ class Config(NamedTuple):
     repo: str | None = None  # relative to the vault; "" (from `repo: false`): compare against no repo
     llm: str | None = None  # the vault's own: runs only through `llm.choose` (the trust rule)
     max_age: Mapping[str, int] = MappingProxyType({})
+    forget_after: Mapping[str, int] = MappingProxyType({})  # `consolidate --deep` archives what is unconfirmed this long
     lint: Mapping[str, Any] = MappingProxyType({})
     log_dir: str = "log"  # the raw tier (SPEC §10): never cards
     state_file: str = "CURRENT_STATE.md"  # the working memory: never a card
@@ -52,6 +53,7 @@ _KEYS = {
     "repo",
     "llm",
     "max_age",
+    "forget_after",
     "lint",
     "log_dir",
     "state_file",
@@ -188,13 +190,14 @@ def _from_mapping(data: Mapping[Any, Any]) -> Config:
         if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
             raise ConfigError("'multi_valued_keys' must be a list of keys", path=CONFIG_FILE)
         kwargs["multi_valued_keys"] = frozenset(keys)
-    max_age = data.get("max_age")
-    if max_age is not None:
-        if not isinstance(max_age, dict) or not all(
-            k in CARD_TYPES and isinstance(v, int) and not isinstance(v, bool) and v > 0 for k, v in max_age.items()
-        ):
-            raise ConfigError("'max_age' maps a card type to a number of days", path=CONFIG_FILE)
-        kwargs["max_age"] = dict(max_age)
+    for key in ("max_age", "forget_after"):
+        days = data.get(key)
+        if days is not None:
+            if not isinstance(days, dict) or not all(
+                k in CARD_TYPES and isinstance(v, int) and not isinstance(v, bool) and v > 0 for k, v in days.items()
+            ):
+                raise ConfigError(f"'{key}' maps a card type to a number of days", path=CONFIG_FILE)
+            kwargs[key] = dict(days)
     lint = data.get("lint")
     if lint is not None:
         if not isinstance(lint, dict) or set(lint) - _LINT_KEYS:
