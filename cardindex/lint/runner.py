@@ -3,6 +3,12 @@
 Every message passes the one redaction here (`redaction.shown`), after the words of the
 card's own secrets are taken out in any letter case (`redact_words`): rules quote card
 words case-folded, where a secret no longer looks like one.
+
+The language gate is here too, so no rule needs to know about it: a rule that matches
+English words (`Rule.english`) keeps a hit only on a line judged English
+(`meaning.language`); a card with no English line gets none of its findings, a mixed
+card only those on its English lines, and a duplicate or contradiction with a card
+written in another language is not reported.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from cardindex.lint.cache import LintCache
 from cardindex.lint.context import Hit, LintContext
 from cardindex.lint.finding import Finding
 from cardindex.lint.registry import Rule, expand
+from cardindex.meaning.language import CardLanguage
 from cardindex.meaning.repo_facts import facts_digest, repo_stamp
 from cardindex.meaning.text import ignored_on_lines
 from cardindex.redaction import redact_words, shown
@@ -93,13 +100,29 @@ def lint_one(card: Card, rules: list[Rule], ctx: LintContext, *, secret: bool | 
     else:
         found = _cached(card, rules, ctx, ctx.cache, suppressed)
     out = []
+    language: CardLanguage | None = None
     for rule, hits in found:
         for line, message, related, fix, path in hits:
             if by_line and (rule.code in by_line.get(line, ()) or rule.category.upper() in by_line.get(line, ())):
                 continue
+            if rule.english:
+                language = language or ctx.language(card)
+                if not _english_hit(language, line, related, ctx):
+                    continue
             message = shown(redact_words(message, card.text) if secret else message)
             out.append(Finding(path or card.path, line, rule.code, rule.category, rule.severity, message, related, fix))
     return out
+
+
+def _english_hit(language: CardLanguage, line: int, related: tuple[str, ...], ctx: LintContext) -> bool:
+    """Whether an English-word rule's hit stands: on an English line, and no related card wholly in another language."""
+    if language.kind == "other" or line in language.foreign:
+        return False
+    for path in related:
+        other = ctx.by_path.get(path)
+        if other is not None and ctx.language(other).kind == "other":
+            return False
+    return True
 
 
 class _Plan(NamedTuple):
