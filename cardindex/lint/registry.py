@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from cardindex.errors import UsageError
-from cardindex.lint import derivable, index_rules, secret, session, similar, stale, structure
+from cardindex.lint import derivable, facts, index_rules, secret, session, similar, stale, structure
 from cardindex.lint.context import Hit, LintContext
 from cardindex.store.card import Card
 
@@ -58,8 +58,8 @@ RULES: dict[str, Rule] = {
         Rule("F004", "structure", "error", "YAML anchors or aliases", structure.yaml_alias, reads=""),
         Rule("F005", "structure", "error", "missing or invalid field", structure.invalid_field, reads=""),
         Rule("F006", "structure", "warning", "unquoted ': ' in a value (read leniently)", structure.unquoted_colon, reads=""),
-        Rule("F007", "structure", "error", "more than one fact in a card", structure.many_facts, reads="",
-             default=False, english=True),
+        Rule("F007", "structure", "error", "more than one fact in a card", facts.many_facts, reads="",
+             default=False),
         Rule("F008", "structure", "error", "description over 150 characters", structure.long_description, reads="",
              default=False),
         Rule("F009", "structure", "warning", "a [[link]] to no card", structure.dangling_link),
@@ -126,7 +126,7 @@ def selected(
     ignore: Iterable[str] = (),
     config: dict[str, object] | None = None,
 ) -> list[Rule]:
-    """The rules a run applies. The command line's --select replaces the config's select and ignore.
+    """The rules a run applies. The command line's --select replaces the config's whole selection (as ruff's does).
 
     With no `select` anywhere, the rules on by default (`DEFAULT`); `extend_select` adds
     opt-in rules to whichever base applies.
@@ -134,7 +134,8 @@ def selected(
     config = config or {}
     cli_select = list(select)
     base = cli_select or _as_list(config.get("select"))
-    codes = (expand(base) if base else set(DEFAULT)) | expand(_as_list(config.get("extend_select")) + list(extend_select))
+    extended = list(extend_select) + ([] if cli_select else _as_list(config.get("extend_select")))
+    codes = (expand(base) if base else set(DEFAULT)) | expand(extended)
     ignored = list(ignore) + ([] if cli_select else _as_list(config.get("ignore")))
     codes -= expand(ignored)
     return [RULES[c] for c in sorted(codes)]
