@@ -198,6 +198,12 @@ NEGATIVES = {
                  "- Hill farms above the reservoir need a phone call first.\n"
                  "- Harbour businesses receive parcels before nine.\n"
                  "- Campsites are served only between May and September.\n"),
+    # a numbered procedure: the steps of one thing, however different their words
+    "numbered.md": ("Closing the darkroom at night", "The last person out closes the darkroom.\n\n"
+                    "1. Pour the fixer back into its labelled bottle.\n"
+                    "2. Switch off the enlarger timers at the wall socket.\n"
+                    "3. Hang damp prints on the drying line by the window.\n"
+                    "4. Lock the door and return the key to reception.\n"),
     # a table
     "table.md": ("Tide heights that close the slipway", "| tide | slipway |\n| --- | --- |\n| above 4.2 m | closed |\n"
                  "| 3.5-4.2 m | trailers only |\n| below 3.5 m | open |\n"),

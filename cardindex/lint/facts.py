@@ -7,7 +7,8 @@ themselves in two ways that need no guess about meaning:
 - **several reasons**: a second `Why:` (or `Reason:`) or `How to apply:` label. Claude
   Code's card shape is one fact, one reason, one way to apply it; a card that gives two
   reasons, or two ways to apply, holds two facts (two rules, each with its own why);
-- **a list of unrelated statements**: a list of four or more full statements, outside
+- **a list of unrelated statements**: a bulleted list (a numbered one is the steps of one
+  procedure) of four or more full statements, outside
   the Why / How-to-apply / example parts, of which at least three and at least half
   share no word stem with the rest of the list, the description, the name or the card's
   first statement. This one compares English words, so it is judged only on cards
@@ -38,7 +39,7 @@ _SUPPORT = frozenset({"why", "reason", "how to apply", "how", "example", "exampl
                       "see also", "related", "details"})
 MIN_ITEMS = 4  # statements in a list before it can be several facts
 MIN_UNRELATED = 3  # and at least this many of them, and half, unrelated to the rest
-_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?!\[[ xX]\])(.*)")
+_BULLET = re.compile(r"^\s*(?:[-*+]|(\d+)[.)])\s+(?!\[[ xX]\])(.*)")
 _LEAD = re.compile(r"(?::|\u2014|\u2013|-)\s*(?:[*_]{1,2})?\s*$")  # a line that introduces what follows
 _HEADING = re.compile(r"^#{1,6}\s+\S")
 _WORD = re.compile(r"[a-z][a-z0-9'-]{3,}")
@@ -69,7 +70,8 @@ def many_facts(card: Card, ctx: LintContext) -> Iterator[Hit]:
 
     Flagged when the card gives two reasons or two ways to apply (a second `Why:` or
     `How to apply:` label: two rules, each with its own), or when a list outside its Why, How-to-apply and example parts holds
-    four or more full statements, at least three and half of which share no word with
+    four or more full statements (bulleted: numbered steps are one procedure), at least
+    three and half of which share no word with
     the rest, the description or the card's first statement (judged on English cards
     only). A rule
     followed by its examples, a list of the items of one fact, a table, or a reference
@@ -98,8 +100,9 @@ def many_facts(card: Card, ctx: LintContext) -> Iterator[Hit]:
             supporting = False
         m = _BULLET.match(line)
         if m:
-            if not supporting and not items_of_one and len(m.group(1).split()) >= 5:
-                lists[-1].append((number, _stems(m.group(1))))
+            # a numbered list is the steps of one procedure; a bulleted one may be a grab-bag
+            if not supporting and not items_of_one and not m.group(1) and len(m.group(2).split()) >= 5:
+                lists[-1].append((number, _stems(m.group(2))))
         elif line.strip() and not line.startswith((" ", "\t")):  # a paragraph or heading ends a list
             if lists[-1]:
                 lists.append([])
