@@ -79,7 +79,7 @@ RULES: dict[str, Rule] = {
         Rule("U101", "duplicate", "error", "the same fact as another live card", similar.duplicate, english=True),
         Rule("C101", "contradiction", "error", "two live cards hold one single-valued key", similar.same_key),
         Rule("C102", "contradiction", "error", "opposite polarity: a rule and its negation", similar.opposite, english=True),
-        Rule("C103", "contradiction", "error", "a different value in the same slot", similar.other_value),
+        Rule("C103", "contradiction", "error", "a different value in the same slot", similar.other_value, english=True),
         Rule("T101", "stale", "error", "past its expires date", stale.expired),
         Rule("T102", "stale", "error", "verified longer ago than max_age", stale.unverified),
         Rule("T103", "stale", "error", "scope path no longer exists", stale.missing_scope_path),
