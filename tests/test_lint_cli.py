@@ -93,7 +93,7 @@ def mixed(tmp_path, make_card, run_cli) -> Path:
 
 
 MIXED = [
-    ("freeze.md", 4, "T101", "stale", "warning", [], "archive"),
+    ("freeze.md", 4, "T101", "stale", "error", [], "archive"),  # stale is a content rule: an error (issue 14)
     ("ops/tuesday.md", 2, "C103", "contradiction", "error", ["thursday.md"], None),
     ("thursday.md", 2, "C103", "contradiction", "error", ["ops/tuesday.md"], None),
     ("wip.md", 5, "S101", "session", "error", [], "archive"),
@@ -103,10 +103,12 @@ MIXED = [
 # --------------------------------------------------------------------------- exit codes
 
 
-def test_clean_vault_exits_0_and_prints_nothing(tmp_path, make_card, run_cli):
+def test_clean_vault_exits_0_and_prints_only_the_summary(tmp_path, make_card, run_cli):
     root = make_vault(tmp_path / "vault", {"good.md": make_card("Timezone of all schedules", body="Cron uses Europe/Berlin.")})
     assert run_cli("--vault", str(root), "index").exit_code == 0
-    for fmt in ("text", "json-lines", "github"):
+    result = lint(run_cli, root)
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "All checks passed! 1 card checked.\n")
+    for fmt in ("json-lines", "github"):
         result = lint(run_cli, root, "--format", fmt)
         assert (result.exit_code, result.stdout, result.stderr) == (0, "", "")
     result = lint(run_cli, root, "--format", "json")
@@ -196,15 +198,15 @@ def test_text_paths_are_relative_to_cwd(mixed, run_cli, monkeypatch, tmp_path, c
     assert len(out) == len(findings) == 4
     for line, f in zip(out, findings, strict=True):
         assert _text_line(f, prefix).fullmatch(line), line
-    assert result.stderr == "Found 4 findings.\n"
+    assert result.stderr == "Found 4 errors.\n"
 
 
 def test_text_summary_counts_fixable(tmp_path, make_card, run_cli):
     root = make_vault(tmp_path / "vault", {"wip.md": make_card("Billing worker migration", body=WIP)})
     result = lint(run_cli, root)
-    assert result.stderr == "Found 2 findings (1 fixable with --fix).\n"  # I101 is safe, archiving S101 is not
+    assert result.stderr == "Found 2 errors (1 fixable with --fix).\n"  # I101 is safe, archiving S101 is not
     result = lint(run_cli, root, "--select", "S101")
-    assert result.stderr == "Found 1 finding.\n"
+    assert result.stderr == "Found 1 error.\n"
 
 
 def test_json_lines(mixed, run_cli):
@@ -226,7 +228,7 @@ def test_github_annotations(mixed, run_cli, monkeypatch, tmp_path):
         for f in findings
     ]
     assert result.stdout.splitlines() == expected
-    assert result.stdout.startswith("::warning file=vault/freeze.md,line=4,title=T101::T101 ")
+    assert result.stdout.startswith("::error file=vault/freeze.md,line=4,title=T101::T101 ")
 
 
 def test_github_escapes_percent(tmp_path, make_card, run_cli, monkeypatch):
@@ -379,7 +381,11 @@ def test_rule_explains_one_code(run_cli):
     result = run_cli("rule", "S101")
     rule = RULES["S101"]
     assert result.exit_code == 0
-    assert result.stdout == f"S101 (session, error): {rule.summary}\n\n{inspect.getdoc(rule.check)}\n"
+    # the default level and the languages it judges are part of the explanation (issue 14)
+    assert result.stdout == (f"S101 (session, on by default, an error: fails `cards lint` and pre-commit): {rule.summary}"
+                             f"\n\n{inspect.getdoc(rule.check)}\n\nLanguages: it matches English words, so it judges "
+                             "only lines written in English (cards in other languages, and their other-language lines, "
+                             "get none of its findings).\n")
     assert "Durable sentences that merely contain such words" in result.stdout
 
 
@@ -427,7 +433,9 @@ def test_every_rule_registered_once_and_documented(run_cli):
         assert rule.summary and "\n" not in rule.summary
         result = run_cli("rule", code)
         assert result.exit_code == 0, code
-        assert result.stdout == f"{code} ({rule.category}, {rule.severity}): {rule.summary}\n\n{doc}\n"
+        head, _, rest = result.stdout.partition(f"): {rule.summary}\n\n{doc}\n\nLanguages: ")
+        assert head.startswith(f"{code} ({rule.category}, {rule.level if rule.level == 'off' else 'on'} by default"), code
+        assert rest.endswith("\n") and rest.count("\n") == 1, code
 
 
 # --------------------------------------------------------------------------- fixes
@@ -446,7 +454,7 @@ def test_fix_regenerates_a_stale_index(tmp_path, make_card, run_cli):
     assert "- [tz](tz.md) — Timezone of all schedules\n" in after
     assert run_cli("--vault", str(root), "index", "--check").exit_code == 0
     second = lint(run_cli, root)
-    assert (second.exit_code, second.stdout, second.stderr) == (0, "", "")
+    assert (second.exit_code, second.stdout, second.stderr) == (0, "", "All checks passed! 2 cards checked.\n")
 
 
 def test_fix_quotes_an_unquoted_colon_and_journals_it(tmp_path, run_cli):
@@ -603,7 +611,7 @@ def test_process_exit_codes_and_text(mixed, run_cli, tmp_path, fake_home):
     assert done.returncode == 1
     assert [_text_line(f, "vault/").fullmatch(line) is not None for line, f in
             zip(done.stdout.splitlines(), findings, strict=True)] == [True] * 4
-    assert done.stderr == "Found 4 findings.\n"
+    assert done.stderr == "Found 4 errors.\n"
     done = cards("lint", "--select", "NOPE", cwd=mixed, home=fake_home)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == "error: unknown rule, prefix or category 'NOPE'; see `cards rule --all`\n"

@@ -37,7 +37,7 @@ def lint_json(run_cli: Callable[..., Result], root: Path, *args: str) -> tuple[i
     result = run_cli("--vault", str(root), "lint", "--format", "json", *args)
     assert result.exit_code in (0, 1), result.stderr
     findings = json.loads(result.stdout)
-    assert result.exit_code == (1 if findings else 0)
+    assert result.exit_code == (1 if any(f["severity"] == "error" for f in findings) else 0)  # warnings never fail
     return result.exit_code, findings
 
 
@@ -319,13 +319,18 @@ def test_missing_index(tmp_path, run_cli, make_card):
 def test_long_index_line(tmp_path, run_cli, make_card):
     description = "Which weekday production deploys happen, and why the Tuesday billing batch rules it out"
     long_line = f"- [Production deploy weekday](billing/production-deploy-weekday.md) — {description}"
-    assert len(description) < 150 < len(long_line) == 157
+    assert len(description) < 100 < 150 < len(long_line) == 157
+    wordy = ("Which weekday production deploys happen, why the Tuesday billing batch rules it out, "
+             "and who signs off")
     cards = {
-        # a short enough description, but title + path push the line to 157 characters
+        # title + path push the line to 157 characters, but the description is short: the
+        # generator's part is not the user's to shorten (issue 14), so this is not reported
         "billing/production-deploy-weekday.md": make_card(description, name="Production deploy weekday", body="Thursdays."),
         # exactly 150 characters: "- [T](edge.md) — " is 17, so a 133-character description
         "edge.md": make_card("x" * 133, name="T", body="Edge."),
         "short.md": make_card(description, body="Deploy on Thursdays only."),
+        # 102 characters, with a title and link that leave it 100: reported
+        "billing/sign-off.md": make_card(wordy, name="Production deploy sign-off", body="Thursdays, by the lead."),
     }
     root = make_vault(tmp_path / "vault", cards)
     assert run_cli("--vault", str(root), "index").exit_code == 0
@@ -333,8 +338,8 @@ def test_long_index_line(tmp_path, run_cli, make_card):
     assert max(len(line) for line in index.splitlines() if "edge.md" in line) == 150
     assert long_line in index.splitlines()
     _, findings = lint_json(run_cli, root, "--select", "index")
-    assert triples(findings) == [("billing/production-deploy-weekday.md", 2, "I103")]
-    assert "157 characters" in findings[0]["message"]
+    assert triples(findings) == [("billing/sign-off.md", 2, "I103")]
+    assert "line is 156 characters (limit 150); shorten the description from 102 to 100" in findings[0]["message"]
 
 
 def test_hand_edited_index(tmp_path, run_cli, make_card):
@@ -345,7 +350,7 @@ def test_hand_edited_index(tmp_path, run_cli, make_card):
     assert triples(findings) == [("INDEX.md", 4, "I104")]
     # --fix must not regenerate over what a person wrote
     result = run_cli("--vault", str(root), "lint", "--select", "index", "--fix")
-    assert result.exit_code == 1
+    assert result.exit_code == 0  # I104 is a warning: a hand-kept index is the owner's choice (issue 14)
     assert (root / "INDEX.md").read_text(encoding="utf-8") == hand
 
 

@@ -36,8 +36,7 @@ def run(
 ) -> int:
     """Lint the vault (or the given card files) and print the findings. Returns the exit code."""
     from cardindex.errors import UsageError
-    from cardindex.lint.finding import SAFE_FIXES
-    from cardindex.lint.formatters import FORMATTERS, statistics
+    from cardindex.lint.formatters import FORMATTERS, statistics, summary
     from cardindex.lint.registry import selected
     from cardindex.lint.runner import lint
     from cardindex.store.recovery import settle
@@ -47,6 +46,7 @@ def run(
     if repo is not None and not Path(repo).is_dir():
         raise UsageError(f"--repo {repo}: no such folder")
     everything: list[Finding] = []
+    checked = 0
     for root, paths in _groups(vault_option, files):
         vault = Vault(root, use_cache=use_cache)
         settle(vault)  # a job a killed process left half done is rolled back before linting
@@ -56,6 +56,7 @@ def run(
         repo_root = vault.repo_root(Path(repo) if repo else None)
         universe = _tracked(root) if os.environ.get("PRE_COMMIT") else None
         findings = lint(vault, rules, today=now, repo_root=repo_root, paths=paths, universe=universe)
+        checked += len(vault.cards) if paths is None else len(set(paths) & {c.path for c in vault.cards})
         if fix and findings and _apply_fixes(vault, findings, unsafe=unsafe_fixes):
             vault = Vault(root, use_cache=use_cache)
             findings = lint(vault, rules, today=now, repo_root=repo_root, paths=paths, universe=universe)
@@ -65,11 +66,10 @@ def run(
         else:
             formatter.write(findings)
         everything.extend(findings)
-    if output_format == "text" and not show_statistics and everything:
-        fixable = sum(1 for f in everything if f.fix in SAFE_FIXES)
-        hint = f" ({fixable} fixable with --fix)" if fixable and not fix else ""
-        print(f"Found {len(everything)} finding{'s' if len(everything) != 1 else ''}{hint}.", file=sys.stderr)
-    return 0 if exit_zero or not everything else 1
+    if output_format == "text" and (checked or everything or not files):  # quiet when no file was a card
+        print(summary(everything, checked, fixed=fix), file=sys.stderr)
+    failing = any(f.severity == "error" for f in everything)
+    return 0 if exit_zero or not failing else 1
 
 
 def _update_baseline(vault: Vault, paths: list[str] | None) -> None:

@@ -35,7 +35,7 @@ def run(
     """
     from cardindex.agents.watch import Watcher, lint_cards
     from cardindex.errors import UsageError
-    from cardindex.lint.formatters import FORMATTERS
+    from cardindex.lint.formatters import FORMATTERS, summary
     from cardindex.store.vault import today
 
     if debounce < 0:
@@ -50,8 +50,8 @@ def run(
     findings = lint_cards(fresh, cards, cards, now)
     _show(formatter, findings)
     if findings and output_format == "text":
-        _say(f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''}.")
-    return 1 if findings else 0
+        _say(summary(findings, len(cards)))
+    return 1 if any(f.severity == "error" for f in findings) else 0  # warnings never fail, as in `cards lint`
 
 
 def _watch(vault: Vault, watcher: Watcher, formatter: Formatter, *, debounce: float, poll: bool) -> int:

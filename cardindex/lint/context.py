@@ -17,6 +17,7 @@ FOCUSED_PAIRS_MAX = 16  # more cards in focus than this: one all-pairs search is
 
 if TYPE_CHECKING:
     from cardindex.lint.cache import LintCache
+    from cardindex.meaning.language import CardLanguage
     from cardindex.meaning.repo_facts import RepoFacts
     from cardindex.meaning.similarity import Pair
     from cardindex.meaning.words import Statement
@@ -140,6 +141,32 @@ class LintContext:
             found = statement(card)
             self.cache.put_statement(card, found)
         return found
+
+    def language(self, card: Card) -> CardLanguage:
+        """Which of `card`'s prose lines are not English (`meaning.language`), from the cache when it has it."""
+        from cardindex.meaning.language import CardLanguage, card_language
+        from cardindex.meaning.text import prose
+
+        def judged(c: Card) -> tuple[str, tuple[int, ...]]:
+            found = card_language(prose(c))
+            return found.kind, tuple(sorted(found.foreign))
+
+        kind, foreign = judged(card) if self.cache is None else self.cache.derived(card, "language", judged)
+        return CardLanguage(kind, frozenset(foreign))
+
+    @functools.cached_property
+    def by_path(self) -> dict[str, Card]:
+        return {c.path: c for c in self.cards}
+
+    @functools.cached_property
+    def indexed_paths(self) -> frozenset[str]:
+        """The cards INDEX.md shows: live, holding no secret, and within the budget."""
+        from cardindex.index.withhold import holding_secrets
+
+        live = list(self.live)  # as index.render chooses them
+        secret = holding_secrets(live, self.vault.state_dir if self.vault.use_cache else None)
+        live = sorted((c for c in live if c.path not in secret), key=index.priority)
+        return frozenset(c.path for c in live[: self.rendered_index.shown])
 
     @functools.cached_property
     def rendered_index(self) -> index.Rendered:

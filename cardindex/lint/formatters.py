@@ -15,7 +15,7 @@ from json.encoder import encode_basestring as _json_string  # C, when available
 from pathlib import Path
 from typing import TextIO
 
-from cardindex.lint.finding import Finding
+from cardindex.lint.finding import SAFE_FIXES, Finding
 from cardindex.lint.registry import RULES
 from cardindex.redaction import printable, shown
 
@@ -143,6 +143,22 @@ FORMATTERS: dict[str, type[Formatter]] = {
     "github": GitHub,
     "sarif": Sarif,
 }
+
+
+def summary(findings: Sequence[Finding], cards: int, *, fixed: bool = False) -> str:
+    """The one line that ends a text run, like ruff's: what failed, what only warns, what --fix can do."""
+    errors = sum(1 for f in findings if f.severity == "error")
+    warnings = len(findings) - errors
+    checked = f"{cards} card{'s' if cards != 1 else ''} checked"
+    if not findings:
+        return f"All checks passed! {checked}."
+    fixable = 0 if fixed else sum(1 for f in findings if f.fix in SAFE_FIXES)
+    notes = [f"{warnings} warning{'s' if warnings != 1 else ''}"] if warnings else []
+    notes += [f"{fixable} fixable with --fix"] if fixable else []
+    if not errors:
+        return f"No errors, {', '.join(notes)}; {checked}."
+    extra = f" ({', '.join(notes)})" if notes else ""
+    return f"Found {errors} error{'s' if errors != 1 else ''}{extra}."
 
 
 def statistics(findings: Sequence[Finding], out: TextIO) -> None:

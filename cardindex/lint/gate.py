@@ -42,7 +42,7 @@ class Gate:
 
         ctx = LintContext(self.vault, today(), self.repo_root, [*self.vault.cards, *self.accepted, card], focus=(card,),
                           repo=self._repo)
-        rules = [r for r in RULES.values() if r.category in REFUSED and r.check is not None]
+        rules = [r for r in RULES.values() if r.category in REFUSED and r.default and r.check is not None]
         findings = lint_one(card, rules, ctx)
         self._repo = ctx.loaded_repo()
         return [

@@ -2,6 +2,12 @@
 
 Codes are a letter for the category and three digits. No discovery by file name: a rule
 exists when it is listed here, and a test checks each is listed once and documented.
+
+Each rule has a default: on as an error (its findings fail `cards lint` and pre-commit),
+on as a warning (shown, never failing), or off (style rules: run only when selected, and
+then as errors, since asking for a rule is asking for it to be kept). Content rules and
+the structure findings that break a card are errors; `english=True` marks the rules that
+match English words, which the runner applies only to English text (`meaning.language`).
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from cardindex.errors import UsageError
-from cardindex.lint import derivable, index_rules, secret, session, similar, stale, structure
+from cardindex.lint import derivable, facts, index_rules, secret, session, similar, stale, structure
 from cardindex.lint.context import Hit, LintContext
 from cardindex.store.card import Card
 
@@ -30,10 +36,17 @@ class Rule(NamedTuple):
     # "repo:PART" (that part of the repo too: cached while it is unchanged) or "vault"
     # (other cards, dates, files: never cached). See lint/cache.py.
     reads: str = "vault"
+    default: bool = True  # selected when no --select or config `select` names the rules
+    english: bool = False  # matches English words: judged only on English text (see lint/runner.py)
 
     @property
     def doc(self) -> str:
         return inspect.getdoc(self.check or self.check_vault) or self.summary
+
+    @property
+    def level(self) -> str:
+        """What the rule is by default: "error", "warning" or "off"."""
+        return self.severity if self.default else "off"
 
 
 RULES: dict[str, Rule] = {
@@ -45,41 +58,50 @@ RULES: dict[str, Rule] = {
         Rule("F004", "structure", "error", "YAML anchors or aliases", structure.yaml_alias, reads=""),
         Rule("F005", "structure", "error", "missing or invalid field", structure.invalid_field, reads=""),
         Rule("F006", "structure", "warning", "unquoted ': ' in a value (read leniently)", structure.unquoted_colon, reads=""),
-        Rule("F007", "structure", "warning", "more than one fact in a card", structure.many_facts, reads=""),
-        Rule("F008", "structure", "warning", "description over 150 characters", structure.long_description, reads=""),
+        Rule("F007", "structure", "error", "more than one fact in a card", facts.many_facts, reads="",
+             default=False),
+        Rule("F008", "structure", "error", "description over 150 characters", structure.long_description, reads="",
+             default=False),
         Rule("F009", "structure", "warning", "a [[link]] to no card", structure.dangling_link),
         Rule("F010", "structure", "error", "a field at the top level and under metadata: with different values", structure.both_places, reads=""),
         Rule("F011", "structure", "error", "a key repeated in one frontmatter", structure.repeated_key, reads=""),
         Rule("F012", "structure", "error", "a control character in a field or the body", structure.control_character, reads=""),
         Rule("D101", "derivable", "error", "file and line reference into the repo", derivable.file_line, reads="repo:files"),
-        Rule("D102", "derivable", "error", "describes what a function, class or constant does", derivable.code_symbol, reads="repo:symbols"),
-        Rule("D103", "derivable", "error", "describes the module layout", derivable.layout, reads="repo:files"),
+        Rule("D102", "derivable", "error", "describes what a function, class or constant does", derivable.code_symbol, reads="repo:symbols",
+             english=True),
+        Rule("D103", "derivable", "error", "describes the module layout", derivable.layout, reads="repo:files", english=True),
         Rule("D104", "derivable", "error", "repeats a commit hash or subject", derivable.commit, reads="repo:commits"),
         Rule("D105", "derivable", "error", "repeats the README or docs", derivable.docs_text, reads="repo:docs"),
-        Rule("S101", "session", "error", "progress or plan words that date the card to one session", session.temporal, reads=""),
+        Rule("S101", "session", "error", "progress or plan words that date the card to one session", session.temporal, reads="",
+             english=True),
         Rule("S102", "session", "error", "to-do checkboxes", session.todo_list, reads=""),
-        Rule("S103", "session", "error", "first-person narrative of work in progress", session.narrative, reads=""),
-        Rule("U101", "duplicate", "error", "the same fact as another live card", similar.duplicate),
+        Rule("S103", "session", "error", "first-person narrative of work in progress", session.narrative, reads="", english=True),
+        Rule("U101", "duplicate", "error", "the same fact as another live card", similar.duplicate, english=True),
         Rule("C101", "contradiction", "error", "two live cards hold one single-valued key", similar.same_key),
-        Rule("C102", "contradiction", "error", "opposite polarity: a rule and its negation", similar.opposite),
-        Rule("C103", "contradiction", "error", "a different value in the same slot", similar.other_value),
-        Rule("T101", "stale", "warning", "past its expires date", stale.expired),
-        Rule("T102", "stale", "warning", "verified longer ago than max_age", stale.unverified),
-        Rule("T103", "stale", "warning", "scope path no longer exists", stale.missing_scope_path),
-        Rule("T104", "stale", "warning", "superseded but still live", stale.superseded_but_live),
+        Rule("C102", "contradiction", "error", "opposite polarity: a rule and its negation", similar.opposite, english=True),
+        Rule("C103", "contradiction", "error", "a different value in the same slot", similar.other_value, english=True),
+        Rule("T101", "stale", "error", "past its expires date", stale.expired),
+        Rule("T102", "stale", "error", "verified longer ago than max_age", stale.unverified),
+        Rule("T103", "stale", "error", "scope path no longer exists", stale.missing_scope_path),
+        Rule("T104", "stale", "error", "superseded but still live", stale.superseded_but_live),
+        # Heuristics a person confirms (the path may be another project's; "fixed" may be history): warnings.
         Rule("T105", "stale", "warning", "names a repo file that is gone, or a line past its end", stale.dead_reference,
              reads="repo:files"),
-        Rule("T106", "stale", "warning", "says of itself that it is resolved or obsolete", stale.says_resolved, reads=""),
+        Rule("T106", "stale", "warning", "says of itself that it is resolved or obsolete", stale.says_resolved, reads="",
+             english=True),
         Rule("K101", "secret", "error", "a credential in a known format", secret.known_token, reads=""),
         Rule("K102", "secret", "error", "a private key block", secret.private_key, reads=""),
         Rule("K103", "secret", "error", "a password or key assigned a random-looking value", secret.assigned_secret, reads=""),
         Rule("K104", "secret", "error", "a random-looking token with no keyword", secret.random_token, reads=""),
         Rule("I101", "index", "error", "INDEX.md is out of date", check_vault=index_rules.out_of_date),
         Rule("I102", "index", "warning", "live cards left out by the index budget", check_vault=index_rules.over_budget),
-        Rule("I103", "index", "warning", "index line over 150 characters", index_rules.long_line, reads="live"),
-        Rule("I104", "index", "error", "index file edited by hand", check_vault=index_rules.hand_edited),
+        Rule("I103", "index", "error", "a description too long for its index line", index_rules.long_line, default=False),
+        Rule("I104", "index", "warning", "index file edited by hand", check_vault=index_rules.hand_edited),
     )
 }
+
+
+DEFAULT: frozenset[str] = frozenset(code for code, rule in RULES.items() if rule.default)
 
 
 def expand(selectors: Iterable[str]) -> set[str]:
@@ -109,11 +131,16 @@ def selected(
     ignore: Iterable[str] = (),
     config: dict[str, object] | None = None,
 ) -> list[Rule]:
-    """The rules a run applies. The command line's --select replaces the config's select and ignore."""
+    """The rules a run applies. The command line's --select replaces the config's whole selection (as ruff's does).
+
+    With no `select` anywhere, the rules on by default (`DEFAULT`); `extend_select` adds
+    opt-in rules to whichever base applies.
+    """
     config = config or {}
     cli_select = list(select)
-    base = cli_select or _as_list(config.get("select")) or ["ALL"]
-    codes = expand(base) | expand(_as_list(config.get("extend_select")) + list(extend_select))
+    base = cli_select or _as_list(config.get("select"))
+    extended = list(extend_select) + ([] if cli_select else _as_list(config.get("extend_select")))
+    codes = (expand(base) if base else set(DEFAULT)) | expand(extended)
     ignored = list(ignore) + ([] if cli_select else _as_list(config.get("ignore")))
     codes -= expand(ignored)
     return [RULES[c] for c in sorted(codes)]

@@ -3,6 +3,12 @@
 Every message passes the one redaction here (`redaction.shown`), after the words of the
 card's own secrets are taken out in any letter case (`redact_words`): rules quote card
 words case-folded, where a secret no longer looks like one.
+
+The language gate is here too, so no rule needs to know about it: a rule that matches
+English words (`Rule.english`) keeps a hit only on a line judged English
+(`meaning.language`); a card with no English line gets none of its findings, a mixed
+card only those on its English lines, and a duplicate or contradiction with a card
+written in another language is not reported.
 """
 
 from __future__ import annotations
@@ -20,8 +26,9 @@ from cardindex.lint.cache import LintCache
 from cardindex.lint.context import Hit, LintContext
 from cardindex.lint.finding import Finding
 from cardindex.lint.registry import Rule, expand
+from cardindex.meaning.language import CardLanguage
 from cardindex.meaning.repo_facts import facts_digest, repo_stamp
-from cardindex.meaning.text import ignored_on_lines
+from cardindex.meaning.text import body_start_line, description_line, ignored_on_lines
 from cardindex.redaction import redact_words, shown
 from cardindex.secrets import has_secret
 from cardindex.store.card import Card, id_list
@@ -88,18 +95,60 @@ def lint_one(card: Card, rules: list[Rule], ctx: LintContext, *, secret: bool | 
     by_line = ignored_on_lines(card)
     if ctx.cache is None:
         found: Iterable[tuple[Rule, Iterable[tuple[Any, ...]]]] = (
-            (rule, rule.check(card, ctx)) for rule in rules if rule.check is not None and rule.code not in suppressed
+            (rule, _check(rule, card, ctx)) for rule in rules if rule.check is not None and rule.code not in suppressed
         )
     else:
         found = _cached(card, rules, ctx, ctx.cache, suppressed)
     out = []
+    language: CardLanguage | None = None
     for rule, hits in found:
         for line, message, related, fix, path in hits:
             if by_line and (rule.code in by_line.get(line, ()) or rule.category.upper() in by_line.get(line, ())):
                 continue
+            if rule.english:
+                language = language or ctx.language(card)
+                if not _english_hit(language, line, related, ctx):
+                    continue
             message = shown(redact_words(message, card.text) if secret else message)
             out.append(Finding(path or card.path, line, rule.code, rule.category, rule.severity, message, related, fix))
     return out
+
+
+def _check(rule: Rule, card: Card, ctx: LintContext) -> Iterable[Hit]:
+    """`rule.check` on `card`; for a rule of English words, on the card's English lines only."""
+    assert rule.check is not None
+    if not rule.english:
+        return rule.check(card, ctx)
+    language = ctx.language(card)
+    if language.kind == "english":
+        return rule.check(card, ctx)
+    if language.kind == "other":
+        return ()
+    return rule.check(english_view(card, language), ctx)
+
+
+def english_view(card: Card, language: CardLanguage) -> Card:
+    """`card` with its lines in other languages blanked (line numbers kept), for the English-word rules."""
+    start = body_start_line(card)
+    lines = card.body.split("\n")
+    body = "\n".join("" if start + i in language.foreign else line for i, line in enumerate(lines))
+    meta = card.meta
+    if description_line(card) in language.foreign:
+        meta = {**meta, "description": ""}
+        if isinstance(meta.get("metadata"), dict) and "description" in meta["metadata"]:
+            meta["metadata"] = {**meta["metadata"], "description": ""}
+    return card._replace(text=card.text[: card.body_offset] + body, meta=meta)
+
+
+def _english_hit(language: CardLanguage, line: int, related: tuple[str, ...], ctx: LintContext) -> bool:
+    """Whether an English-word rule's hit stands: on an English line, and no related card wholly in another language."""
+    if language.kind == "other" or line in language.foreign:
+        return False
+    for path in related:
+        other = ctx.by_path.get(path)
+        if other is not None and ctx.language(other).kind == "other":
+            return False
+    return True
 
 
 class _Plan(NamedTuple):
@@ -131,13 +180,13 @@ def _cached(card: Card, rules: list[Rule], ctx: LintContext, cache: LintCache,
         wanted = frozenset(s for s in wanted if plan.rule_of[s].code not in suppressed)
     record = cache.found(card)
     for slot in sorted(wanted - record.done):
-        cache.add(record, slot, plan.rule_of[slot].check(card, ctx))  # type: ignore[misc]
+        cache.add(record, slot, _check(plan.rule_of[slot], card, ctx))
     for slot, hits in record.hits.items():
         if slot in wanted:
             yield plan.rule_of[slot], hits
     for rule in plan.uncached:
         if rule.code not in suppressed:
-            yield rule, rule.check(card, ctx)  # type: ignore[misc]
+            yield rule, _check(rule, card, ctx)
 
 
 def _finding(rule: Rule, hit: Hit, path: str) -> Finding:

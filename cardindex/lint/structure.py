@@ -1,12 +1,10 @@
-"""Structure rules: the card file itself is broken, invalid, or holds more than one fact."""
+"""Structure rules: the card file itself is broken, unreadable or invalid (F007, several facts, is in facts.py)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from cardindex.lint.context import Hit, LintContext
-from cardindex.meaning.text import body_lines
 from cardindex.store.card import Card
 
 
@@ -114,53 +112,6 @@ def long_description(card: Card, ctx: LintContext) -> Iterator[Hit]:
         from cardindex.meaning.text import description_line
 
         yield Hit(description_line(card), f"description is {len(card.description)} characters (limit {MAX_DESCRIPTION}); move detail into the body")
-
-
-_BULLET = re.compile(r"^(?:[-*+]|\d+[.)])\s+(?!\[[ xX]\])(.*)")
-_HEADING = re.compile(r"^#{1,6}\s+\S")
-_WORD = re.compile(r"[a-z][a-z0-9'-]{3,}")
-_COMMON = frozenset(
-    ["this", "that", "with", "from", "they", "them", "their", "have", "will", "would", "should", "must", "never", "always", "when", "what", "which", "into", "about", "before", "after", "every", "also", "only", "than", "then", "there", "here", "does", "were", "been", "being", "make", "sure", "apply", "rule", "because", "user", "agent", "card"]
-)
-
-
-def many_facts(card: Card, ctx: LintContext) -> Iterator[Hit]:
-    """The card holds several unrelated facts: one card, one fact.
-
-    Flagged when the body is a list of four or more full statements that share no
-    words with each other or with the description, or has three or more sections. Split
-    it into one card per fact, so each can be found, superseded and forgotten alone.
-    """
-    if not card.usable:
-        return
-    items: list[tuple[int, set[str]]] = []
-    headings = 0
-    for number, line in body_lines(card):
-        if _HEADING.match(line):
-            headings += 1
-        m = _BULLET.match(line)
-        if m and len(m.group(1).split()) >= 5:
-            items.append((number, set(_WORD.findall(m.group(1).casefold())) - _COMMON))
-    if headings >= 3:
-        yield Hit(body_lines_start(card), f"{headings} sections in one card; split it into one card per fact")
-        return
-    if len(items) < 4:
-        return
-    topic = set(_WORD.findall(card.description.casefold())) - _COMMON
-    unrelated = 0
-    for i, (_, words) in enumerate(items):
-        others = set().union(*(w for j, (_, w) in enumerate(items) if j != i)) | topic
-        if not words & others:
-            unrelated += 1
-    if unrelated >= 3:
-        yield Hit(items[0][0], f"{len(items)} unrelated statements in one card; split it into one card per fact")
-
-
-def body_lines_start(card: Card) -> int:
-    for number, line in body_lines(card):
-        if _HEADING.match(line):
-            return number
-    return 1
 
 
 def dangling_link(card: Card, ctx: LintContext) -> Iterator[Hit]:
