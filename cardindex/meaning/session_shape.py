@@ -1,0 +1,265 @@
+"""The shape of session text: what a note written during one sitting looks like, besides its words.
+
+A session note is a dated report (a card whose name, description or file name carries the
+day it was written, next to a word such as "session" or "EOD"), a status board (items
+marked done, in progress or remaining; check marks; "80% complete"; "412 passing"), or a
+changelog of work done (bullets that start with what was built, fixed or shipped; a list
+of commits). A durable card may carry a date (`verified`, "decided on 2026-05-02", a dated
+example after a rule): a date alone is never a session.
+
+Dates, check marks, progress bars and commit hashes are read in any language. The
+signals made of English words (status labels, verbs of work done, session nouns) are
+read only in English text (`english`), so a card in Korean, Chinese or Czech gets no
+finding from an English word list. Pure functions of a card.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from cardindex.meaning.text import body_lines, description_line, strip_non_prose
+from cardindex.store.card import Card
+
+# --------------------------------------------------------------------------- language
+
+_LATIN = re.compile(r"[A-Za-z]")
+_WORD = re.compile(r"[^\W\d_]+(?:'[a-z]+)?")
+# Short English words that no other language spelled in Latin letters uses as often
+# ("a", "to", "on", "do", "no" are Czech, Slovak or Spanish words too).
+_ENGLISH_FUNCTION = frozenset({
+    "the", "is", "are", "was", "were", "and", "of", "for", "with", "this", "that", "it", "be", "have", "has", "had",
+    "not", "from", "will", "would", "should", "must", "been", "an", "at", "by", "in", "you", "they", "we", "our",
+    "their", "its", "what", "which", "when", "where", "there", "these", "those", "can", "into", "about", "than",
+})
+
+
+def english(text: str) -> bool:
+    """Whether `text` reads as English: Latin letters without other scripts, and English function words.
+
+    Mixed text (a Korean sentence quoting an English term) is not English: an English
+    word list must not judge it. Latin letters with accents (Czech, German) count as
+    English only beside an English function word.
+    """
+    letters = sum(1 for c in text if c.isalpha())
+    if not letters:
+        return False
+    latin = len(_LATIN.findall(text))
+    if latin < 0.9 * letters:
+        return False
+    if latin == letters:
+        return True  # the English patterns still need their own words to match
+    return any(w == "I" or w.lower() in _ENGLISH_FUNCTION for w in _WORD.findall(text))
+
+
+# --------------------------------------------------------------------------- dates
+
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+DATE = re.compile(
+    r"(?<![\d])(?:"
+    r"(?:19|20)\d\d[-_./]?(?:0[1-9]|1[0-2])[-_./]?(?:0[1-9]|[12]\d|3[01])"  # 2026-05-07, 20260507
+    r"|(?:19|20)\d\d\s*[年년]\s*\d{1,2}\s*[月월](?:\s*\d{1,2}\s*[日일])?"  # 2026年5月7日, 2026년 5월 7일
+    rf"|(?<![a-z]){_MONTH}[ _-]?(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?(?![\d])(?:,?[ _-](?:19|20)\d\d)?"  # May 7 2026
+    rf"|(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?[ _-]{_MONTH}(?![a-z])(?:,?[ _-](?:19|20)\d\d)?"  # 7 May 2026
+    r")(?![\d])",
+    re.IGNORECASE,
+)
+
+# A word in a card's name that says the card is the record of one sitting ...
+_SESSION_NOUN = re.compile(
+    r"\b(?:sessions?|eod|end of day|stand-?ups?|daily|recap|hand-?off|handover|work ?log|diary|debrief|wrap-?up|"
+    r"today'?s|tonight'?s|day \d+)\b",
+    re.IGNORECASE,
+)
+# ... or, with the same date and something of a report in the body, a plan or report of the day.
+_REPORT_NOUN = re.compile(
+    r"\b(?:plan|sprint|progress|status|summary|review|agenda|update|notes|report|log|changelog|"
+    r"milestone|iteration|retro|pending|dialogue)\b",
+    re.IGNORECASE,
+)
+
+# --------------------------------------------------------------------------- status boards
+
+# Marks that only ever say "not finished yet", in any language.
+_OPEN_MARKS = "⏳🔄🚧⬜☐🟡◻"
+# Marks that say done or failed; alone they may be a do/don't list, so they need a status word.
+_DONE_MARKS = "✅☑✔✓❌✗✘🟢🔴"
+_LEAD = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)]|#{1,6}|\|)?\s*(?:\*\*|__)?\s*")
+_STATUS_DONE = r"DONE|COMPLETED?|MERGED|SHIPPED|BUILT|DEPLOYED|FIXED|RESOLVED|CLOSED|PASSED|LANDED|FINISHED"
+_STATUS_OPEN = (
+    r"IN[ -]PROGRESS|PENDING|NOT (?:YET )?STARTED|NOT (?:YET )?DONE|BLOCKED|BLOCKER|REMAINING|TODO|WIP|NEXT|"
+    r"DEFERRED|PARKED|OPEN|STARTED|AWAITING"
+)
+_STATUS = re.compile(rf"(?<![\w-])(?:(?P<done>{_STATUS_DONE})|(?P<open>{_STATUS_OPEN}))(?![\w-])")
+_STATUS_LABEL = re.compile(
+    rf"\bstatus\s*\**\s*[:=|—-]\s*\**\s*(?:(?P<done>{_STATUS_DONE.lower()}|complete|shipped)|(?P<open>in progress|pending|"
+    r"not started|blocked|open|next|wip|todo|remaining|awaiting\b[\w ]*))\b",
+    re.IGNORECASE,
+)
+# "OPEN: a ticket nobody has looked at" defines a state; it reports nothing.
+_DEFINES_STATE = re.compile(
+    rf"^(?:{_STATUS_DONE}|{_STATUS_OPEN})\**\s*[:=—\u2013-]\s*(?:a|an|the|when|if|set|means|used|for|any|every|each|someone|somebody|nobody|no one)\b"
+)
+
+
+def defines_state(line: str) -> bool:
+    """A line that says what a state means ("IN PROGRESS: someone owns it"), not that an item is in it."""
+    return bool(_DEFINES_STATE.match(_LEAD.sub("", line, count=1)))
+
+_PERCENT_DONE = re.compile(
+    r"\b\d{1,3}(?:\.\d+)?\s?% (?:complete|completed|done|finished|through|of the way|migrated|ported|converted)\b"
+    r"|\b\d+\s*/\s*\d+\s+(?:done|complete|completed|finished|tasks|items|slices|steps|stories|tickets)\b"
+    r"|\b\d+ of \d+ (?:done|complete|completed|finished|tasks|items|slices|steps|stories|tickets)\b",
+    re.IGNORECASE,
+)
+_PROGRESS_BAR = re.compile(r"[█▓▒░■□]{4,}|\[[#=]{2,}[ .-]+\]")
+_TEST_COUNT = re.compile(
+    r"\b\d[\d,]*\s+(?:(?:unit|e2e|fe|be|backend|frontend|integration|new|api|ui)\s+)?(?:tests?|specs?|checks?|cases?)"
+    r"\s+(?:(?:are|were|now|all|still)\s+)?(?:pass(?:ing|ed|es)?|green|failing|failed|fail)\b"
+    r"|\b\d[\d,]*\s+(?:passing|passed|failing|failed)\b"
+    r"|\ball \d+ (?:ci )?(?:checks|tests|jobs) (?:are |were )?(?:green|pass(?:ing|ed)?)\b",
+    re.IGNORECASE,
+)
+
+# --------------------------------------------------------------------------- work done
+
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?(?:[✅☑✔✓]\s*)?(?:\*\*|__)?")
+_IRREGULAR_PAST = (
+    "built|wrote|ran|made|got|found|shipped|set up|split|cut|put|rebuilt|rewrote|took|began|broke|caught|did|"
+    "drew|kept|lost|sent|shut|spent|threw|undid|redid|swapped|dropped|stripped|bumped|wired|tried|moved"
+)
+_PAST_ACTION = re.compile(rf"(?:(?:{_IRREGULAR_PAST})|[a-z]{{2,}}(?<!need)(?<!feed)(?<!seed)(?<!speed)ed)\b", re.IGNORECASE)
+_MODAL = re.compile(r"\b(?:must|should|never|always|only|cannot|can't|don't|do not|may not)\b", re.IGNORECASE)
+_HASH = re.compile(r"(?<![\w/#.-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,12}(?![\w-])")
+
+
+class ShapeHit(NamedTuple):
+    """One sign of session text: its kind ("report", "board", "changelog"), the line, what to say."""
+
+    kind: str
+    line: int
+    message: str
+
+
+def _identity(card: Card) -> list[tuple[int, str, bool]]:
+    """The card's file name, name and description: (line to report on, text, is a title)."""
+    stem = card.id.rsplit("/", 1)[-1].replace("_", " ").replace("-", " ")
+    name_line = card.line_of("name") if card.name else 1
+    parts = [(name_line, stem, True)]
+    if card.name:
+        parts.append((name_line, card.name, True))
+    if card.description:
+        parts.append((description_line(card), card.description, False))
+    return parts
+
+
+def dated_report(card: Card, body_signals: bool) -> ShapeHit | None:
+    """A title that carries a date beside a word for one sitting ("Session 2026-05-07", "EOD May 24").
+
+    A description that does ("deferred from the May 21 session") names a session rather
+    than records one, so it counts only beside a report shape in the body
+    (`body_signals`), and so does a report word ("plan", "status", "summary") beside a
+    date anywhere in the card's names.
+    """
+    parts = [p for p in _identity(card) if english(p[1])]
+    dated = [p for p in parts if DATE.search(p[1])]
+    if not dated:
+        return None
+    for line, text, title in dated:
+        m = _SESSION_NOUN.search(text)
+        if m and (title or body_signals):
+            return ShapeHit("report", line, f"a dated session record ({m.group()!r} with a date in its name)")
+    if body_signals:
+        for line, text, _ in parts:
+            m = _REPORT_NOUN.search(text)
+            if m:
+                return ShapeHit("report", line, f"a dated {m.group().lower()} of one session (a date in its name and a report in its body)")
+    return None
+
+
+_ARROW = re.compile(r"→|->|=>|⇒")
+_DATED_LINE = re.compile(rf"^\s*(?:[-*+]|#{{1,6}})?\s*(?:\*\*|__)?\s*\[?(?:{DATE.pattern})\]?")
+
+
+def _status_of(line: str) -> tuple[bool, bool]:
+    """(done, open): the states this line reports for an item."""
+    stripped = _LEAD.sub("", line, count=1)
+    done = opened = False
+    if any(mark in line for mark in _OPEN_MARKS):
+        opened = True
+    en = english(line)
+    if en and not defines_state(line):
+        for m in _STATUS.finditer(line):
+            done |= m.group("done") is not None
+            opened |= m.group("open") is not None
+        label = _STATUS_LABEL.search(line)
+        if label:
+            done |= label.group("done") is not None
+            opened |= label.group("open") is not None
+        if not (done or opened) and stripped[:1] in _DONE_MARKS:
+            rest = stripped[1:].lstrip(" *")
+            done = bool(_PAST_ACTION.match(rest)) and not _MODAL.search(rest)
+    return done, opened
+
+
+def shapes(card: Card) -> list[ShapeHit]:
+    """Every kind of session shape the card has, each at its first line (empty: none)."""
+    found: dict[str, ShapeHit] = {}
+    status_lines: list[int] = []
+    states = [False, False]
+    bullets = past_bullets = 0
+    first_past = 0
+    hashes: dict[str, int] = {}
+    test_count: ShapeHit | None = None
+    for number, raw in body_lines(card):
+        if not raw.strip():
+            continue
+        line = strip_non_prose(raw) if "`" in raw else raw
+        done, opened = _status_of(line)
+        if done or opened:
+            status_lines.append(number)
+            states[0] |= done
+            states[1] |= opened
+            if done and opened and "board" not in found and len(_STATUS.findall(line)) >= 3 and not _ARROW.search(line):
+                found["board"] = ShapeHit("board", number, "a status line: items marked done and items still open")
+        if "entry" not in found:
+            dated = _DATED_LINE.match(raw)
+            if dated is not None and english(line[dated.end():]):
+                rest = raw[dated.end():]
+                if _SESSION_NOUN.search(rest) or _STATUS.search(rest) or _TEST_COUNT.search(rest):
+                    found["entry"] = ShapeHit("report", number, "a dated log entry: what one day's session did")
+        if "progress" not in found:
+            m = _PERCENT_DONE.search(line) or _PROGRESS_BAR.search(line)
+            if m is not None and (m.re is _PROGRESS_BAR or english(line)):
+                found["progress"] = ShapeHit("board", number, f"progress of unfinished work ({m.group().strip()!r})")
+            elif test_count is None:
+                t = _TEST_COUNT.search(line)
+                if t is not None and english(line):
+                    test_count = ShapeHit("board", number, f"a test count of one run ({t.group()!r})")
+        bullet = _BULLET.match(raw)
+        if bullet:
+            bullets += 1
+            rest = raw[bullet.end():]
+            m = _PAST_ACTION.match(rest)
+            if m and rest[m.end():m.end() + 1] != ":" and not _MODAL.search(rest) and english(rest):
+                past_bullets += 1
+                first_past = first_past or number
+        for h in _HASH.findall(raw):
+            hashes.setdefault(h, number)
+    if "board" not in found and (len(status_lines) >= 3 or (len(status_lines) >= 2 and all(states))):
+        found["board"] = ShapeHit("board", status_lines[0], f"a status board: {len(status_lines)} items marked done, in progress or remaining")
+    # A lesson cites the run that taught it ("1,241 passing tests certified code that did
+    # not compile"): a test count is a snapshot only beside other signs of one.
+    if test_count is not None and "progress" not in found and (status_lines or len(hashes) >= 2):
+        found["progress"] = test_count
+    if past_bullets >= 3 and past_bullets * 5 >= bullets * 3:
+        found["changelog"] = ShapeHit("changelog", first_past, f"a changelog of work done: {past_bullets} items say what was done")
+    elif len(hashes) >= 3:
+        found["changelog"] = ShapeHit("changelog", min(hashes.values()), f"a list of {len(hashes)} commits: what one session did")
+    report = dated_report(card, bool(found))
+    if report is not None and ("entry" not in found or report.line < found["entry"].line):
+        found["entry"] = report
+    return sorted(found.values(), key=lambda h: h.line)
