@@ -24,6 +24,7 @@ from cardindex.store.card import Card
 # --------------------------------------------------------------------------- language
 
 _LATIN = re.compile(r"[A-Za-z]")
+_LETTER = re.compile(r"[^\W\d_]")
 _WORD = re.compile(r"[^\W\d_]+(?:'[a-z]+)?")
 # Short English words that no other language spelled in Latin letters uses as often
 # ("a", "to", "on", "do", "no" are Czech, Slovak or Spanish words too).
@@ -41,7 +42,9 @@ def english(text: str) -> bool:
     word list must not judge it. Latin letters with accents (Czech, German) count as
     English only beside an English function word.
     """
-    letters = sum(1 for c in text if c.isalpha())
+    if text.isascii():
+        return _LATIN.search(text) is not None
+    letters = len(_LETTER.findall(text))
     if not letters:
         return False
     latin = len(_LATIN.findall(text))
@@ -184,8 +187,14 @@ _ARROW = re.compile(r"→|->|=>|⇒")
 _DATED_LINE = re.compile(rf"^\s*(?:[-*+]|#{{1,6}})?\s*(?:\*\*|__)?\s*\[?(?:{DATE.pattern})\]?")
 
 
+# What a line needs to report a state at all: a capitalized word, a mark, a "status" label.
+_MAY_REPORT = re.compile(rf"[A-Z]{{2}}|[Ss]tatus|[{_OPEN_MARKS}{_DONE_MARKS}]")
+
+
 def _status_of(line: str) -> tuple[bool, bool]:
     """(done, open): the states this line reports for an item."""
+    if _MAY_REPORT.search(line) is None:
+        return False, False
     stripped = _LEAD.sub("", line, count=1)
     done = opened = False
     if any(mark in line for mark in _OPEN_MARKS):
@@ -205,8 +214,22 @@ def _status_of(line: str) -> tuple[bool, bool]:
     return done, opened
 
 
+_LAST: list[tuple[Card, list[ShapeHit]]] = []
+
+
 def shapes(card: Card) -> list[ShapeHit]:
-    """Every kind of session shape the card has, each at its first line (empty: none)."""
+    """Every kind of session shape the card has, each at its first line (empty: none).
+
+    The three session rules ask in turn about the same card: the last answer is kept.
+    """
+    if _LAST and _LAST[0][0] is card:
+        return _LAST[0][1]
+    found = _shapes(card)
+    _LAST[:] = [(card, found)]
+    return found
+
+
+def _shapes(card: Card) -> list[ShapeHit]:
     found: dict[str, ShapeHit] = {}
     status_lines: list[int] = []
     states = [False, False]

@@ -9,7 +9,7 @@ Korean or Czech card gets nothing from these lists. Pure functions of text.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from cardindex.meaning.session_shape import DATE, defines_state, english
@@ -94,6 +94,20 @@ _MENTION_AFTER = frozenset({"pr", "prs", "pull", "commit", "commits", "label", "
                             "lists", "marker", "markers", "file", "files", "column", "columns", "lane", "state", "status"})
 
 _TEMPORAL_RE = [(re.compile(p, re.IGNORECASE), m) for p, m in _TEMPORAL]
+# Words one of the patterns needs: a card (most cards) with none of them is passed over
+# without reading its sentences. Each pattern above holds one of these.
+_TEMPORAL_ANCHORS = (
+    "current", "right now", "moment", "as of", "time being", "for now", "progress", "wip", " yet", "half",
+    "next ", "session", "today", "tonight", "this morning", "this afternoon", "this evening", "this week",
+    "yesterday", "tomorrow", "end of", "eod", "lunch", "rest of the day", "left", "where i", "where we", "pick",
+    "come back", "still ", "need to finish", "haven't", "so far", "committed", "blocked", "waiting", "just ",
+    "minutes", "hours", "ci is", "stopp", "paused", "parked", "stuck", "halted", "about to", "resum", "start here",
+    "hand", "for the next", "not started", "remaining", "what is left", "partially",
+)
+_NARRATIVE_GATE = re.compile(
+    r"\b(?:I|[Ww]e|[Ww]orking on|[Ss]till working|[Nn]eed to|[Pp]lan for|on my|Handing|[Ww]riting|[Dd]ebugging|"
+    r"[Ii]nvestigating|[Ff]ixing|[Rr]efactoring|[Mm]igrating|[Tt]esting)\b"
+)
 # A to-do marker ("TODO: …", "FIXME(ana)") is a convention of code, read in any language;
 # a file or a word named ("TODO.md", "TODO comments") is not one.
 _TODO = re.compile(r"(?:^|(?<=[\s>*(\[]))(?:TODO|FIXME)\b(?!\.\w)(?=\**\s*[.:(—\u2013-]|\**\s*$)|^\W*(?:TODO|FIXME)\b(?!\.\w)")
@@ -134,11 +148,17 @@ def _mention(sentence: str, m: re.Match[str]) -> bool:
     return prev in _MENTION_BEFORE or nxt in _MENTION_AFTER or (len(before) >= 2 and before[-2].lower() in ("labels", "marks", "tags"))
 
 
-def temporal(lines: Iterator[tuple[int, str]]) -> WordHit | None:
+def temporal(lines: Iterable[tuple[int, str]]) -> WordHit | None:
     """The first English sentence that dates itself to one session (progress, plans, pauses)."""
+    lines = list(lines)
+    joined = "\n".join(line for _, line in lines)
+    todos = "TODO" in joined or "FIXME" in joined
+    lowered = joined.lower()
+    if not todos and not any(anchor in lowered for anchor in _TEMPORAL_ANCHORS):
+        return None
     for number, line in lines:
         for sentence in sentences(line):
-            todo = _TODO.search(sentence)
+            todo = _TODO.search(sentence) if todos else None
             if todo is not None and not _mention(sentence, todo) and not general_condition(sentence):
                 return WordHit(number, todo.group().strip(), "a to-do note")
             if not english(sentence) or defines_state(sentence):
@@ -165,16 +185,17 @@ def narrative(lines: list[tuple[int, str]]) -> WordHit | None:
     One past-tense clause is a lesson's anecdote when the card also states a rule; a story
     of three is a session log whatever else the card says.
     """
+    if not any(_NARRATIVE_GATE.search(line) for _, line in lines):
+        return None
     clauses: list[WordHit] = []
-    ruled = False
+    told: list[str] = []
     for number, line in lines:
         for sentence in sentences(line):
+            told.append(sentence)
             if not english(sentence):
                 continue
-            if durable(sentence):
-                ruled = True
-                if not _STRONG.search(sentence):
-                    continue
+            if durable(sentence) and not _STRONG.search(sentence):
+                continue
             for pattern, why in _NARRATIVE_RE:
                 m = pattern.search(sentence)
                 if m is not None and not (durable(sentence) and not _strong(m.group())):
@@ -182,6 +203,9 @@ def narrative(lines: list[tuple[int, str]]) -> WordHit | None:
             for m in _PAST_CLAUSE.finditer(sentence):
                 if m.group("verb") not in _NOT_WORK:
                     clauses.append(WordHit(number, m.group().strip(), "first-person narrative of work done in one session"))
+    if not clauses:
+        return None
+    ruled = any(english(t) and durable(t) for t in told)
     if len(clauses) >= 3 or (len(clauses) == 2 and not ruled):
         return clauses[0]
     if len(clauses) == 1 and not ruled and clauses[0].matched.split()[-1] in _CORE_WORK:
