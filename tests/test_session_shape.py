@@ -47,6 +47,8 @@ POSITIVE: dict[str, tuple[str, str, dict[str, str], set[str]]] = {
     "commits.md": ("Ferry branch", "The ferry branch carries `a1b2c3d`, `9f8e7d6` and `0c1d2e3` on top of main.", {}, {"S103"}),
     "story.md": (
         "Oven timers", "I moved the oven timers to the new board, then we tried the old firmware again.", {}, {"S103"}),
+    "ticked-checklist.md": (
+        "Kiln release", "## Release checklist\n\n- [x] fire the staging kiln\n- [ ] tag the firmware", {}, {"S102"}),
     "korean-board.md": ("온실 제어기 작업", "- 밸브 드라이버 ⏳\n- 습도 경보 ⏳\n- 서리 방지 🔄", {}, {"S102"}),
     "korean-todo.md": ("습도 경보", "TODO: 습도 경보를 호출기에 연결", {}, {"S101"}),
 }
@@ -88,6 +90,18 @@ NEGATIVE: dict[str, tuple[str, str, dict[str, str]]] = {
     "korean-today.md": ("배포 요일", "배포는 목요일에만 한다. today 변수는 하드코딩하지 않는다.", {}),
     "czech-wip.md": ("Větve k nasazení", "Větev označená WIP se nikdy nenasazuje na produkci.", {}),
     "chinese-next-step.md": ("发布流程", "发布前 next step 是让值班工程师确认监控。", {}),
+    "checklist.md": (
+        "Kiln firmware release", "## Release checklist\n\n- [ ] fire the staging kiln\n- [ ] tag the firmware", {}),
+    "why-anecdote.md": (
+        "Re-read before editing",
+        "Re-read a file right before editing it.\n\n**Why:** In this session the scheduler file changed under me twice.", {}),
+    "link-title.md": (
+        "Offline maps of the tide app", "Offline maps: see [Vendor Just Added Offline Maps](https://example.com/blog).", {}),
+    "they-left-off.md": ("Resuming sub-agents", "Sub-agents can be resumed to continue where they left off.", {}),
+    "value-list.md": ("Coverage map", "The coverage map tracks a status (Done/In Progress/Pending) per feature.", {}),
+    "one-goal.md": (
+        "One goal a session",
+        "- **One session, one goal.** When the user switches to an unrelated task, suggest closing this session.", {}),
     "decision.md": (
         "Why the catalogue uses one queue",
         "We decided to keep one import queue because two queues raced on the same ISBN.", {}),

@@ -19,7 +19,10 @@ from cardindex.meaning import session_shape, session_words
 from cardindex.meaning.text import body_lines, prose
 from cardindex.store.card import Card
 
-_CHECKBOX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[ xX]\]\s")
+_CHECKBOX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*)")
+# Unticked boxes under a heading (or in a card) named so are a checklist to follow each time.
+_CHECKLIST = re.compile(r"\b(?:checklists?|runbooks?|procedures?|pre-?flight)\b", re.IGNORECASE)
 
 
 def _hit(line: int, what: str, why: str) -> Hit:
@@ -38,14 +41,15 @@ def temporal(card: Card, ctx: LintContext) -> Iterator[Hit]:
     screen: …", "Stopping the cleanup here", "Was about to upgrade eslint", "Next session =
     …"); counts "as of" a day; and a card whose name, description or file name carries a
     date beside a word for one sitting ("Session 2026-05-07", "EOD summary May 24"). Such a
-    note reads as standing knowledge six weeks later, when it is false. Durable sentences
-    that merely contain such words ("today's date must never be hard-coded", "When the
-    user labels a PR WIP, open it as a draft", "Key files: TODO.md (tasks)") are not
-    flagged, and a date alone ("decided on 2026-05-02", `verified`) is no session. English
-    words are read in English sentences only. The fix is to archive the card; keep only
-    what will still hold next week.
+    note reads as standing knowledge six weeks later, when it is false.
+    Durable sentences that merely contain such words ("today's date must never be
+    hard-coded", "When the user labels a PR WIP, open it as a draft", "Key files: TODO.md
+    (tasks)") are not flagged, nor is the incident told under "**Why:**"; and a date
+    alone ("decided on 2026-05-02", `verified`) is no session. English words are read
+    in English sentences only. The fix is to archive the card; keep only what will
+    still hold next week.
     """
-    found = session_words.temporal(prose(card))
+    found = session_words.temporal(session_words.statement_lines(prose(card)))
     report = _shape(card, ("report",))
     if found is not None and (report is None or found.line <= report.line):
         yield _hit(found.line, repr(found.matched), found.why)
@@ -56,14 +60,21 @@ def temporal(card: Card, ctx: LintContext) -> Iterator[Hit]:
 def todo_list(card: Card, ctx: LintContext) -> Iterator[Hit]:
     """A to-do list or a status board: tasks and progress of a session, not facts.
 
-    `- [ ]` / `- [x]` checkboxes; three or more items marked done, in progress or
+    `- [ ]` / `- [x]` checkboxes (unticked boxes under a heading that names a checklist or
+    runbook are a procedure to follow each time, not progress); three or more items marked done, in progress or
     remaining (DONE, PENDING, ⏳, "Status: blocked"); progress figures ("80% complete",
     "3/7 done", a progress bar); a test count of one run ("412 passing"). A line that
     defines a state ("OPEN: a ticket nobody has triaged") reports nothing. Track tasks in
     the issue tracker or the session; a card holds what stays true.
     """
+    template = _CHECKLIST.search(f"{card.name or ''} {card.description}") is not None
     for number, line in body_lines(card):
-        if _CHECKBOX.match(line):
+        heading = _HEADING.match(line)
+        if heading:
+            template = _CHECKLIST.search(heading.group(1)) is not None
+            continue
+        box = _CHECKBOX.match(line)
+        if box is not None and (box.group(1) != " " or not template):
             yield _hit(number, "a to-do checkbox", "tasks belong in the tracker, not in memory")
             return
     board = _shape(card, ("board",))
@@ -80,7 +91,7 @@ def narrative(card: Card, ctx: LintContext) -> Iterator[Hit]:
     did, which stops mattering when the session ends. A lesson told briefly ("We once
     deployed on a Friday and lost the weekend; never deploy on Fridays") is durable.
     """
-    found = session_words.narrative(list(prose(card)))
+    found = session_words.narrative(session_words.statement_lines(prose(card)))
     if found is not None:
         yield _hit(found.line, repr(found.matched), found.why)
         return

@@ -28,7 +28,7 @@ _TEMPORAL = [
     (r"\b(?:in|during|for|from|of) (?:this|the current|today'?s) session\b|\bthis session\b", "true only inside this session"),
     (r"\b(?:today|tonight|this (?:morning|afternoon|evening))\s*,?\s+(?:I|we|I'm|we're|I've|we've|I'll|we'll)\b", "a diary entry for today"),
     (r"\b(?:earlier|later) today\b|\btoday\b(?!'s|\s*\()|\byesterday\b|\btomorrow\b|\bend of (?:the )?day\b|\bby (?:EOD|tonight)\b|\b(?:before|after) lunch\b|\brest of the day\b|\bthis (?:morning|afternoon|evening|week)'s\b", "dated to one day"),
-    (r"\b(?:left off|where I (?:stopped|left it)|pick (?:this|it|that) (?:back )?up|come back to)\b", "where this session stopped"),
+    (r"\b(?<!they )(?<!it )(?<!you )(?<!one )(?:left off|where I (?:stopped|left it)|pick (?:this|it|that) (?:back )?up|come back to)\b", "where this session stopped"),
     (r"\b(?:still (?:need|have) to|need to finish|haven't (?:\w+ ){0,3}yet|haven't (?:yet )?(?:finished|started|pushed)|so far|half-?finished|half[- ]done|not (?:yet )?committed)\b", "unfinished work"),
     (r"\bblocked(?: (?:until|on|by)\b|\s*[:—-])|\bwaiting (?:for|on) (?:\S+ ){0,5}?(?:to )?(?:reply|replies|answer|respond|response|review|approval|get back|finish|merge)\b", "a blocker of the current task"),
     (r"\bjust (?:pushed|merged|finished|started|opened|deployed|fixed|ran|added|created)\b|\bin (?:about |around )?(?:a few|\d+|ten|five|fifteen|twenty|thirty) (?:minutes|hours)\b|\bCI is (?:still )?running\b", "what is happening right now"),
@@ -77,8 +77,9 @@ _DURABLE = re.compile(
 # "When the user labels a PR WIP, open it as a draft": a general condition, nobody's session.
 _CONDITION = re.compile(r"^\W*(?:when|whenever|if|unless|once|while|before|after|until)\b", re.IGNORECASE)
 _PERSONAL = re.compile(r"\b(?:I|we|my|our|me|us|today|tonight|tomorrow|yesterday)\b", re.IGNORECASE)
-# A sentence ends at . ! ? before a space or the end ("PLAN.md" and "3.9" stay whole).
-_SENTENCE = re.compile(r"(?:[^.!?]|[.!?](?=[^\s.!?]))+[.!?]*")
+# A sentence ends at . ! ? (and any closing quote, bracket or emphasis) before a space or
+# the end: "PLAN.md" and "3.9" stay whole, "**One goal.** When …" is two sentences.
+_SENTENCE = re.compile(r"(?:[^.!?]|[.!?]+(?![*_\"')\]]*(?:\s|$)))+(?:[.!?]+[*_\"')\]]*)?")
 
 _STRONG = re.compile(
     r"(?i)(?:WIP|TODO|FIXME|work in progress|in this session|this session|left off|halfway|half-way|"
@@ -116,6 +117,32 @@ _AS_OF = re.compile(rf"\bas of\s+(?:{DATE.pattern})", re.IGNORECASE)
 _COUNT_OR_STATE = re.compile(r"\d|\b(?:open|closed|remaining|left|done|pending|merged|complete|in progress|blocked)\b", re.IGNORECASE)
 
 
+_LINK_TEXT = re.compile(r"!?\[[^\]\n]*\]\([^)\n]*\)?")  # prose() has taken the URL out already
+_WHY = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:why|reason|because|context|background|incident)\s*(?:\*\*|__)?\s*:", re.IGNORECASE)
+_LABEL = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)[^*_]{1,40}:?(?:\*\*|__)\s*:?")
+
+
+def statement_lines(lines: Iterable[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The lines that state the card's fact: without its evidence and without link titles.
+
+    The reason under "**Why:**" tells the incident that taught the rule ("In this
+    session the file had changed under me"), and a link's title is someone else's
+    headline: neither dates the card.
+    """
+    out: list[tuple[int, str]] = []
+    evidence = False
+    for number, line in lines:
+        if not line.strip():
+            evidence = False
+        elif _WHY.match(line):
+            evidence = True
+        elif evidence and _LABEL.match(line):
+            evidence = False
+        if not evidence:
+            out.append((number, _LINK_TEXT.sub(" ", line) if "](" in line else line))
+    return out
+
+
 class WordHit(NamedTuple):
     line: int
     matched: str
@@ -139,6 +166,8 @@ def general_condition(sentence: str) -> bool:
 
 def _mention(sentence: str, m: re.Match[str]) -> bool:
     """The matched word is named, not used ("a WIP label", "TODO.md", "labels a PR WIP")."""
+    if sentence[m.start() - 1:m.start()] == "/" or sentence[m.end():m.end() + 1] == "/":
+        return True  # one of a list of named values ("Done/In Progress/Pending")
     if " " in m.group().strip():
         return False
     before = sentence[: m.start()].split()
@@ -167,8 +196,10 @@ def temporal(lines: Iterable[tuple[int, str]]) -> WordHit | None:
                 m = pattern.search(sentence)
                 if m is None:
                     continue
+                if _mention(sentence, m):
+                    continue
                 if _strong(m.group()):
-                    if _mention(sentence, m) or general_condition(sentence):
+                    if general_condition(sentence):
                         continue
                 elif durable(sentence):
                     continue
