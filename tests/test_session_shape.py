@@ -49,6 +49,14 @@ POSITIVE: dict[str, tuple[str, str, dict[str, str], set[str]]] = {
         "Oven timers", "I moved the oven timers to the new board, then we tried the old firmware again.", {}, {"S103"}),
     "ticked-checklist.md": (
         "Kiln release", "## Release checklist\n\n- [x] fire the staging kiln\n- [ ] tag the firmware", {}, {"S102"}),
+    "status-heads.md": (
+        "Harbour map work", "Shipped:\n\n- the tide table\n- the berth legend\n\nRemaining:\n\n- the frost guard", {}, {"S102"}),
+    "snapshot-title.md": (
+        "Where the importer move stands", "The importer reads the new feed; the old parser still serves the archive.",
+        {"name": "Catalogue importer migration status"}, {"S102"}),
+    "dated-audit.md": (
+        "What the scheduler review found", "The queue starves jobs longer than a night.",
+        {"name": "Observatory scheduler audit 2026-05-07"}, {"S101"}),
     "korean-board.md": ("온실 제어기 작업", "- 밸브 드라이버 ⏳\n- 습도 경보 ⏳\n- 서리 방지 🔄", {}, {"S102"}),
     "korean-todo.md": ("습도 경보", "TODO: 습도 경보를 호출기에 연결", {}, {"S101"}),
 }
@@ -102,6 +110,15 @@ NEGATIVE: dict[str, tuple[str, str, dict[str, str]]] = {
     "one-goal.md": (
         "One goal a session",
         "- **One session, one goal.** When the user switches to an unrelated task, suggest closing this session.", {}),
+    "status-feedback.md": (
+        "Closing help-desk tickets", "Never set a help-desk ticket to Done before the reporter confirms the fix.",
+        {"name": "Ticket status", "type": "feedback"}),
+    "status-codes.md": (
+        "Errors of the ferry API", "The ferry API answers 409 when a berth is already taken.",
+        {"name": "Status codes of the ferry API", "type": "reference"}),
+    "definition-of-done.md": (
+        "When kiln work counts as finished", "Definition of done:\n\n- reviewed by a second potter\n- fired once in the staging kiln", {}),
+    "remaining-seats.md": ("Observatory seats", "Remaining seats are released to the public at noon.", {}),
     "decision.md": (
         "Why the catalogue uses one queue",
         "We decided to keep one import queue because two queues raced on the same ISBN.", {}),

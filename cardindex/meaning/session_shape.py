@@ -74,13 +74,19 @@ DATE = re.compile(
 # A word in a card's name that says the card is the record of one sitting ...
 _SESSION_NOUN = re.compile(
     r"\b(?:sessions?|eod|end of day|stand-?ups?|daily|recap|hand-?off|handover|work ?log|diary|debrief|wrap-?up|"
-    r"today'?s|tonight'?s|day \d+)\b",
+    r"today'?s|tonight'?s|day \d+|audit|status|progress|summary|dialogue|transcript|report)\b",
     re.IGNORECASE,
 )
-# ... or, with the same date and something of a report in the body, a plan or report of the day.
+# ... or, with the same date and something of a report in the body, a plan or review of the day.
 _REPORT_NOUN = re.compile(
-    r"\b(?:plan|sprint|progress|status|summary|review|agenda|update|notes|report|log|changelog|"
-    r"milestone|iteration|retro|pending|dialogue)\b",
+    r"\b(?:plan|sprint|review|agenda|update|notes|log|changelog|milestone|iteration|retro|pending|findings)\b",
+    re.IGNORECASE,
+)
+# A title that calls the card a snapshot of work ("Importer migration status", "Current
+# state", "Rollout progress") is one, dated or not; "HTTP status codes" is not.
+_SNAPSHOT_TITLE = re.compile(
+    r"(?<!\bin )\b(?:status|progress|current state|state of play|where things stand)\b"
+    r"(?!\s*(?:codes?|bars?|indicators?|spinners?|fields?|values?|column|page|pages|line|lines|enum|model|machine))",
     re.IGNORECASE,
 )
 
@@ -97,6 +103,13 @@ _STATUS_OPEN = (
     r"DEFERRED|PARKED|OPEN|STARTED|AWAITING"
 )
 _STATUS = re.compile(rf"(?<![\w-])(?:(?P<done>{_STATUS_DONE})|(?P<open>{_STATUS_OPEN}))(?![\w-])")
+# A label that heads a group of items by their state: "Shipped:", "**Still open**", "## Remaining".
+_STATUS_HEAD = re.compile(
+    r"^(?:(?P<done>done|completed?|shipped|merged|landed|finished|fixed|delivered)"
+    r"|(?P<open>remaining|pending|in progress|still open|open items|next up|not (?:yet )?done|blocked|to ?do|left to do|outstanding))"
+    r"(?:\s*\([^)]{0,60}\))?\s*(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*$",
+    re.IGNORECASE,
+)
 _STATUS_LABEL = re.compile(
     rf"\bstatus\s*\**\s*[:=|—-]\s*\**\s*(?:(?P<done>{_STATUS_DONE.lower()}|complete|shipped)|(?P<open>in progress|pending|"
     r"not started|blocked|open|next|wip|todo|remaining|awaiting\b[\w ]*))\b",
@@ -191,6 +204,21 @@ _DATED_LINE = re.compile(rf"^\s*(?:[-*+]|#{{1,6}})?\s*(?:\*\*|__)?\s*\[?(?:{DATE
 _MAY_REPORT = re.compile(rf"[A-Z]{{2}}|[Ss]tatus|[{_OPEN_MARKS}{_DONE_MARKS}]")
 
 
+def snapshot_title(card: Card) -> ShapeHit | None:
+    """A name or file name that calls a project card a status or progress snapshot.
+
+    A feedback or user card titled so ("ticket status") is a rule about statuses.
+    """
+    if card.type in ("feedback", "user"):
+        return None
+    for line, text, title in _identity(card):
+        if title and english(text):
+            m = _SNAPSHOT_TITLE.search(text)
+            if m:
+                return ShapeHit("board", line, f"a status snapshot: its name says so ({m.group()!r})")
+    return None
+
+
 def _status_of(line: str) -> tuple[bool, bool]:
     """(done, open): the states this line reports for an item."""
     if _MAY_REPORT.search(line) is None:
@@ -200,6 +228,10 @@ def _status_of(line: str) -> tuple[bool, bool]:
     if any(mark in line for mark in _OPEN_MARKS):
         opened = True
     en = english(line)
+    if en:
+        head = _STATUS_HEAD.match(stripped.rstrip())
+        if head:
+            return head.group("done") is not None, head.group("open") is not None
     if en and not defines_state(line):
         for m in _STATUS.finditer(line):
             done |= m.group("done") is not None
@@ -282,6 +314,10 @@ def _shapes(card: Card) -> list[ShapeHit]:
         found["changelog"] = ShapeHit("changelog", first_past, f"a changelog of work done: {past_bullets} items say what was done")
     elif len(hashes) >= 3:
         found["changelog"] = ShapeHit("changelog", min(hashes.values()), f"a list of {len(hashes)} commits: what one session did")
+    if "board" not in found:
+        title = snapshot_title(card)
+        if title is not None:
+            found["board"] = title
     report = dated_report(card, bool(found))
     if report is not None and ("entry" not in found or report.line < found["entry"].line):
         found["entry"] = report
