@@ -57,6 +57,7 @@ POSITIVE: dict[str, tuple[str, str, dict[str, str], set[str]]] = {
     "dated-audit.md": (
         "What the scheduler review found", "The queue starves jobs longer than a night.",
         {"name": "Observatory scheduler audit 2026-05-07"}, {"S101"}),
+    "status-note.md": ("Tide app production", "Production deploy of the tide app: DEPLOYED and RECONCILED.", {}, {"S102"}),
     "korean-board.md": ("온실 제어기 작업", "- 밸브 드라이버 ⏳\n- 습도 경보 ⏳\n- 서리 방지 🔄", {}, {"S102"}),
     "korean-todo.md": ("습도 경보", "TODO: 습도 경보를 호출기에 연결", {}, {"S101"}),
 }
@@ -119,6 +120,9 @@ NEGATIVE: dict[str, tuple[str, str, dict[str, str]]] = {
     "definition-of-done.md": (
         "When kiln work counts as finished", "Definition of done:\n\n- reviewed by a second potter\n- fired once in the staging kiln", {}),
     "remaining-seats.md": ("Observatory seats", "Remaining seats are released to the public at noon.", {}),
+    "closed-class.md": ("Reopening help-desk tickets", "CLOSED tickets are never reopened; file a new one.", {}),
+    "set-to-done.md": ("Closing help-desk tickets", "Set a ticket to DONE only after the reporter confirms the fix.", {}),
+    "state-flow.md": ("Help-desk ticket flow", "Tickets go OPEN, then IN PROGRESS, then DONE.", {}),
     "decision.md": (
         "Why the catalogue uses one queue",
         "We decided to keep one import queue because two queues raced on the same ISBN.", {}),
@@ -200,12 +204,15 @@ def test_import_of_a_hand_kept_memory_refuses_the_dated_session_bullets(invoke, 
         "# Harbour\n\n"
         "- Ferries never berth at pier 4: its pilings failed the spring survey.\n"
         "- 2026-04-09 session: shipped the berth legend and the tide table, 212 passing.\n"
-        "- Status: frost guard BLOCKED, humidity alarm DONE, valve driver PENDING\n",
+        "- Status: frost guard BLOCKED, humidity alarm DONE, valve driver PENDING\n"
+        "- **Still open, needing a scanner:** the DAST run and the TLS scan of the berth API.\n"
+        "- **Berth API DEPLOYED** to both harbours.\n"
+        "- **CLOSED berth requests are never reopened**: file a new one.\n",
         encoding="utf-8",
     )
     data = json.loads(invoke("import", str(memory), "--format", "json").stdout)
     verdicts = {c["line"]: c["verdict"] for c in data["candidates"]}
-    assert verdicts == {3: "accept", 4: "refuse", 5: "refuse"}
+    assert verdicts == {3: "accept", 4: "refuse", 5: "refuse", 6: "refuse", 7: "refuse", 8: "accept"}
 
 
 # --------------------------------------------------------------------------- units

@@ -85,8 +85,7 @@ _REPORT_NOUN = re.compile(
 # A title that calls the card a snapshot of work ("Importer migration status", "Current
 # state", "Rollout progress") is one, dated or not; "HTTP status codes" is not.
 _SNAPSHOT_TITLE = re.compile(
-    r"(?<!\bin )\b(?:status|progress|current state|state of play|where things stand)\b"
-    r"(?!\s*(?:codes?|bars?|indicators?|spinners?|fields?|values?|column|page|pages|line|lines|enum|model|machine))",
+    r"(?<!\bin )\b(?:status|progress|current state|state of play|where things stand)\s*(?:$|[\u2014\u2013:(|]|- )",
     re.IGNORECASE,
 )
 
@@ -96,10 +95,10 @@ _SNAPSHOT_TITLE = re.compile(
 _OPEN_MARKS = "⏳🔄🚧⬜☐🟡◻"
 # Marks that say done or failed; alone they may be a do/don't list, so they need a status word.
 _DONE_MARKS = "✅☑✔✓❌✗✘🟢🔴"
-_LEAD = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)]|#{1,6}|\|)?\s*(?:\*\*|__)?\s*")
+_LEAD = re.compile(r"^\s*(?:(?:[-*+]|\d{1,3}[.)]|#{1,6}|\|)\s+)?(?:\*\*|__)?\s*")
 _STATUS_DONE = r"DONE|COMPLETED?|MERGED|SHIPPED|BUILT|DEPLOYED|FIXED|RESOLVED|CLOSED|PASSED|LANDED|FINISHED"
 _STATUS_OPEN = (
-    r"IN[ -]PROGRESS|PENDING|NOT (?:YET )?STARTED|NOT (?:YET )?DONE|BLOCKED|BLOCKER|REMAINING|TODO|WIP|NEXT|"
+    r"IN[ -]PROGRESS|PENDING|NOT (?:YET )?STARTED|NOT (?:YET )?DONE|BLOCKED|BLOCKER|REMAINING|NEXT|"
     r"DEFERRED|PARKED|OPEN|STARTED|AWAITING"
 )
 _STATUS = re.compile(rf"(?<![\w-])(?:(?P<done>{_STATUS_DONE})|(?P<open>{_STATUS_OPEN}))(?![\w-])")
@@ -107,9 +106,18 @@ _STATUS = re.compile(rf"(?<![\w-])(?:(?P<done>{_STATUS_DONE})|(?P<open>{_STATUS_
 _STATUS_HEAD = re.compile(
     r"^(?:(?P<done>done|completed?|shipped|merged|landed|finished|fixed|delivered)"
     r"|(?P<open>remaining|pending|in progress|still open|open items|next up|not (?:yet )?done|blocked|to ?do|left to do|outstanding))"
-    r"(?:\s*\([^)]{0,60}\))?\s*(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*$",
+    r"(?:\s*\([^)]{0,60}\)|,[^:]{0,60})?\s*(?:\*\*|__)?\s*(?::|(?:\*\*|__)?\s*$)",
     re.IGNORECASE,
 )
+# "set a ticket to DONE", "marked as MERGED": a state named as the object of a verb, not reported.
+_NAMED_STATE = re.compile(
+    r"(?:\b(?:to|as|from|into|the|an?)|\b(?:mark(?:s|ed)?|sets?|label(?:s|led|ed)?|tag(?:s|ged)?|call(?:s|ed)?|titled)"
+    r"(?:\s+\S+){0,2})\s*$",
+    re.IGNORECASE,
+)
+_FLOW = re.compile(rf"(?:{_STATUS_DONE}|{_STATUS_OPEN})\W{{0,4}}(?:then|until|before|after|→|->|=>|⇒)\W{{0,4}}(?:{_STATUS_DONE}|{_STATUS_OPEN})")
+# "CLOSED tickets are never reopened": a state before a noun names a class of items.
+_CLASS_NOUN = re.compile(r"^\s+(?!(?:to|on|in|at|by|for|and|or|via|with|after|before|since|but|now|again|here)\b)[a-z]")
 _STATUS_LABEL = re.compile(
     rf"\bstatus\s*\**\s*[:=|—-]\s*\**\s*(?:(?P<done>{_STATUS_DONE.lower()}|complete|shipped)|(?P<open>in progress|pending|"
     r"not started|blocked|open|next|wip|todo|remaining|awaiting\b[\w ]*))\b",
@@ -122,8 +130,11 @@ _DEFINES_STATE = re.compile(
 
 
 def defines_state(line: str) -> bool:
-    """A line that says what a state means ("IN PROGRESS: someone owns it"), not that an item is in it."""
-    return bool(_DEFINES_STATE.match(_LEAD.sub("", line, count=1)))
+    """A line that says what a state means ("IN PROGRESS: someone owns it") or how states follow
+    each other ("OPEN, then IN PROGRESS, then DONE"), not that an item is in one."""
+    if _DEFINES_STATE.match(_LEAD.sub("", line, count=1)):
+        return True
+    return _FLOW.search(line) is not None
 
 _PERCENT_DONE = re.compile(
     r"\b\d{1,3}(?:\.\d+)?\s?% (?:complete|completed|done|finished|through|of the way|migrated|ported|converted)\b"
@@ -201,21 +212,20 @@ _DATED_LINE = re.compile(rf"^\s*(?:[-*+]|#{{1,6}})?\s*(?:\*\*|__)?\s*\[?(?:{DATE
 
 
 # What a line needs to report a state at all: a capitalized word, a mark, a "status" label.
-_MAY_REPORT = re.compile(rf"[A-Z]{{2}}|[Ss]tatus|[{_OPEN_MARKS}{_DONE_MARKS}]")
+_MAY_REPORT = re.compile(rf"[A-Z]{{2}}|[Ss]tatus|:|^\s*#|[{_OPEN_MARKS}{_DONE_MARKS}]")
 
 
 def snapshot_title(card: Card) -> ShapeHit | None:
-    """A name or file name that calls a project card a status or progress snapshot.
+    """A name that calls a project card a status or progress snapshot ("Importer migration status").
 
     A feedback or user card titled so ("ticket status") is a rule about statuses.
     """
     if card.type in ("feedback", "user"):
         return None
-    for line, text, title in _identity(card):
-        if title and english(text):
-            m = _SNAPSHOT_TITLE.search(text)
-            if m:
-                return ShapeHit("board", line, f"a status snapshot: its name says so ({m.group()!r})")
+    if card.name and english(card.name):
+        m = _SNAPSHOT_TITLE.search(card.name)
+        if m:
+            return ShapeHit("board", card.line_of("name"), f"a status snapshot: its name says so ({m.group().strip(' :(|')!r})")
     return None
 
 
@@ -228,12 +238,14 @@ def _status_of(line: str) -> tuple[bool, bool]:
     if any(mark in line for mark in _OPEN_MARKS):
         opened = True
     en = english(line)
-    if en:
+    if en and not defines_state(line):
         head = _STATUS_HEAD.match(stripped.rstrip())
         if head:
             return head.group("done") is not None, head.group("open") is not None
     if en and not defines_state(line):
         for m in _STATUS.finditer(line):
+            if _NAMED_STATE.search(line[: m.start()]) or _CLASS_NOUN.match(line[m.end():]):
+                continue
             done |= m.group("done") is not None
             opened |= m.group("open") is not None
         label = _STATUS_LABEL.search(line)
@@ -269,9 +281,11 @@ def _shapes(card: Card) -> list[ShapeHit]:
     first_past = 0
     hashes: dict[str, int] = {}
     test_count: ShapeHit | None = None
+    said = 0  # statement lines: a note of one or two lines that reports a state is a status note
     for number, raw in body_lines(card):
         if not raw.strip():
             continue
+        said += 1
         line = strip_non_prose(raw) if "`" in raw else raw
         done, opened = _status_of(line)
         if done or opened:
@@ -304,6 +318,8 @@ def _shapes(card: Card) -> list[ShapeHit]:
                 first_past = first_past or number
         for h in _HASH.findall(raw):
             hashes.setdefault(h, number)
+    if "board" not in found and status_lines and said <= 2:
+        found["board"] = ShapeHit("board", status_lines[0], "a status note: what it says is the state of a piece of work")
     if "board" not in found and (len(status_lines) >= 3 or (len(status_lines) >= 2 and all(states))):
         found["board"] = ShapeHit("board", status_lines[0], f"a status board: {len(status_lines)} items marked done, in progress or remaining")
     # A lesson cites the run that taught it ("1,241 passing tests certified code that did
