@@ -159,6 +159,11 @@ _IRREGULAR_PAST = (
     "drew|kept|lost|sent|shut|spent|threw|undid|redid|swapped|dropped|stripped|bumped|wired|tried|moved"
 )
 _PAST_ACTION = re.compile(rf"(?:(?:{_IRREGULAR_PAST})|[a-z]{{2,}}(?<!need)(?<!feed)(?<!seed)(?<!speed)ed)\b", re.IGNORECASE)
+# Work done has an object ("Added the retry", "Fixed a race"); a passive past ("Built in
+# 1920", "Closed to ferries since 2026") is history, and "Required:" is a label.
+_DONE_TO = re.compile(
+    r"(?!\s*:)(?!\s+(?:in|on|at|after|before|during|by|since|from|for|with|to|into|over|under|until)\b)"
+)
 _MODAL = re.compile(r"\b(?:must|should|never|always|only|cannot|can't|don't|do not|may not)\b", re.IGNORECASE)
 _HASH = re.compile(r"(?<![\w/#.-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,12}(?![\w-])")
 
@@ -313,7 +318,7 @@ def _shapes(card: Card) -> list[ShapeHit]:
             bullets += 1
             rest = raw[bullet.end():]
             m = _PAST_ACTION.match(rest)
-            if m and rest[m.end():m.end() + 1] != ":" and not _MODAL.search(rest) and english(rest):
+            if m and _DONE_TO.match(rest[m.end():]) and not _MODAL.search(rest) and english(rest):
                 past_bullets += 1
                 first_past = first_past or number
         for h in _HASH.findall(raw):
