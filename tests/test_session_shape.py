@@ -123,6 +123,9 @@ NEGATIVE: dict[str, tuple[str, str, dict[str, str]]] = {
     "closed-class.md": ("Reopening help-desk tickets", "CLOSED tickets are never reopened; file a new one.", {}),
     "set-to-done.md": ("Closing help-desk tickets", "Set a ticket to DONE only after the reporter confirms the fix.", {}),
     "state-flow.md": ("Help-desk ticket flow", "Tickets go OPEN, then IN PROGRESS, then DONE.", {}),
+    "reference-boxes.md": (
+        "Berthing a ferry", "- [ ] read the tide offset for the pier\n- [ ] confirm the berth with the harbour master",
+        {"type": "reference"}),
     "history.md": (
         "History of pier 4",
         "- Built in 1920 for the mail boats\n- Rebuilt after the storm of 1962\n- Closed to ferries since the 2026 survey", {}),

@@ -29,6 +29,16 @@ def _hit(line: int, what: str, why: str) -> Hit:
     return Hit(line, f"session-only: {what}: {why}", fix="archive")
 
 
+_SAID: list[tuple[Card, list[tuple[int, str]]]] = []
+
+
+def _statement_lines(card: Card) -> list[tuple[int, str]]:
+    """What S101 and S103 read of `card`, once for both (the last card's lines are kept)."""
+    if not (_SAID and _SAID[0][0] is card):
+        _SAID[:] = [(card, session_words.statement_lines(prose(card)))]
+    return _SAID[0][1]
+
+
 def _shape(card: Card, kinds: tuple[str, ...]) -> session_shape.ShapeHit | None:
     return next((h for h in session_shape.shapes(card) if h.kind in kinds), None)
 
@@ -49,7 +59,7 @@ def temporal(card: Card, ctx: LintContext) -> Iterator[Hit]:
     in English sentences only. The fix is to archive the card; keep only what will
     still hold next week.
     """
-    found = session_words.temporal(session_words.statement_lines(prose(card)))
+    found = session_words.temporal(_statement_lines(card))
     report = _shape(card, ("report",))
     if found is not None and (report is None or found.line <= report.line):
         yield _hit(found.line, repr(found.matched), found.why)
@@ -60,18 +70,20 @@ def temporal(card: Card, ctx: LintContext) -> Iterator[Hit]:
 def todo_list(card: Card, ctx: LintContext) -> Iterator[Hit]:
     """A to-do list or a status board: tasks and progress of a session, not facts.
 
-    `- [ ]` / `- [x]` checkboxes (unticked boxes under a heading that names a checklist or
-    runbook are a procedure to follow each time, not progress); three or more items marked done, in progress or
+    `- [ ]` / `- [x]` checkboxes (unticked boxes in a reference card, or under a heading
+    that names a checklist or runbook, are a procedure to follow each time); three or more items marked done, in progress or
     remaining (DONE, PENDING, ⏳, "Status: blocked"); progress figures ("80% complete",
     "3/7 done", a progress bar); a test count of one run ("412 passing"). A line that
     defines a state ("OPEN: a ticket nobody has triaged") reports nothing. Track tasks in
     the issue tracker or the session; a card holds what stays true.
     """
-    template = _CHECKLIST.search(f"{card.name or ''} {card.description}") is not None
+    # A reference card documents how something is done: its unticked boxes are a checklist too.
+    reference = card.type == "reference"
+    template = reference or _CHECKLIST.search(f"{card.name or ''} {card.description}") is not None
     for number, line in body_lines(card):
         heading = _HEADING.match(line)
         if heading:
-            template = _CHECKLIST.search(heading.group(1)) is not None
+            template = reference or _CHECKLIST.search(heading.group(1)) is not None
             continue
         box = _CHECKBOX.match(line)
         if box is not None and (box.group(1) != " " or not template):
@@ -91,7 +103,7 @@ def narrative(card: Card, ctx: LintContext) -> Iterator[Hit]:
     did, which stops mattering when the session ends. A lesson told briefly ("We once
     deployed on a Friday and lost the weekend; never deploy on Fridays") is durable.
     """
-    found = session_words.narrative(session_words.statement_lines(prose(card)))
+    found = session_words.narrative(_statement_lines(card))
     if found is not None:
         yield _hit(found.line, repr(found.matched), found.why)
         return

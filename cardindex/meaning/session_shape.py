@@ -196,10 +196,11 @@ def dated_report(card: Card, body_signals: bool) -> ShapeHit | None:
     (`body_signals`), and so does a report word ("plan", "status", "summary") beside a
     date anywhere in the card's names.
     """
-    parts = [p for p in _identity(card) if english(p[1])]
-    dated = [p for p in parts if DATE.search(p[1])]
+    parts = _identity(card)
+    dated = [p for p in parts if _DIGIT.search(p[1]) and DATE.search(p[1]) and english(p[1])]
     if not dated:
         return None
+    parts = [p for p in parts if english(p[1])]
     for line, text, title in dated:
         m = _SESSION_NOUN.search(text)
         if m and (title or body_signals):
@@ -212,6 +213,7 @@ def dated_report(card: Card, body_signals: bool) -> ShapeHit | None:
     return None
 
 
+_DIGIT = re.compile(r"[\d█▓▒░■□]")
 _ARROW = re.compile(r"→|->|=>|⇒")
 _DATED_LINE = re.compile(rf"^\s*(?:[-*+]|#{{1,6}})?\s*(?:\*\*|__)?\s*\[?(?:{DATE.pattern})\]?")
 
@@ -299,13 +301,14 @@ def _shapes(card: Card) -> list[ShapeHit]:
             states[1] |= opened
             if done and opened and "board" not in found and len(_STATUS.findall(line)) >= 3 and not _ARROW.search(line):
                 found["board"] = ShapeHit("board", number, "a status line: items marked done and items still open")
-        if "entry" not in found:
+        digits = _DIGIT.search(raw) is not None  # dates, counts, bars and hashes need one
+        if digits and "entry" not in found:
             dated = _DATED_LINE.match(raw)
             if dated is not None and english(line[dated.end():]):
                 rest = raw[dated.end():]
                 if _SESSION_NOUN.search(rest) or _STATUS.search(rest) or _TEST_COUNT.search(rest):
                     found["entry"] = ShapeHit("report", number, "a dated log entry: what one day's session did")
-        if "progress" not in found:
+        if (digits or "[#" in raw or "[=" in raw) and "progress" not in found:
             m = _PERCENT_DONE.search(line) or _PROGRESS_BAR.search(line)
             if m is not None and (m.re is _PROGRESS_BAR or english(line)):
                 found["progress"] = ShapeHit("board", number, f"progress of unfinished work ({m.group().strip()!r})")
@@ -321,8 +324,9 @@ def _shapes(card: Card) -> list[ShapeHit]:
             if m and _DONE_TO.match(rest[m.end():]) and not _MODAL.search(rest) and english(rest):
                 past_bullets += 1
                 first_past = first_past or number
-        for h in _HASH.findall(raw):
-            hashes.setdefault(h, number)
+        if digits:
+            for h in _HASH.findall(raw):
+                hashes.setdefault(h, number)
     if "board" not in found and status_lines and said <= 2:
         found["board"] = ShapeHit("board", status_lines[0], "a status note: what it says is the state of a piece of work")
     if "board" not in found and (len(status_lines) >= 3 or (len(status_lines) >= 2 and all(states))):

@@ -100,10 +100,10 @@ _TEMPORAL_RE = [(re.compile(p, re.IGNORECASE), m) for p, m in _TEMPORAL]
 _TEMPORAL_ANCHORS = (
     "current", "right now", "moment", "as of", "time being", "for now", "progress", "wip", " yet", "half",
     "next ", "session", "today", "tonight", "this morning", "this afternoon", "this evening", "this week",
-    "yesterday", "tomorrow", "end of", "eod", "lunch", "rest of the day", "left", "where i", "where we", "pick",
+    "yesterday", "tomorrow", "end of day", "end of the day", "eod", "lunch", "rest of the day", "left", "where i", "where we", "pick",
     "come back", "still ", "need to finish", "haven't", "so far", "committed", "blocked", "waiting", "just ",
     "minutes", "hours", "ci is", "stopp", "paused", "parked", "stuck", "halted", "about to", "resum", "start here",
-    "hand", "for the next", "not started", "remaining", "what is left", "partially",
+    "hand-off", "handoff", "handing", "for the next", "not started", "remaining", "what is left", "partially",
 )
 _NARRATIVE_GATE = re.compile(
     r"\b(?:I|[Ww]e|[Ww]orking on|[Ss]till working|[Nn]eed to|[Pp]lan for|on my|Handing|[Ww]riting|[Dd]ebugging|"
