@@ -126,6 +126,7 @@ NEGATIVE: dict[str, tuple[str, str, dict[str, str]]] = {
     "reference-boxes.md": (
         "Berthing a ferry", "- [ ] read the tide offset for the pier\n- [ ] confirm the berth with the harbour master",
         {"type": "reference"}),
+    "handing-off.md": ("Before the night shift", "Run the harbour map tests before handing off work to the night shift.", {}),
     "history.md": (
         "History of pier 4",
         "- Built in 1920 for the mail boats\n- Rebuilt after the storm of 1962\n- Closed to ferries since the 2026 survey", {}),

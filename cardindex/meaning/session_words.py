@@ -39,7 +39,7 @@ _TEMPORAL = [
     (r"^\W*(?:(?:I|we)\s+)?(?:was|were)\s+(?:just\s+)?about to\b|^\W*about to\b", "an unfinished action of one session"),
     (r"\bnext (?:session|sitting|time (?:I|we))\b\s*(?:[:=—\u2013-]|will|is|should|starts?|we|I)|\bnext up\b|\bnext (?:slice|phase|task|item|milestone|sprint|iteration)\s*(?:[:=—\u2013]|is\b|will be\b)", "a plan for the next sitting"),
     (r"\bpick(?:ing)? (?:it |this |that )?(?:back )?up (?:with|from|at|where)\b|\bresum(?:e|ing) (?:here|point)\b|\bresuming from\b|\bresume here\b|(?-i:\bSTART HERE\b)|\bwhere (?:I|we) (?:stopped|left (?:it|off)|are|were)\b", "where the next sitting starts"),
-    (r"\bhand-?off notes?\b|\bhanding (?:this |it )?(?:off|over)\b|\bfor the next (?:session|agent|sitting)\b", "a hand-off between sessions"),
+    (r"\bhand-?off notes?\b|\bhanding (?:this|it) (?:off|over)\b|\bfor the next (?:session|agent|sitting)\b", "a hand-off between sessions"),
     (r"(?-i:\bnot (?:yet )?started)\s*(?:[.;,—\u2013]|$)|\bnot yet (?:[a-z]+ed|built|run|written)\b", "unfinished work"),
     (r"\b(?:still|remaining|left) to (?:do|build|fix|wire|write|test|port|migrate)\b|\bremaining work\b|\bwhat(?:'s| is) left\b", "work that remains: a plan for the next sitting"),
     (r"\bpartially (?:done|built|implemented|migrated|wired|ported|applied)\b", "unfinished work"),
@@ -71,7 +71,8 @@ _CORE_WORK = frozenset({"got", "fixed", "tried", "started", "pushed", "finished"
 # A sentence that states a standing rule or a definition is durable even with such words.
 _DURABLE = re.compile(
     r"\b(?:always|every|each time|whenever|never|must|must not|do not|don't|should|"
-    r"checklist|runbook|procedure|policy|convention|by default|as a rule|often|usually|typically|generally|tends? to)\b",
+    r"checklist|runbook|procedure|policy|convention|by default|as a rule|often|usually|typically|generally|tends? to|"
+    r"make sure|ensure|remember to)\b",
     re.IGNORECASE,
 )
 # "When the user labels a PR WIP, open it as a draft": a general condition, nobody's session.
