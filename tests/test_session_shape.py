@@ -57,6 +57,8 @@ POSITIVE: dict[str, tuple[str, str, dict[str, str], set[str]]] = {
     "dated-audit.md": (
         "What the scheduler review found", "The queue starves jobs longer than a night.",
         {"name": "Observatory scheduler audit 2026-05-07"}, {"S101"}),
+    "mark-report.md": (
+        "Harbour map release", "✅ Added the tide table\n✅ Fixed the berth legend\n⏳ Frost guard", {}, {"S102"}),
     "status-note.md": ("Tide app production", "Production deploy of the tide app: DEPLOYED and RECONCILED.", {}, {"S102"}),
     "korean-board.md": ("온실 제어기 작업", "- 밸브 드라이버 ⏳\n- 습도 경보 ⏳\n- 서리 방지 🔄", {}, {"S102"}),
     "korean-todo.md": ("습도 경보", "TODO: 습도 경보를 호출기에 연결", {}, {"S101"}),
@@ -126,6 +128,10 @@ NEGATIVE: dict[str, tuple[str, str, dict[str, str]]] = {
     "reference-boxes.md": (
         "Berthing a ferry", "- [ ] read the tide offset for the pier\n- [ ] confirm the berth with the harbour master",
         {"type": "reference"}),
+    "pros-cons.md": (
+        "Why the ferry app is split into services",
+        ("### Gains\n\n✓ Isolated failure domains\n✓ Deferred event dispatch\n✓ Simplified berth queries\n\n"
+         "### Costs\n\n✗ Distributed tracing\n✗ Increased hosting bills"), {}),
     "handing-off.md": ("Before the night shift", "Run the harbour map tests before handing off work to the night shift.", {}),
     "history.md": (
         "History of pier 4",

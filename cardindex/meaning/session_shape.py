@@ -164,6 +164,7 @@ _PAST_ACTION = re.compile(rf"(?:(?:{_IRREGULAR_PAST})|[a-z]{{2,}}(?<!need)(?<!fe
 _DONE_TO = re.compile(
     r"(?!\s*:)(?!\s+(?:in|on|at|after|before|during|by|since|from|for|with|to|into|over|under|until)\b)"
 )
+_OBJECT = re.compile(r"\s+(?:the|a|an|all|both|every|its|their|our|my|this|that|these|those|it|them|\d|`|\*\*|\[)", re.IGNORECASE)
 _MODAL = re.compile(r"\b(?:must|should|never|always|only|cannot|can't|don't|do not|may not)\b", re.IGNORECASE)
 _HASH = re.compile(r"(?<![\w/#.-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,12}(?![\w-])")
 
@@ -260,8 +261,10 @@ def _status_of(line: str) -> tuple[bool, bool]:
             done |= label.group("done") is not None
             opened |= label.group("open") is not None
         if not (done or opened) and stripped[:1] in _DONE_MARKS:
+            # "✅ Added the retry" reports work; "✓ Deferred event dispatch" praises a practice.
             rest = stripped[1:].lstrip(" *")
-            done = bool(_PAST_ACTION.match(rest)) and not _MODAL.search(rest)
+            m = _PAST_ACTION.match(rest)
+            done = m is not None and _OBJECT.match(rest[m.end():]) is not None and not _MODAL.search(rest)
     return done, opened
 
 
