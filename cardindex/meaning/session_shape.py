@@ -263,8 +263,8 @@ def _status_of(line: str) -> tuple[bool, bool]:
         if not (done or opened) and stripped[:1] in _DONE_MARKS:
             # "✅ Added the retry" reports work; "✓ Deferred event dispatch" praises a practice.
             rest = stripped[1:].lstrip(" *")
-            m = _PAST_ACTION.match(rest)
-            done = m is not None and _OBJECT.match(rest[m.end():]) is not None and not _MODAL.search(rest)
+            verb = _PAST_ACTION.match(rest)
+            done = verb is not None and _OBJECT.match(rest[verb.end():]) is not None and not _MODAL.search(rest)
     return done, opened
 
 
