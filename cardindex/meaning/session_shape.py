@@ -177,16 +177,21 @@ class ShapeHit(NamedTuple):
     message: str
 
 
-def _identity(card: Card) -> list[tuple[int, str, bool]]:
-    """The card's file name, name and description: (line to report on, text, is a title)."""
+def _identity(card: Card) -> list[tuple[str, str, bool]]:
+    """The card's file name, name and description: (the field to report on, text, is a title)."""
     stem = card.id.rsplit("/", 1)[-1].replace("_", " ").replace("-", " ")
-    name_line = card.line_of("name") if card.name else 1
-    parts = [(name_line, stem, True)]
+    parts = [("name", stem, True)]
     if card.name:
-        parts.append((name_line, card.name, True))
+        parts.append(("name", card.name, True))
     if card.description:
-        parts.append((description_line(card), card.description, False))
+        parts.append(("description", card.description, False))
     return parts
+
+
+def _line(card: Card, field: str) -> int:
+    if field == "description":
+        return description_line(card)
+    return card.line_of("name") if card.name else 1
 
 
 def dated_report(card: Card, body_signals: bool) -> ShapeHit | None:
@@ -202,15 +207,15 @@ def dated_report(card: Card, body_signals: bool) -> ShapeHit | None:
     if not dated:
         return None
     parts = [p for p in parts if english(p[1])]
-    for line, text, title in dated:
+    for field, text, title in dated:
         m = _SESSION_NOUN.search(text)
         if m and (title or body_signals):
-            return ShapeHit("report", line, f"a dated session record ({m.group()!r} with a date in its name)")
+            return ShapeHit("report", _line(card, field), f"a dated session record ({m.group()!r} with a date in its name)")
     if body_signals:
-        for line, text, _ in parts:
+        for field, text, _ in parts:
             m = _REPORT_NOUN.search(text)
             if m:
-                return ShapeHit("report", line, f"a dated {m.group().lower()} of one session (a date in its name and a report in its body)")
+                return ShapeHit("report", _line(card, field), f"a dated {m.group().lower()} of one session (a date in its name and a report in its body)")
     return None
 
 
