@@ -1,8 +1,12 @@
-"""Session rules: what is true only inside one session (progress, plans, to-do lists).
+"""Session rules: what is true only inside one session, from its words and from its shape.
 
-Word lists alone flag durable sentences ("today's date must never be hard-coded", "the
-user's current role"), so each pattern names the context that makes it temporal, and a
-sentence that states a standing rule ("always", "every time", "whenever") is durable.
+Words alone flag durable sentences ("today's date must never be hard-coded", "When the
+user labels a PR WIP, open it as a draft") and miss session notes that use none of them
+("Left on the export screen: the empty state", a dated report of what was shipped, a
+board of what is done and what remains). So the rules read both: the English words of
+`meaning.session_words` (English sentences only) and the shapes of
+`meaning.session_shape` (dates in a card's name, boards, counts, changelogs), which are
+read in any language where they carry no English word.
 """
 
 from __future__ import annotations
@@ -11,127 +15,98 @@ import re
 from collections.abc import Iterator
 
 from cardindex.lint.context import Hit, LintContext
+from cardindex.meaning import session_shape, session_words
 from cardindex.meaning.text import body_lines, prose
 from cardindex.store.card import Card
 
-_ING = r"[a-z]+ing\b"
-
-# Each pattern: (compiled regex, what to say). Compiled once, word-bounded, case-blind.
-_TEMPORAL = [
-    (rf"\bcurrently\s+(?:(?:still|also|busy|just)\s+)?(?:{_ING}|on\b|in the middle\b|blocked\b|stuck\b|halfway\b)", "'currently …ing' is progress, not a fact"),
-    (r"\b(?:right now|at the moment(?! (?:a|an|when|that|of|it|they)\b)|as of (?:now|writing|this writing)|for the time being)\b", "dates the sentence to this moment"),
-    (r"\bfor now\b", "'for now' is a plan for this session"),
-    (r"\b(?:work in progress|in progress|WIP|not (?:finished|done|pushed|merged) yet|half-?way(?: through| done)?)\b", "work in progress is session state"),
-    (r"\bnext steps?\b(?:\s*(?::|is|are|will be|would be|was|to)\b|\s*:)", "a next step is a plan for this session"),
-    (r"\b(?:in|during|for|from|of) (?:this|the current|today'?s) session\b|\bthis session\b", "true only inside this session"),
-    (r"\b(?:today|tonight|this (?:morning|afternoon|evening))\s*,?\s+(?:I|we|I'm|we're|I've|we've|I'll|we'll)\b", "a diary entry for today"),
-    (r"\b(?:earlier|later) today\b|\btoday\b(?!'s|\s*\()|\byesterday\b|\btomorrow\b|\bend of (?:the )?day\b|\bby (?:EOD|tonight)\b|\b(?:before|after) lunch\b|\brest of the day\b|\bthis (?:morning|afternoon|evening|week)'s\b", "dated to one day"),
-    (r"\b(?:left off|where I (?:stopped|left it)|pick (?:this|it|that) (?:back )?up|come back to)\b", "where this session stopped"),
-    (r"\b(?:still (?:need|have) to|need to finish|haven't (?:\w+ ){0,3}yet|haven't (?:yet )?(?:finished|started|pushed)|so far|half-?finished|half[- ]done|not (?:yet )?committed)\b", "unfinished work"),
-    (r"\bblocked(?: (?:until|on|by)\b|\s*[:—-])|\bwaiting (?:for|on) (?:\S+ ){0,5}?(?:to )?(?:reply|replies|answer|respond|response|review|approval|get back|finish|merge)\b", "a blocker of the current task"),
-    (r"\bjust (?:pushed|merged|finished|started|opened|deployed|fixed|ran|added|created)\b|\bin (?:about |around )?(?:a few|\d+|ten|five|fifteen|twenty|thirty) (?:minutes|hours)\b|\bCI is (?:still )?running\b", "what is happening right now"),
-    (r"\bTODO\b|\bFIXME\b", "a to-do note"),
-]
-_NARRATIVE = [
-    (r"\b(?:I|[Ww]e)(?:'m| am| are|'re)\s+(?:(?:now|currently|still|just)\s+)?(?:in the middle of|halfway|about to|trying to|going to|working on|busy)\b", "first-person narrative of work in progress"),
-    (r"\b(?:I|[Ww]e)(?:'ve| have) (?:been|just|now|started|begun|finished)\b", "first-person narrative of this session"),
-    (r"\b(?:I|[Ww]e)(?:'m| am| are|'re) (?!(?:not )?(?:allowed|required|supposed|expected|told)\b)[a-z]+ing\b", "first-person narrative of work in progress"),
-    (r"\b(?:I|[Ww]e)(?:'ll| will) (?:continue|finish|resume|look|try|come back|pick)\b", "a plan for later in this session"),
-    (r"(?:^|[.;:]\s+)(?:Working on|Still working|Need to (?:confirm|check|finish|ask|verify|follow up)|Plan for (?:today|the day|tomorrow))\b", "a diary entry of this session"),
-    (r"(?:^|[.;]\s+)(?:[Ww]riting|[Dd]ebugging|[Ii]nvestigating|[Ff]ixing|[Rr]efactoring|[Mm]igrating|[Tt]esting) (?:the |a |an )?(?:patch|fix|bug|issue|outage|ticket|branch|PR|pull request|[A-Z]+-\d+)\b", "a diary entry of this session"),
-    (r"\b(?:I|[Ww]e) (?:got|found|fixed|tried|started|pushed|finished|added|broke)\b", "first-person narrative of this session"),
-    (r"\bon my (?:laptop|machine|branch)\b|\bHanding (?:\S+ ){1,6}over to\b", "first-person narrative of this session"),
-]
-_CHECKBOX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[ xX]\]\s")
-
-# A sentence that states a standing rule or a definition is durable even with such words.
-_DURABLE = re.compile(
-    r"\b(?:always|every|each time|whenever|never|must|must not|do not|don't|should|"
-    r"checklist|runbook|procedure|policy|convention|by default|as a rule)\b",
-    re.IGNORECASE,
-)
-_SENTENCE = re.compile(r"[^.!?]+[.!?]?")
-
-_TEMPORAL_RE = [(re.compile(p, re.IGNORECASE), m) for p, m in _TEMPORAL]
-_NARRATIVE_RE = [(re.compile(p), m) for p, m in _NARRATIVE]  # case matters: I, We
-# Words one of a rule's patterns needs: cards (most) with none of them are skipped cheaply.
-_TEMPORAL_ANCHORS = (
-    "current", "right now", "moment", "as of", "time being", "for now", "progress", "wip", " yet", "half",
-    "next step", "session", "today", "tonight", "this morning", "this afternoon", "this evening", "earlier",
-    "later", "yesterday", "tomorrow", "end of", "eod", "left off", "pick ", "come back", "still ", "need to finish",
-    "haven't", "so far", "blocked", "waiting", "todo", "fixme", "lunch", "rest of the day", "uncommitted",
-    "committed", "just ", " minutes", " hours", "ci is", "where i",
-)
-_NARRATIVE_ANCHORS = (
-    "i'", "i am", "we'", "we are", "we have", "i have", "we will", "i will", "i got", "we got", "i found", "we found",
-    "i fixed", "we fixed", "i tried", "we tried", "i started", "we started", "i pushed", "we pushed", "i finished",
-    "we finished", "i added", "we added", "i broke", "we broke", "working on", "need to", "plan for", "writing",
-    "debugging", "investigating", "fixing", "refactoring", "migrating", "testing", "on my ", "handing",
-)
+_CHECKBOX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*)")
+# Unticked boxes under a heading (or in a card) named so are a checklist to follow each time.
+_CHECKLIST = re.compile(r"\b(?:checklists?|runbooks?|procedures?|pre-?flight)\b", re.IGNORECASE)
 
 
-def _sentences(line: str) -> Iterator[str]:
-    for m in _SENTENCE.finditer(line):
-        if m.group().strip():
-            yield m.group()
+def _hit(line: int, what: str, why: str) -> Hit:
+    return Hit(line, f"session-only: {what}: {why}", fix="archive")
 
 
-def _first_match(card: Card, patterns: list[tuple[re.Pattern[str], str]], anchors: tuple[str, ...]) -> Iterator[Hit]:
-    lowered = card.description.lower() + "\n" + card.body.lower()
-    if not any(anchor in lowered for anchor in anchors):
-        return
-    for number, line in prose(card):
-        for sentence in _sentences(line):
-            for pattern, why in patterns:
-                m = pattern.search(sentence)
-                if m is None:
-                    continue
-                if _DURABLE.search(sentence) and not _strong(m.group()):
-                    continue
-                yield Hit(number, f"session-only: {m.group().strip()!r}: {why}", fix="archive")
-                return
+_SAID: list[tuple[Card, list[tuple[int, str]]]] = []
 
 
-_STRONG = re.compile(
-    r"(?i)(?:WIP|TODO|FIXME|work in progress|in this session|this session|left off|halfway|half-way|"
-    r"right now|just (?:pushed|merged|finished|started|opened|deployed|fixed|ran|added|created)|CI is|"
-    r"(?:I|we)(?:'m| am| are|'re) (?:\w+ )?in the middle of|(?:before|after) lunch|rest of the day|"
-    r"(?:I|we)(?:'ve| have) been|on my (?:laptop|machine|branch))"
-)
+def _statement_lines(card: Card) -> list[tuple[int, str]]:
+    """What S101 and S103 read of `card`, once for both (the last card's lines are kept)."""
+    if not (_SAID and _SAID[0][0] is card):
+        _SAID[:] = [(card, session_words.statement_lines(prose(card)))]
+    return _SAID[0][1]
 
 
-def _strong(matched: str) -> bool:
-    """Markers that stay temporal even inside a rule-like sentence ("WIP, don't merge")."""
-    return bool(_STRONG.match(matched.strip(" .;:")))
+def _shape(card: Card, kinds: tuple[str, ...]) -> session_shape.ShapeHit | None:
+    return next((h for h in session_shape.shapes(card) if h.kind in kinds), None)
 
 
 def temporal(card: Card, ctx: LintContext) -> Iterator[Hit]:
-    """Progress and plan words that date a card to one session.
+    """Words and names that date a card to one session: progress, plans, pauses, a dated report.
 
     "currently fixing", "right now", "for now", "WIP", "next step is", "in this session",
-    "today I", "tomorrow", "left off", "TODO". Such a note reads as standing knowledge six
-    weeks later, when it is false. Durable sentences that merely contain such words
-    ("today's date must never be hard-coded", "the user's current role") are not flagged.
-    The fix is to delete the card (archive it); keep only what will still hold next week.
+    "today I", "tomorrow", "left off", "TODO: …"; pauses and hand-offs ("Left on the export
+    screen: …", "Stopping the cleanup here", "Was about to upgrade eslint", "Next session =
+    …"); counts "as of" a day; and a card whose name, description or file name carries a
+    date beside a word for one sitting ("Session 2026-05-07", "EOD summary May 24"). Such a
+    note reads as standing knowledge six weeks later, when it is false.
+    Durable sentences that merely contain such words ("today's date must never be
+    hard-coded", "When the user labels a PR WIP, open it as a draft", "Key files: TODO.md
+    (tasks)") are not flagged, nor is the incident told under "**Why:**"; and a date
+    alone ("decided on 2026-05-02", `verified`) is no session. English words are read
+    in English sentences only. The fix is to archive the card; keep only what will
+    still hold next week.
     """
-    yield from _first_match(card, _TEMPORAL_RE, _TEMPORAL_ANCHORS)
+    found = session_words.temporal(_statement_lines(card))
+    report = _shape(card, ("report",))
+    if found is not None and (report is None or found.line <= report.line):
+        yield _hit(found.line, repr(found.matched), found.why)
+    elif report is not None:
+        yield _hit(report.line, "a dated report", report.message)
 
 
 def todo_list(card: Card, ctx: LintContext) -> Iterator[Hit]:
-    """A to-do list (`- [ ]` checkboxes): tasks of a session, not facts.
+    """A to-do list or a status board: tasks and progress of a session, not facts.
 
-    Track tasks in the issue tracker or the session; a card holds what stays true.
+    `- [ ]` / `- [x]` checkboxes (unticked boxes in a reference card, or under a heading
+    that names a checklist or runbook, are a procedure to follow each time); three or more items marked done, in progress or
+    remaining (DONE, PENDING, ⏳, "Status: blocked"); progress figures ("80% complete",
+    "3/7 done", a progress bar); a test count of one run ("412 passing"). A line that
+    defines a state ("OPEN: a ticket nobody has triaged") reports nothing. Track tasks in
+    the issue tracker or the session; a card holds what stays true.
     """
+    # A reference card documents how something is done: its unticked boxes are a checklist too.
+    reference = card.type == "reference"
+    template = reference or _CHECKLIST.search(f"{card.name or ''} {card.description}") is not None
     for number, line in body_lines(card):
-        if _CHECKBOX.match(line):
-            yield Hit(number, "session-only: a to-do checkbox; tasks belong in the tracker, not in memory", fix="archive")
+        heading = _HEADING.match(line)
+        if heading:
+            template = reference or _CHECKLIST.search(heading.group(1)) is not None
+            continue
+        box = _CHECKBOX.match(line)
+        if box is not None and (box.group(1) != " " or not template):
+            yield _hit(number, "a to-do checkbox", "tasks belong in the tracker, not in memory")
             return
+    board = _shape(card, ("board",))
+    if board is not None:
+        yield _hit(board.line, "a status snapshot", board.message)
 
 
 def narrative(card: Card, ctx: LintContext) -> Iterator[Hit]:
-    """First-person narrative of work in progress ("I've been refactoring…", "we're in the middle of…").
+    """First-person narrative of work, or a changelog of one session's work.
 
-    It describes what an agent or person was doing, which stops being true when the
-    session ends.
+    Work in progress ("I've been refactoring…", "we're in the middle of…"), a story of
+    work done ("I added the retry, then we fixed the test"), bullets that say what was
+    built, fixed or shipped, or a list of commits. It describes what an agent or person
+    did, which stops mattering when the session ends. A lesson told briefly ("We once
+    deployed on a Friday and lost the weekend; never deploy on Fridays") is durable.
     """
-    yield from _first_match(card, _NARRATIVE_RE, _NARRATIVE_ANCHORS)
+    found = session_words.narrative(_statement_lines(card))
+    if found is not None:
+        yield _hit(found.line, repr(found.matched), found.why)
+        return
+    log = _shape(card, ("changelog",))
+    if log is not None:
+        yield _hit(log.line, "a record of work done", log.message)

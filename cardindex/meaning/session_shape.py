@@ -1,0 +1,357 @@
+"""The shape of session text: what a note written during one sitting looks like, besides its words.
+
+A session note is a dated report (a card whose name, description or file name carries the
+day it was written, next to a word such as "session" or "EOD"), a status board (items
+marked done, in progress or remaining; check marks; "80% complete"; "412 passing"), or a
+changelog of work done (bullets that start with what was built, fixed or shipped; a list
+of commits). A durable card may carry a date (`verified`, "decided on 2026-05-02", a dated
+example after a rule): a date alone is never a session.
+
+Dates, check marks, progress bars and commit hashes are read in any language. The
+signals made of English words (status labels, verbs of work done, session nouns) are
+read only in English text (`english`), so a card in Korean, Chinese or Czech gets no
+finding from an English word list. Pure functions of a card.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from cardindex.meaning.text import body_lines, description_line, strip_non_prose
+from cardindex.store.card import Card
+
+# --------------------------------------------------------------------------- language
+
+_LATIN = re.compile(r"[A-Za-z]")
+_LETTER = re.compile(r"[^\W\d_]")
+_WORD = re.compile(r"[^\W\d_]+(?:'[a-z]+)?")
+# Short English words that no other language spelled in Latin letters uses as often
+# ("a", "to", "on", "do", "no" are Czech, Slovak or Spanish words too).
+_ENGLISH_FUNCTION = frozenset({
+    "the", "is", "are", "was", "were", "and", "of", "for", "with", "this", "that", "it", "be", "have", "has", "had",
+    "not", "from", "will", "would", "should", "must", "been", "an", "at", "by", "in", "you", "they", "we", "our",
+    "their", "its", "what", "which", "when", "where", "there", "these", "those", "can", "into", "about", "than",
+})
+
+
+def english(text: str) -> bool:
+    """Whether `text` reads as English: Latin letters without other scripts, and English function words.
+
+    Mixed text (a Korean sentence quoting an English term) is not English: an English
+    word list must not judge it. Latin letters with accents (Czech, German) count as
+    English only beside an English function word.
+    """
+    if text.isascii():
+        return _LATIN.search(text) is not None
+    letters = len(_LETTER.findall(text))
+    if not letters:
+        return False
+    latin = len(_LATIN.findall(text))
+    if latin < 0.9 * letters:
+        return False
+    if latin == letters:
+        return True  # the English patterns still need their own words to match
+    return any(w == "I" or w.lower() in _ENGLISH_FUNCTION for w in _WORD.findall(text))
+
+
+# --------------------------------------------------------------------------- dates
+
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+DATE = re.compile(
+    r"(?<![\d])(?:"
+    r"(?:19|20)\d\d[-_./]?(?:0[1-9]|1[0-2])[-_./]?(?:0[1-9]|[12]\d|3[01])"  # 2026-05-07, 20260507
+    r"|(?:19|20)\d\d\s*[年년]\s*\d{1,2}\s*[月월](?:\s*\d{1,2}\s*[日일])?"  # 2026年5月7日, 2026년 5월 7일
+    rf"|(?<![a-z]){_MONTH}[ _-]?(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?(?![\d])(?:,?[ _-](?:19|20)\d\d)?"  # May 7 2026
+    rf"|(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?[ _-]{_MONTH}(?![a-z])(?:,?[ _-](?:19|20)\d\d)?"  # 7 May 2026
+    r")(?![\d])",
+    re.IGNORECASE,
+)
+
+# A word in a card's name that says the card is the record of one sitting ...
+_SESSION_NOUN = re.compile(
+    r"\b(?:sessions?|eod|end of day|stand-?ups?|daily|recap|hand-?off|handover|work ?log|diary|debrief|wrap-?up|"
+    r"today'?s|tonight'?s|day \d+|audit|status|progress|summary|dialogue|transcript|report)\b",
+    re.IGNORECASE,
+)
+# ... or, with the same date and something of a report in the body, a plan or review of the day.
+_REPORT_NOUN = re.compile(
+    r"\b(?:plan|sprint|review|agenda|update|notes|log|changelog|milestone|iteration|retro|pending|findings)\b",
+    re.IGNORECASE,
+)
+# A title that calls the card a snapshot of work ("Importer migration status", "Current
+# state", "Rollout progress") is one, dated or not; "HTTP status codes" is not.
+_SNAPSHOT_TITLE = re.compile(
+    r"(?<!\bin )\b(?:status|progress|current state|state of play|where things stand)\s*(?:$|[\u2014\u2013:(|]|- )",
+    re.IGNORECASE,
+)
+
+# --------------------------------------------------------------------------- status boards
+
+# Marks that only ever say "not finished yet", in any language.
+_OPEN_MARKS = "⏳🔄🚧⬜☐🟡◻"
+# Marks that say done or failed; alone they may be a do/don't list, so they need a status word.
+_DONE_MARKS = "✅☑✔✓❌✗✘🟢🔴"
+_LEAD = re.compile(r"^\s*(?:(?:[-*+]|\d{1,3}[.)]|#{1,6}|\|)\s+)?(?:\*\*|__)?\s*")
+_STATUS_DONE = r"DONE|COMPLETED?|MERGED|SHIPPED|BUILT|DEPLOYED|FIXED|RESOLVED|CLOSED|PASSED|LANDED|FINISHED"
+_STATUS_OPEN = (
+    r"IN[ -]PROGRESS|PENDING|NOT (?:YET )?STARTED|NOT (?:YET )?DONE|BLOCKED|BLOCKER|REMAINING|NEXT|"
+    r"DEFERRED|PARKED|OPEN|STARTED|AWAITING"
+)
+_STATUS = re.compile(rf"(?<![\w-])(?:(?P<done>{_STATUS_DONE})|(?P<open>{_STATUS_OPEN}))(?![\w-])")
+# A label that heads a group of items by their state: "Shipped:", "**Still open**", "## Remaining".
+_STATUS_HEAD = re.compile(
+    r"^(?:(?P<done>done|completed?|shipped|merged|landed|finished|fixed|delivered)"
+    r"|(?P<open>remaining|pending|in progress|still open|open items|next up|not (?:yet )?done|blocked|to ?do|left to do|outstanding))"
+    r"(?:\s*\([^)]{0,60}\)|,[^:]{0,60})?\s*(?:\*\*|__)?\s*(?::|(?:\*\*|__)?\s*$)",
+    re.IGNORECASE,
+)
+# "set a ticket to DONE", "marked as MERGED": a state named as the object of a verb, not reported.
+_NAMED_STATE = re.compile(
+    r"(?:\b(?:to|as|from|into|the|an?)|\b(?:mark(?:s|ed)?|sets?|label(?:s|led|ed)?|tag(?:s|ged)?|call(?:s|ed)?|titled)"
+    r"(?:\s+\S+){0,2})\s*$",
+    re.IGNORECASE,
+)
+_FLOW = re.compile(rf"(?:{_STATUS_DONE}|{_STATUS_OPEN})\W{{0,4}}(?:then|until|before|after|→|->|=>|⇒)\W{{0,4}}(?:{_STATUS_DONE}|{_STATUS_OPEN})")
+# "CLOSED tickets are never reopened": a state before a noun names a class of items.
+_CLASS_NOUN = re.compile(r"^\s+(?!(?:to|on|in|at|by|for|and|or|via|with|after|before|since|but|now|again|here)\b)[a-z]")
+_STATUS_LABEL = re.compile(
+    rf"\bstatus\s*\**\s*[:=|—-]\s*\**\s*(?:(?P<done>{_STATUS_DONE.lower()}|complete|shipped)|(?P<open>in progress|pending|"
+    r"not started|blocked|open|next|wip|todo|remaining|awaiting\b[\w ]*))\b",
+    re.IGNORECASE,
+)
+# "OPEN: a ticket nobody has looked at" defines a state; it reports nothing.
+_DEFINES_STATE = re.compile(
+    rf"^(?:{_STATUS_DONE}|{_STATUS_OPEN})\**\s*[:=—\u2013-]\s*(?:a|an|the|when|if|set|means|used|for|any|every|each|someone|somebody|nobody|no one)\b"
+)
+
+
+def defines_state(line: str) -> bool:
+    """A line that says what a state means ("IN PROGRESS: someone owns it") or how states follow
+    each other ("OPEN, then IN PROGRESS, then DONE"), not that an item is in one."""
+    if _DEFINES_STATE.match(_LEAD.sub("", line, count=1)):
+        return True
+    return _FLOW.search(line) is not None
+
+_PERCENT_DONE = re.compile(
+    r"\b\d{1,3}(?:\.\d+)?\s?% (?:complete|completed|done|finished|through|of the way|migrated|ported|converted)\b"
+    r"|\b\d+\s*/\s*\d+\s+(?:done|complete|completed|finished|tasks|items|slices|steps|stories|tickets)\b"
+    r"|\b\d+ of \d+ (?:done|complete|completed|finished|tasks|items|slices|steps|stories|tickets)\b",
+    re.IGNORECASE,
+)
+_PROGRESS_BAR = re.compile(r"[█▓▒░■□]{4,}|\[[#=]{2,}[ .-]+\]")
+_TEST_COUNT = re.compile(
+    r"\b\d[\d,]*\s+(?:(?:unit|e2e|fe|be|backend|frontend|integration|new|api|ui)\s+)?(?:tests?|specs?|checks?|cases?)"
+    r"\s+(?:(?:are|were|now|all|still)\s+)?(?:pass(?:ing|ed|es)?|green|failing|failed|fail)\b"
+    r"|\b\d[\d,]*\s+(?:passing|passed|failing|failed)\b"
+    r"|\ball \d+ (?:ci )?(?:checks|tests|jobs) (?:are |were )?(?:green|pass(?:ing|ed)?)\b",
+    re.IGNORECASE,
+)
+
+# --------------------------------------------------------------------------- work done
+
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?(?:[✅☑✔✓]\s*)?(?:\*\*|__)?")
+_IRREGULAR_PAST = (
+    "built|wrote|ran|made|got|found|shipped|set up|split|cut|put|rebuilt|rewrote|took|began|broke|caught|did|"
+    "drew|kept|lost|sent|shut|spent|threw|undid|redid|swapped|dropped|stripped|bumped|wired|tried|moved"
+)
+_PAST_ACTION = re.compile(rf"(?:(?:{_IRREGULAR_PAST})|[a-z]{{2,}}(?<!need)(?<!feed)(?<!seed)(?<!speed)ed)\b", re.IGNORECASE)
+# Work done has an object ("Added the retry", "Fixed a race"); a passive past ("Built in
+# 1920", "Closed to ferries since 2026") is history, and "Required:" is a label.
+_DONE_TO = re.compile(
+    r"(?!\s*:)(?!\s+(?:in|on|at|after|before|during|by|since|from|for|with|to|into|over|under|until)\b)"
+)
+_OBJECT = re.compile(r"\s+(?:the|a|an|all|both|every|its|their|our|my|this|that|these|those|it|them|\d|`|\*\*|\[)", re.IGNORECASE)
+_MODAL = re.compile(r"\b(?:must|should|never|always|only|cannot|can't|don't|do not|may not)\b", re.IGNORECASE)
+_HASH = re.compile(r"(?<![\w/#.-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,12}(?![\w-])")
+
+
+class ShapeHit(NamedTuple):
+    """One sign of session text: its kind ("report", "board", "changelog"), the line, what to say."""
+
+    kind: str
+    line: int
+    message: str
+
+
+def _identity(card: Card) -> list[tuple[str, str, bool]]:
+    """The card's file name, name and description: (the field to report on, text, is a title)."""
+    stem = card.id.rsplit("/", 1)[-1].replace("_", " ").replace("-", " ")
+    parts = [("name", stem, True)]
+    if card.name:
+        parts.append(("name", card.name, True))
+    if card.description:
+        parts.append(("description", card.description, False))
+    return parts
+
+
+def _line(card: Card, field: str) -> int:
+    if field == "description":
+        return description_line(card)
+    return card.line_of("name") if card.name else 1
+
+
+def dated_report(card: Card, body_signals: bool) -> ShapeHit | None:
+    """A title that carries a date beside a word for one sitting ("Session 2026-05-07", "EOD May 24").
+
+    A description that does ("deferred from the May 21 session") names a session rather
+    than records one, so it counts only beside a report shape in the body
+    (`body_signals`), and so does a report word ("plan", "status", "summary") beside a
+    date anywhere in the card's names.
+    """
+    parts = _identity(card)
+    dated = [p for p in parts if _DIGIT.search(p[1]) and DATE.search(p[1]) and english(p[1])]
+    if not dated:
+        return None
+    parts = [p for p in parts if english(p[1])]
+    for field, text, title in dated:
+        m = _SESSION_NOUN.search(text)
+        if m and (title or body_signals):
+            return ShapeHit("report", _line(card, field), f"a dated session record ({m.group()!r} with a date in its name)")
+    if body_signals:
+        for field, text, _ in parts:
+            m = _REPORT_NOUN.search(text)
+            if m:
+                return ShapeHit("report", _line(card, field), f"a dated {m.group().lower()} of one session (a date in its name and a report in its body)")
+    return None
+
+
+_DIGIT = re.compile(r"[\d█▓▒░■□]")
+_ARROW = re.compile(r"→|->|=>|⇒")
+_DATED_LINE = re.compile(rf"^\s*(?:[-*+]|#{{1,6}})?\s*(?:\*\*|__)?\s*\[?(?:{DATE.pattern})\]?")
+
+
+# What a line needs to report a state at all: a capitalized word, a mark, a "status" label.
+_MAY_REPORT = re.compile(rf"[A-Z]{{2}}|[Ss]tatus|:|^\s*#|[{_OPEN_MARKS}{_DONE_MARKS}]")
+
+
+def snapshot_title(card: Card) -> ShapeHit | None:
+    """A name that calls a project card a status or progress snapshot ("Importer migration status").
+
+    A feedback or user card titled so ("ticket status") is a rule about statuses.
+    """
+    if card.type in ("feedback", "user"):
+        return None
+    if card.name and english(card.name):
+        m = _SNAPSHOT_TITLE.search(card.name)
+        if m:
+            return ShapeHit("board", card.line_of("name"), f"a status snapshot: its name says so ({m.group().strip(' :(|')!r})")
+    return None
+
+
+def _status_of(line: str) -> tuple[bool, bool]:
+    """(done, open): the states this line reports for an item."""
+    if _MAY_REPORT.search(line) is None:
+        return False, False
+    stripped = _LEAD.sub("", line, count=1)
+    done = opened = False
+    if any(mark in line for mark in _OPEN_MARKS):
+        opened = True
+    en = english(line)
+    if en and not defines_state(line):
+        head = _STATUS_HEAD.match(stripped.rstrip())
+        if head:
+            return head.group("done") is not None, head.group("open") is not None
+    if en and not defines_state(line):
+        for m in _STATUS.finditer(line):
+            if _NAMED_STATE.search(line[: m.start()]) or _CLASS_NOUN.match(line[m.end():]):
+                continue
+            done |= m.group("done") is not None
+            opened |= m.group("open") is not None
+        label = _STATUS_LABEL.search(line)
+        if label:
+            done |= label.group("done") is not None
+            opened |= label.group("open") is not None
+        if not (done or opened) and stripped[:1] in _DONE_MARKS:
+            # "✅ Added the retry" reports work; "✓ Deferred event dispatch" praises a practice.
+            rest = stripped[1:].lstrip(" *")
+            verb = _PAST_ACTION.match(rest)
+            done = verb is not None and _OBJECT.match(rest[verb.end():]) is not None and not _MODAL.search(rest)
+    return done, opened
+
+
+_LAST: list[tuple[Card, list[ShapeHit]]] = []
+
+
+def shapes(card: Card) -> list[ShapeHit]:
+    """Every kind of session shape the card has, each at its first line (empty: none).
+
+    The three session rules ask in turn about the same card: the last answer is kept.
+    """
+    if _LAST and _LAST[0][0] is card:
+        return _LAST[0][1]
+    found = _shapes(card)
+    _LAST[:] = [(card, found)]
+    return found
+
+
+def _shapes(card: Card) -> list[ShapeHit]:
+    found: dict[str, ShapeHit] = {}
+    status_lines: list[int] = []
+    states = [False, False]
+    bullets = past_bullets = 0
+    first_past = 0
+    hashes: dict[str, int] = {}
+    test_count: ShapeHit | None = None
+    said = 0  # statement lines: a note of one or two lines that reports a state is a status note
+    for number, raw in body_lines(card):
+        if not raw.strip():
+            continue
+        said += 1
+        line = strip_non_prose(raw) if "`" in raw else raw
+        done, opened = _status_of(line)
+        if done or opened:
+            status_lines.append(number)
+            states[0] |= done
+            states[1] |= opened
+            if done and opened and "board" not in found and len(_STATUS.findall(line)) >= 3 and not _ARROW.search(line):
+                found["board"] = ShapeHit("board", number, "a status line: items marked done and items still open")
+        digits = _DIGIT.search(raw) is not None  # dates, counts, bars and hashes need one
+        if digits and "entry" not in found:
+            dated = _DATED_LINE.match(raw)
+            if dated is not None and english(line[dated.end():]):
+                rest = raw[dated.end():]
+                if _SESSION_NOUN.search(rest) or _STATUS.search(rest) or _TEST_COUNT.search(rest):
+                    found["entry"] = ShapeHit("report", number, "a dated log entry: what one day's session did")
+        if (digits or "[#" in raw or "[=" in raw) and "progress" not in found:
+            m = _PERCENT_DONE.search(line) or _PROGRESS_BAR.search(line)
+            if m is not None and (m.re is _PROGRESS_BAR or english(line)):
+                found["progress"] = ShapeHit("board", number, f"progress of unfinished work ({m.group().strip()!r})")
+            elif test_count is None:
+                t = _TEST_COUNT.search(line)
+                if t is not None and english(line):
+                    test_count = ShapeHit("board", number, f"a test count of one run ({t.group()!r})")
+        bullet = _BULLET.match(raw)
+        if bullet:
+            bullets += 1
+            rest = raw[bullet.end():]
+            m = _PAST_ACTION.match(rest)
+            if m and _DONE_TO.match(rest[m.end():]) and not _MODAL.search(rest) and english(rest):
+                past_bullets += 1
+                first_past = first_past or number
+        if digits:
+            for h in _HASH.findall(raw):
+                hashes.setdefault(h, number)
+    if "board" not in found and status_lines and said <= 2:
+        found["board"] = ShapeHit("board", status_lines[0], "a status note: what it says is the state of a piece of work")
+    if "board" not in found and (len(status_lines) >= 3 or (len(status_lines) >= 2 and all(states))):
+        found["board"] = ShapeHit("board", status_lines[0], f"a status board: {len(status_lines)} items marked done, in progress or remaining")
+    # A lesson cites the run that taught it ("1,241 passing tests certified code that did
+    # not compile"): a test count is a snapshot only beside other signs of one.
+    if test_count is not None and "progress" not in found and (status_lines or len(hashes) >= 2):
+        found["progress"] = test_count
+    if past_bullets >= 3 and past_bullets * 5 >= bullets * 3:
+        found["changelog"] = ShapeHit("changelog", first_past, f"a changelog of work done: {past_bullets} items say what was done")
+    elif len(hashes) >= 3:
+        found["changelog"] = ShapeHit("changelog", min(hashes.values()), f"a list of {len(hashes)} commits: what one session did")
+    if "board" not in found:
+        title = snapshot_title(card)
+        if title is not None:
+            found["board"] = title
+    report = dated_report(card, bool(found))
+    if report is not None and ("entry" not in found or report.line < found["entry"].line):
+        found["entry"] = report
+    return sorted(found.values(), key=lambda h: h.line)

@@ -1,0 +1,250 @@
+"""English words of session text: dating words, pauses and hand-offs, first-person narrative.
+
+Each pattern names the context that makes a word temporal, and a sentence that states a
+standing rule ("always", "never", "must"; or a general condition, "When the user labels a
+PR WIP, open it as a draft") is durable. Only English sentences are read (`english`): a
+Korean or Czech card gets nothing from these lists. Pure functions of text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
+
+from cardindex.meaning.session_shape import DATE, defines_state, english
+
+_ING = r"[a-z]+ing\b"
+_DET = r"(?:a|an|the|this|that|its|their|his|her|each|every|any|some|one|it|they|we|you|he|she|I|when|of|our)"
+
+# (regex, what to say): dates the sentence, or names where the work stopped and what comes next.
+_TEMPORAL = [
+    (rf"\bcurrently\s+(?:(?:still|also|busy|just)\s+)?(?:{_ING}|on\b|in the middle\b|blocked\b|stuck\b|halfway\b)", "'currently …ing' is progress, not a fact"),
+    (rf"\b(?:right now|at the moment(?!\s+{_DET}\b)|as of (?:now|writing|this writing)|for the time being)\b", "dates the sentence to this moment"),
+    (r"^\W*at the moment (?:the|this|our|my)\b(?![^,;]*[,;])", "dates the sentence to this moment"),
+    (r"\bfor now\b", "'for now' is a plan for this session"),
+    (r"\b(?:work in progress|in progress|WIP|not (?:finished|done|pushed|merged) yet|half-?way(?: through| done)?)\b", "work in progress is session state"),
+    (r"\bnext steps?\b(?:\s*(?::|is|are|will be|would be|was|to)\b|\s*:)", "a next step is a plan for this session"),
+    (r"\b(?:in|during|for|from|of) (?:this|the current|today'?s) session\b|\bthis session\b", "true only inside this session"),
+    (r"\b(?:today|tonight|this (?:morning|afternoon|evening))\s*,?\s+(?:I|we|I'm|we're|I've|we've|I'll|we'll)\b", "a diary entry for today"),
+    (r"\b(?:earlier|later) today\b|\btoday\b(?!'s|\s*\()|\byesterday\b|\btomorrow\b|\bend of (?:the )?day\b|\bby (?:EOD|tonight)\b|\b(?:before|after) lunch\b|\brest of the day\b|\bthis (?:morning|afternoon|evening|week)'s\b", "dated to one day"),
+    (r"\b(?<!they )(?<!it )(?<!you )(?<!one )(?:left off|where I (?:stopped|left it)|pick (?:this|it|that) (?:back )?up|come back to)\b", "where this session stopped"),
+    (r"\b(?:still (?:need|have) to|need to finish|haven't (?:\w+ ){0,3}yet|haven't (?:yet )?(?:finished|started|pushed)|so far|half-?finished|half[- ]done|not (?:yet )?committed)\b", "unfinished work"),
+    (r"\bblocked(?: (?:until|on|by)\b|\s*[:—-])|\bwaiting (?:for|on) (?:\S+ ){0,5}?(?:to )?(?:reply|replies|answer|respond|response|review|approval|get back|finish|merge)\b", "a blocker of the current task"),
+    (r"\bjust (?:pushed|merged|finished|started|opened|deployed|fixed|ran|added|created)\b|\bin (?:about |around )?(?:a few|\d+|ten|five|fifteen|twenty|thirty) (?:minutes|hours)\b|\bCI is (?:still )?running\b", "what is happening right now"),
+    # Pauses and hand-offs: the place in the work, the unfinished action, the next sitting.
+    (r"^\W*(?:left|stopped|paused|parked|stuck|halted)\s+(?:on|at|in|with|mid|halfway|partway|before|after)\b", "where the work was left: a pause in one session"),
+    (r"\b(?:I|we)\s+(?:left|stopped|paused|parked)\s+(?:it\s+|this\s+|that\s+|the \w+\s+)?(?:on|at|here|there|mid|halfway|partway|before)\b", "where the work was left: a pause in one session"),
+    (r"^\W*stopping\b[^.;:]{0,60}?\b(?:here|now|for (?:today|tonight|the day)|at this point)\b", "a pause in one session"),
+    (r"^\W*(?:(?:I|we)\s+)?(?:was|were)\s+(?:just\s+)?about to\b|^\W*about to\b", "an unfinished action of one session"),
+    (r"\bnext (?:session|sitting|time (?:I|we))\b\s*(?:[:=—\u2013-]|will|is|should|starts?|we|I)|\bnext up\b|\bnext (?:slice|phase|task|item|milestone|sprint|iteration)\s*(?:[:=—\u2013]|is\b|will be\b)", "a plan for the next sitting"),
+    (r"\bpick(?:ing)? (?:it |this |that )?(?:back )?up (?:with|from|at|where)\b|\bresum(?:e|ing) (?:here|point)\b|\bresuming from\b|\bresume here\b|(?-i:\bSTART HERE\b)|\bwhere (?:I|we) (?:stopped|left (?:it|off)|are|were)\b", "where the next sitting starts"),
+    (r"\bhand-?off notes?\b|\bhanding (?:this|it) (?:off|over)\b|\bfor the next (?:session|agent|sitting)\b", "a hand-off between sessions"),
+    (r"(?-i:\bnot (?:yet )?started)\s*(?:[.;,—\u2013]|$)|\bnot yet (?:[a-z]+ed|built|run|written)\b", "unfinished work"),
+    (r"\b(?:still|remaining|left) to (?:do|build|fix|wire|write|test|port|migrate)\b|\bremaining work\b|\bwhat(?:'s| is) left\b", "work that remains: a plan for the next sitting"),
+    (r"\bpartially (?:done|built|implemented|migrated|wired|ported|applied)\b", "unfinished work"),
+]
+_NARRATIVE = [
+    (r"\b(?:I|[Ww]e)(?:'m| am| are|'re)\s+(?:(?:now|currently|still|just)\s+)?(?:in the middle of|halfway|about to|trying to|going to|working on|busy)\b", "first-person narrative of work in progress"),
+    (r"\b(?:I|[Ww]e)(?:'ve| have) (?:been|just|now|started|begun|finished)\b", "first-person narrative of this session"),
+    (r"\b(?:I|[Ww]e)(?:'m| am| are|'re) (?!(?:not )?(?:allowed|required|supposed|expected|told)\b)[a-z]+ing\b", "first-person narrative of work in progress"),
+    (r"\b(?:I|[Ww]e)(?:'ll| will) (?:continue|finish|resume|look|try|come back|pick)\b", "a plan for later in this session"),
+    (r"(?:^|[.;:]\s+)(?:Working on|Still working|Need to (?:confirm|check|finish|ask|verify|follow up)|Plan for (?:today|the day|tomorrow))\b", "a diary entry of this session"),
+    (r"(?:^|[.;]\s+)(?:[Ww]riting|[Dd]ebugging|[Ii]nvestigating|[Ff]ixing|[Rr]efactoring|[Mm]igrating|[Tt]esting) (?:the |a |an )?(?:patch|fix|bug|issue|outage|ticket|branch|PR|pull request|[A-Z]+-\d+)\b", "a diary entry of this session"),
+    (r"\bon my (?:laptop|machine|branch)\b|\bHanding (?:\S+ ){1,6}over to\b", "first-person narrative of this session"),
+]
+# "I added …", "then we tried …": one clause of a story of work done. Counted over the card.
+_PAST_CLAUSE = re.compile(
+    r"\b(?:I|[Ww]e)\s+(?:(?:then|also|just|finally|first|quickly|eventually|later|again|initially)\s+)?"
+    r"(?P<verb>[a-z]{2,}ed|built|wrote|ran|made|got|found|tried|broke|took|began|kept|lost|sent|spent|put|shipped|split|did|saw|hit)\b"
+    r"(?!\s+(?:that|out|to)\b)"
+)
+# Verbs of deciding, knowing and wanting tell a standing fact ("we decided to…"), not a story.
+_NOT_WORK = frozenset({
+    "decided", "agreed", "learned", "noticed", "realized", "realised", "wanted", "needed", "preferred", "used", "called",
+    "named", "liked", "loved", "hated", "believed", "assumed", "expected", "settled", "concluded", "chose", "opted",
+    "discovered", "saw", "found", "considered", "required", "allowed", "owned", "hired", "promised",
+})
+# One of these alone reads as a diary entry even in a short card.
+_CORE_WORK = frozenset({"got", "fixed", "tried", "started", "pushed", "finished", "added", "broke"})
+
+# A sentence that states a standing rule or a definition is durable even with such words.
+_DURABLE = re.compile(
+    r"\b(?:always|every|each time|whenever|never|must|must not|do not|don't|should|"
+    r"checklist|runbook|procedure|policy|convention|by default|as a rule|often|usually|typically|generally|tends? to|"
+    r"make sure|ensure|remember to)\b",
+    re.IGNORECASE,
+)
+# "When the user labels a PR WIP, open it as a draft": a general condition, nobody's session.
+_CONDITION = re.compile(r"^\W*(?:when|whenever|if|unless|once|while|before|after|until)\b", re.IGNORECASE)
+_PERSONAL = re.compile(r"\b(?:I|we|my|our|me|us|today|tonight|tomorrow|yesterday)\b", re.IGNORECASE)
+# A sentence ends at . ! ? (and any closing quote, bracket or emphasis) before a space or
+# the end: "PLAN.md" and "3.9" stay whole, "**One goal.** When …" is two sentences.
+_SENTENCE = re.compile(r"(?:[^.!?]|[.!?]+(?![*_\"')\]]*(?:\s|$)))+(?:[.!?]+[*_\"')\]]*)?")
+
+_STRONG = re.compile(
+    r"(?i)(?:WIP|TODO|FIXME|work in progress|in this session|this session|left off|halfway|half-way|"
+    r"right now|just (?:pushed|merged|finished|started|opened|deployed|fixed|ran|added|created)|CI is|"
+    r"(?:I|we)(?:'m| am| are|'re) (?:\w+ )?in the middle of|(?:before|after) lunch|rest of the day|"
+    r"(?:I|we)(?:'ve| have) been|on my (?:laptop|machine|branch))"
+)
+# A word named, not used: "a WIP label", "TODO comments", "labels a PR WIP".
+_MENTION_BEFORE = frozenset({"a", "the", "label", "labels", "labelled", "labeled", "mark", "marks", "marked", "tag", "tags",
+                             "tagged", "prefix", "prefixed", "titled", "called", "as", "no", "any", "leave", "leaving"})
+_MENTION_AFTER = frozenset({"pr", "prs", "pull", "commit", "commits", "label", "labels", "prefix", "tag", "tags", "branch",
+                            "branches", "draft", "drafts", "limit", "limits", "comment", "comments", "item", "items", "list",
+                            "lists", "marker", "markers", "file", "files", "column", "columns", "lane", "state", "status"})
+
+_TEMPORAL_RE = [(re.compile(p, re.IGNORECASE), m) for p, m in _TEMPORAL]
+# Words one of the patterns needs: a card (most cards) with none of them is passed over
+# without reading its sentences. Each pattern above holds one of these.
+_TEMPORAL_ANCHORS = (
+    "current", "right now", "moment", "as of", "time being", "for now", "progress", "wip", " yet", "half",
+    "next ", "session", "today", "tonight", "this morning", "this afternoon", "this evening", "this week",
+    "yesterday", "tomorrow", "end of day", "end of the day", "eod", "lunch", "rest of the day", "left", "where i", "where we", "pick",
+    "come back", "still ", "need to finish", "haven't", "so far", "committed", "blocked", "waiting", "just ",
+    "minutes", "hours", "ci is", "stopp", "paused", "parked", "stuck", "halted", "about to", "resum", "start here",
+    "hand-off", "handoff", "handing", "for the next", "not started", "remaining", "what is left", "partially",
+)
+_NARRATIVE_GATE = re.compile(
+    r"\b(?:I|[Ww]e|[Ww]orking on|[Ss]till working|[Nn]eed to|[Pp]lan for|on my|Handing|[Ww]riting|[Dd]ebugging|"
+    r"[Ii]nvestigating|[Ff]ixing|[Rr]efactoring|[Mm]igrating|[Tt]esting)\b"
+)
+# A to-do marker ("TODO: …", "FIXME(ana)") is a convention of code, read in any language;
+# a file or a word named ("TODO.md", "TODO comments") is not one.
+_TODO = re.compile(r"(?:^|(?<=[\s>*(\[]))(?:TODO|FIXME)\b(?!\.\w)(?=\**\s*[.:(—\u2013-]|\**\s*$)|^\W*(?:TODO|FIXME)\b(?!\.\w)")
+_NARRATIVE_RE = [(re.compile(p), m) for p, m in _NARRATIVE]  # case matters: I, We
+_AS_OF = re.compile(rf"\bas of\s+(?:{DATE.pattern})", re.IGNORECASE)
+_COUNT_OR_STATE = re.compile(r"\d|\b(?:open|closed|remaining|left|done|pending|merged|complete|in progress|blocked)\b", re.IGNORECASE)
+
+
+_LINK_TEXT = re.compile(r"!?\[[^\]\n]*\]\([^)\n]*\)?")  # prose() has taken the URL out already
+_WHY = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:why|reason|because|context|background|incident)\s*(?:\*\*|__)?\s*:", re.IGNORECASE)
+_LABEL = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)[^*_]{1,40}:?(?:\*\*|__)\s*:?")
+
+
+def statement_lines(lines: Iterable[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The lines that state the card's fact: without its evidence and without link titles.
+
+    The reason under "**Why:**" tells the incident that taught the rule ("In this
+    session the file had changed under me"), and a link's title is someone else's
+    headline: neither dates the card.
+    """
+    out: list[tuple[int, str]] = []
+    evidence = False
+    for number, line in lines:
+        if not line.strip():
+            evidence = False
+        elif _WHY.match(line):
+            evidence = True
+        elif evidence and _LABEL.match(line):
+            evidence = False
+        if not evidence:
+            out.append((number, _LINK_TEXT.sub(" ", line) if "](" in line else line))
+    return out
+
+
+class WordHit(NamedTuple):
+    line: int
+    matched: str
+    why: str
+
+
+def sentences(line: str) -> Iterator[str]:
+    for m in _SENTENCE.finditer(line):
+        if m.group().strip():
+            yield m.group().strip()
+
+
+def durable(sentence: str) -> bool:
+    """A standing rule, a definition or a general condition: durable whatever its words."""
+    return bool(_DURABLE.search(sentence)) or general_condition(sentence)
+
+
+def general_condition(sentence: str) -> bool:
+    return bool(_CONDITION.match(sentence)) and not _PERSONAL.search(sentence)
+
+
+def _mention(sentence: str, m: re.Match[str]) -> bool:
+    """The matched word is named, not used ("a WIP label", "TODO.md", "labels a PR WIP")."""
+    if sentence[m.start() - 1:m.start()] == "/" or sentence[m.end():m.end() + 1] == "/":
+        return True  # one of a list of named values ("Done/In Progress/Pending")
+    if " " in m.group().strip():
+        return False
+    before = sentence[: m.start()].split()
+    after = sentence[m.end():].split()
+    prev = before[-1].strip("*_\"'(").lower() if before else ""
+    nxt = after[0].strip("*_\"'),.:;").lower() if after else ""
+    return prev in _MENTION_BEFORE or nxt in _MENTION_AFTER or (len(before) >= 2 and before[-2].lower() in ("labels", "marks", "tags"))
+
+
+def temporal(lines: Iterable[tuple[int, str]]) -> WordHit | None:
+    """The first English sentence that dates itself to one session (progress, plans, pauses)."""
+    lines = list(lines)
+    joined = "\n".join(line for _, line in lines)
+    todos = "TODO" in joined or "FIXME" in joined
+    lowered = joined.lower()
+    if not todos and not any(anchor in lowered for anchor in _TEMPORAL_ANCHORS):
+        return None
+    for number, line in lines:
+        for sentence in sentences(line):
+            todo = _TODO.search(sentence) if todos else None
+            if todo is not None and not _mention(sentence, todo) and not general_condition(sentence):
+                return WordHit(number, todo.group().strip(), "a to-do note")
+            if not english(sentence) or defines_state(sentence):
+                continue
+            for pattern, why in _TEMPORAL_RE:
+                m = pattern.search(sentence)
+                if m is None:
+                    continue
+                if _mention(sentence, m):
+                    continue
+                if _strong(m.group()):
+                    if general_condition(sentence):
+                        continue
+                elif durable(sentence):
+                    continue
+                return WordHit(number, m.group().strip(), why)
+            m = _AS_OF.search(sentence)
+            if m is not None and _COUNT_OR_STATE.search(sentence[m.end():]) and not durable(sentence):
+                return WordHit(number, m.group().strip(), "a snapshot of counts or states on one day")
+    return None
+
+
+def narrative(lines: list[tuple[int, str]]) -> WordHit | None:
+    """First-person narrative of work: in progress ("I'm fixing…"), or a story of work done ("I added…, then we…").
+
+    One past-tense clause is a lesson's anecdote when the card also states a rule; a story
+    of three is a session log whatever else the card says.
+    """
+    if not any(_NARRATIVE_GATE.search(line) for _, line in lines):
+        return None
+    clauses: list[WordHit] = []
+    told: list[str] = []
+    for number, line in lines:
+        for sentence in sentences(line):
+            told.append(sentence)
+            if not english(sentence):
+                continue
+            if durable(sentence) and not _STRONG.search(sentence):
+                continue
+            for pattern, why in _NARRATIVE_RE:
+                m = pattern.search(sentence)
+                if m is not None and not (durable(sentence) and not _strong(m.group())):
+                    return WordHit(number, m.group().strip(), why)
+            for m in _PAST_CLAUSE.finditer(sentence):
+                if m.group("verb") not in _NOT_WORK:
+                    clauses.append(WordHit(number, m.group().strip(), "first-person narrative of work done in one session"))
+    if not clauses:
+        return None
+    ruled = any(english(t) and durable(t) for t in told)
+    if len(clauses) >= 3 or (len(clauses) == 2 and not ruled):
+        return clauses[0]
+    if len(clauses) == 1 and not ruled and clauses[0].matched.split()[-1] in _CORE_WORK:
+        return clauses[0]
+    return None
+
+
+def _strong(matched: str) -> bool:
+    """Markers that stay temporal even inside a rule-like sentence ("WIP, don't merge")."""
+    return bool(_STRONG.match(matched.strip(" .;:")))
