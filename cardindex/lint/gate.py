@@ -57,5 +57,11 @@ def review(card: Card, vault: Vault) -> list[Finding]:
 
 
 def _same_key(card: Card, related: tuple[str, ...], ctx: LintContext) -> bool:
+    """Whether the duplicate is a card holding the new card's single-valued key: that is supersession.
+
+    The same value twice under a multi-valued key is a duplicate like any other.
+    """
+    if not card.key or card.key in ctx.vault.config.multi_valued_keys:
+        return False
     others = {c.path: c for c in ctx.cards}
-    return bool(card.key) and any(r in others and others[r].key == card.key for r in related)
+    return any(r in others and others[r].key == card.key for r in related)

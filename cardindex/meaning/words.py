@@ -143,6 +143,8 @@ def words(text: str) -> Words:
     lowered = text.lower()
     if any(key in lowered for key in _PHRASE_KEYS):
         text = _PHRASES.sub(_phrase, text)
+    if "`" in text:
+        text = _SYMBOL_SPAN.sub(_symbol, text)
     found_words = _TOKEN_SPLIT.findall(text)
     titled = _titled(found_words)
     for raw, stop in found_words:
@@ -155,6 +157,16 @@ def words(text: str) -> Words:
             if value:
                 values.add(token)
     return Words(tuple(tokens), frozenset(values), " ".join(tokens))
+
+
+# A code span that is one punctuation mark names it: "`;`" is "semicolon" in every language.
+_SYMBOL_NAMES = {";": "semicolon", ",": "comma", "|": "pipe", ":": "colon", ".": "dot", "/": "slash",
+                 "\\": "backslash", "-": "hyphen", "_": "underscore", "\\t": "tab", "#": "hash", "@": "at-sign"}
+_SYMBOL_SPAN = re.compile(r"`([^\w\s`]|\\t)`")
+
+
+def _symbol(m: re.Match[str]) -> str:
+    return _SYMBOL_NAMES.get(m.group(1), m.group())
 
 
 def _titled(found: list[tuple[str, str]]) -> bool:
@@ -237,7 +249,8 @@ _TOKEN_SPLIT = re.compile("((?:[^\\W_]|@)(?:[^\\W_]|[@.+/:'\u2019-])*[^\\W_]|[^\
 _REASON_LINE = re.compile(r"(?i)^\W*(?:why|how to apply|source|see also|related|context|reason|because)\b[^:]{0,20}:")
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+")
 # A rule's clause ends at ';' or where a reason or circumstance starts (", when traffic is low").
-_CLAUSE_SPLIT = re.compile(r";|,\s+(?=(?:because|since|so|as|when|while|which|where)\b)", re.IGNORECASE)
+_CLAUSE_SPLIT = re.compile(r";(?=(?:[^`]*`[^`]*`)*[^`]*$)|,\s+(?=(?:because|since|so|as|when|while|which|where)\b)",
+                           re.IGNORECASE)  # not at a ';' inside a code span
 
 
 QUESTION = re.compile(r"(?i)^\W*(?:how|what|which|when|where|who|whom|whose|whether|why)\b")
