@@ -17,7 +17,7 @@ a date, weekday, version or port. So values are read two ways:
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
 from cardindex.meaning.words import CALENDAR, NEGATORS, Words
@@ -100,41 +100,50 @@ def changed(wa: Words, wb: Words) -> tuple[str, str] | None:
     """The two values, when two statements of one slot give different values; None when they agree or cannot tell.
 
     Marked values decide first: both statements have some, and they differ (one side's
-    weekday, number or name is not the other's). When both have the same marked values the
-    rest is wording. Else the words that differ: some on each side, in the same place
-    between shared words, and no more of them than of the words both share (plus two).
+    weekday, number or name is not the other's). Else the words that differ: one run of
+    words swapped for another between shared words; or, unless both name the same marked
+    values, some words on each side in the same place and no more of them than of the
+    words both share (plus two). Words that differ in many places are another wording.
     """
     set_a, set_b = frozenset(wa.tokens), frozenset(wb.tokens)
     if not set_a or not set_b or set_a == set_b:
         return None
     va, vb = wa.values, wb.values
+    marked_agree = False
     if va and vb:
-        if va == vb:
-            return None
         left, right = equivalent(va - vb, vb - va, wa.tokens, wb.tokens)
         if left and right:
             return _said(wa, left), _said(wb, right)
-        if not (left or right):
-            return None
+        marked_agree = not (left or right)
     left, right = equivalent(set_a - set_b, set_b - set_a, wa.tokens, wb.tokens)
     left, right = left - NEGATORS, right - NEGATORS  # polarity is judged apart
     if not (left and right):
         return None  # one side only adds words: a qualifier, not another value
     shared = len(set_a & set_b)
-    if not shared or len(left) + len(right) > shared + 2:
-        return None  # more differs than agrees: another wording, not another value
-    if not _aligned(wa.tokens, wb.tokens, left, right):
-        return None  # the words differ in different places: the same thing said in another order
-    return _said(wa, left), _said(wb, right)
+    if shared < 2 and not (shared and len(left) + len(right) <= 3):
+        return None
+    one_place = _one_place(wa.tokens, wb.tokens)
+    if one_place or (not marked_agree and len(left) + len(right) <= shared + 2 and _aligned(wa.tokens, wb.tokens, left, right)):
+        return _said(wa, left), _said(wb, right)
+    return None  # the words differ in many places: the same thing said another way
+
+
+def _opcodes(ta: tuple[str, ...], tb: tuple[str, ...]) -> Sequence[tuple[str, int, int, int, int]]:
+    import difflib
+
+    return difflib.SequenceMatcher(a=ta, b=tb, autojunk=False).get_opcodes()
+
+
+def _one_place(ta: tuple[str, ...], tb: tuple[str, ...]) -> bool:
+    """Whether the statements differ in one place only, a run of words swapped for another between shared words."""
+    changed_ops = [op for op in _opcodes(ta, tb) if op[0] != "equal"]
+    return len(changed_ops) == 1 and changed_ops[0][0] == "replace"
 
 
 def _aligned(ta: tuple[str, ...], tb: tuple[str, ...], left: set[str], right: set[str]) -> bool:
     """Whether some differing word of each side stands in the same place between shared words."""
-    import difflib
-
-    matcher = difflib.SequenceMatcher(a=ta, b=tb, autojunk=False)
     return any(op == "replace" and left.intersection(ta[i1:i2]) and right.intersection(tb[j1:j2])
-               for op, i1, i2, j1, j2 in matcher.get_opcodes())
+               for op, i1, i2, j1, j2 in _opcodes(ta, tb))
 
 
 def _said(w: Words, chosen: set[str]) -> str:
