@@ -186,6 +186,22 @@ def test_two_facts_about_one_topic_are_not_duplicates() -> None:
     assert kinds(cards) == set()
 
 
+def test_one_body_under_two_summaries_is_one_fact() -> None:
+    a = card("a.md", "Survey of the Loki query language: LogQL syntax, labels, parsers, metrics queries",
+             "Loki LogQL field guide, compiled 2026-02-11.\n\nLong notes follow.")
+    b = card("b.md", "Notes on Loki covering LogQL, alerting rules, retention and the Grafana datasource",
+             "Loki LogQL field guide, compiled 2026-02-11.\n\nOther long notes.")
+    assert kinds([a, b]) == {("a.md", "b.md", "duplicate")}
+
+
+def test_one_provenance_sentence_under_two_subjects_is_two_facts() -> None:
+    c = card("c.md", "User's review style for documentation", "Confirmed during the April review with the team.")
+    d = card("d.md", "For code review in Tarvos, the user wants mornings", "Confirmed during the April review with the team.")
+    e = card("e.md", "Runbook for the billing outage", "Written after the March incident, kept in Confluence.")
+    f = card("f.md", "Runbook for the search outage", "Written after the March incident, kept in Confluence.")
+    assert not {k for k in kinds([c, d, e, f]) if k[2] == "duplicate"}
+
+
 # ------------------------------------------------------------- languages
 
 

@@ -121,6 +121,9 @@ def _open(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
     if found:
         return Pair(a.card, b.card, "contradiction", found[0], 100.0, found[1])
     smaller, larger = _coverage(a, b, weight)
+    if _same_statement(a, b):
+        return Pair(a.card, b.card, "duplicate", "wording", round(max(smaller, DUPLICATE_OVERLAP) * 100, 1),
+                    "the same fact in other words")
     if smaller < DUPLICATE_OVERLAP or larger < DUPLICATE_COVER:
         return None
     if english and _opposed_sets(sa.all, sb.all, a.all, b.all):
@@ -135,6 +138,15 @@ def _open(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
                         f"different value in the same place: {other[0]!r} vs {other[1]!r}")
         return None
     return Pair(a.card, b.card, "duplicate", "wording", round(smaller * 100, 1), "the same fact in other words")
+
+
+def _same_statement(a: Side, b: Side) -> bool:
+    """Both bodies state one fact in the same words, a specific one (a name, number or
+    four words), each stating what its own description names: one fact however the
+    descriptions differ ("Draw.io reference research, 2026-03-14" under two summaries)."""
+    if not a.fact or a.fact != b.fact or not _anchored(a, b):
+        return False
+    return len(a.fact) >= 4 or bool(a.fact & a.statement.fact.values)
 
 
 def _marked_values_differ(wa: Words, wb: Words, set_a: frozenset[str], set_b: frozenset[str]) -> tuple[str, str] | None:
