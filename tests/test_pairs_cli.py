@@ -99,3 +99,18 @@ def test_other_scopes_and_multi_valued_values_never_contradict(specs: Any) -> No
         assert len(scopes) <= 1, (a.text, b.text)
         if kind == "contradiction":
             assert not (a.key == b.key == "owner"), (a.text, b.text)
+
+
+def test_add_reports_a_contradicting_value_and_writes_the_card(invoke: Any, vault: Path) -> None:
+    desc = "Tool for one-off CLIs"
+    assert invoke("add", "Run one-off CLIs with pnpm dlx.", "-d", desc, "-n", "pnpm").exit_code == 0
+    other = invoke("add", "Run one-off CLIs with bunx.", "-d", desc, "-n", "bun")
+    assert other.exit_code == 0
+    assert other.stderr.startswith("warning: bun.md:") and "C103" in other.stderr and "pnpm.md" in other.stderr
+    assert (vault / "bun.md").exists()
+    # A new value for a single-valued key supersedes the old one: no contradiction to report.
+    assert invoke("add", "Nightly export at 03:00 UTC.", "-d", "Hour of the export", "-k", "export-hour",
+                  "-n", "export-3").exit_code == 0
+    later = invoke("add", "Nightly export at 05:00 UTC.", "-d", "Hour of the export", "-k", "export-hour",
+                   "-n", "export-5")
+    assert later.exit_code == 0 and "warning" not in later.stderr and "superseded export-3" in later.stderr

@@ -66,6 +66,12 @@ def test_one_description_with_one_value_reworded_is_a_duplicate(one: str, other:
     assert kinds(cards) == {("a.md", "b.md", "duplicate")}
 
 
+def test_words_of_the_description_are_never_the_value() -> None:
+    desc = "Runtime of the ledger service in staging"
+    cards = [card("a.md", desc, "The ledger service runs Node 22."), card("b.md", desc, "In staging it runs Node 22.")]
+    assert kinds(cards) == {("a.md", "b.md", "duplicate")}
+
+
 def test_a_qualifier_added_is_not_another_value() -> None:
     desc = "Retention of raw sensor readings"
     cards = [card("a.md", desc, "Raw readings are kept for 90 days."),

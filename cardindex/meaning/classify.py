@@ -84,7 +84,8 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
         found = _polarity(wa, wb) or _polarity(sa.description, sb.description)
         if found:
             return Pair(a.card, b.card, "contradiction", "polarity", 100.0, found)
-    other = _other_value(wa, wb, english) or (
+    slot_words = a.description & b.description
+    other = _other_value(wa, wb, english, slot_words) or (
         _other_value(sa.description, sb.description, english) if relation == slots.KEY else None)
     if other:
         if relation == slots.MULTI:
@@ -102,10 +103,10 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
     return None
 
 
-def _other_value(wa: Words, wb: Words, english: bool) -> tuple[str, str] | None:
+def _other_value(wa: Words, wb: Words, english: bool, slot_words: frozenset[str] = frozenset()) -> tuple[str, str] | None:
     """Another value in one slot; outside English only numbers, dates, code and paths count."""
     if english:
-        return changed(wa, wb)
+        return changed(wa, wb, slot_words)
     va, vb = neutral(wa), neutral(wb)
     if va and vb and va != vb and va - vb and vb - va:
         return " ".join(sorted(va - vb)), " ".join(sorted(vb - va))

@@ -96,7 +96,7 @@ def _joined(seq: tuple[str, ...]) -> dict[str, tuple[str, str]]:
     return {a + b: (a, b) for a, b in pairwise(seq)}
 
 
-def changed(wa: Words, wb: Words) -> tuple[str, str] | None:
+def changed(wa: Words, wb: Words, slot: frozenset[str] = frozenset()) -> tuple[str, str] | None:
     """The two values, when two statements of one slot give different values; None when they agree or cannot tell.
 
     Marked values decide first: both statements have some, and they differ (one side's
@@ -104,6 +104,9 @@ def changed(wa: Words, wb: Words) -> tuple[str, str] | None:
     words swapped for another between shared words; or, unless both name the same marked
     values, some words on each side in the same place and no more of them than of the
     words both share (plus two). Words that differ in many places are another wording.
+    Words of the `slot` (what both descriptions name) are never the value: "The billing
+    service runs Python 3.11" and "In production it runs Python 3.11", both under "the
+    billing service … in production", say one thing.
     """
     set_a, set_b = frozenset(wa.tokens), frozenset(wb.tokens)
     if not set_a or not set_b or set_a == set_b:
@@ -116,7 +119,7 @@ def changed(wa: Words, wb: Words) -> tuple[str, str] | None:
             return _said(wa, left), _said(wb, right)
         marked_agree = not (left or right)
     left, right = equivalent(set_a - set_b, set_b - set_a, wa.tokens, wb.tokens)
-    left, right = left - NEGATORS, right - NEGATORS  # polarity is judged apart
+    left, right = left - NEGATORS - slot, right - NEGATORS - slot  # polarity is judged apart
     if not (left and right):
         return None  # one side only adds words: a qualifier, not another value
     shared = len(set_a & set_b)
