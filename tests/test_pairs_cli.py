@@ -114,3 +114,14 @@ def test_add_reports_a_contradicting_value_and_writes_the_card(invoke: Any, vaul
     later = invoke("add", "Nightly export at 05:00 UTC.", "-d", "Hour of the export", "-k", "export-hour",
                    "-n", "export-5")
     assert later.exit_code == 0 and "warning" not in later.stderr and "superseded export-3" in later.stderr
+
+
+def test_a_scope_edit_is_seen_by_a_warm_lint(invoke: Any, vault: Path, write_card: Any, make_card: Any) -> None:
+    desc = "Which formatter the code uses"
+    write_card(vault, "a.md", make_card(desc, body="Format with Prettier.", scope="path:apps/web"))
+    write_card(vault, "b.md", make_card(desc, body="Format with Prettier everywhere.", scope="path:apps/web"))
+    first = invoke("lint", "--select", "duplicate", "--format", "json")
+    assert {f["path"] for f in json.loads(first.stdout)} == {"a.md", "b.md"}
+    write_card(vault, "b.md", make_card(desc, body="Format with Prettier everywhere.", scope="path:services/api"))
+    again = invoke("lint", "--select", "duplicate", "--format", "json")
+    assert again.exit_code == 0 and json.loads(again.stdout) == []
