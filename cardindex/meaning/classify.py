@@ -28,6 +28,7 @@ from cardindex.store.card import Card
 DUPLICATE_OVERLAP = 0.65  # rarity-weighted share of a statement's words the other one has
 DUPLICATE_COVER = 0.4  # and of the longer one's: a short card is not the duplicate of a card about more
 SAME_SLOT_OVERLAP = 0.5  # within one slot, this much agreeing (and no other value) is the same fact
+KEY_OVERLAP = 0.8  # and for one single-valued key, where two live cards are a contradiction unless plainly one value
 DESCRIBED_SUBJECT = 0.6  # descriptions agreeing this much name one subject: a value they differ in contradicts
 
 
@@ -77,7 +78,10 @@ def classify_sides(a: Side, b: Side, weight: Mapping[str, float], multi_valued: 
 def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> Pair | None:
     """Two cards in one slot: one value (duplicate), or two (contradiction; two facts for a multi-valued key)."""
     sa, sb = a.statement, b.statement
-    wa, wb = (sa.fact, sb.fact) if sa.fact.tokens and sb.fact.tokens else (sa.all, sb.all)
+    # The body clauses are the statements only when they state what the descriptions name;
+    # else ("Related cards cover the job queue") the descriptions are all either card states.
+    stated = bool(sa.fact.tokens and sb.fact.tokens) and _anchored(a, b)
+    wa, wb = (sa.fact, sb.fact) if stated else (sa.description, sb.description)
     english = a.english and b.english
     reason = "same-key" if relation == slots.KEY else "value"
     if english and relation != slots.MULTI:
@@ -86,7 +90,7 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
             return Pair(a.card, b.card, "contradiction", "polarity", 100.0, found)
     slot_words = a.description & b.description
     other = _other_value(wa, wb, english, slot_words) or (
-        _other_value(sa.description, sb.description, english) if relation == slots.KEY else None)
+        _other_value(sa.description, sb.description, english, slot_words) if relation == slots.KEY and stated else None)
     if other:
         if relation == slots.MULTI:
             return None  # two values of a multi-valued key: two facts
@@ -95,7 +99,10 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
         return Pair(a.card, b.card, "contradiction", reason, 100.0, detail)
     smaller, _ = _coverage(a, b, weight)
     fact_a, fact_b = frozenset(wa.tokens), frozenset(wb.tokens)
-    if smaller >= SAME_SLOT_OVERLAP + (0 if english else 0.1) or (fact_a and fact_b and (fact_a <= fact_b or fact_b <= fact_a)):
+    # Two live cards for one single-valued key are a contradiction unless plainly one value.
+    needed = (KEY_OVERLAP if relation == slots.KEY else SAME_SLOT_OVERLAP) + (0 if english else 0.1)
+    if smaller >= needed or (fact_a and fact_b and (fact_a <= fact_b or fact_b <= fact_a)) or (
+            _reworded(sa.description, sb.description, a.description, b.description)):
         kind_reason = "same-key" if relation == slots.KEY else "wording"
         return Pair(a.card, b.card, "duplicate", kind_reason, round(smaller * 100, 1), "the same fact in other words")
     if relation == slots.KEY:

@@ -111,7 +111,7 @@ def changed(wa: Words, wb: Words, slot: frozenset[str] = frozenset()) -> tuple[s
     set_a, set_b = frozenset(wa.tokens), frozenset(wb.tokens)
     if not set_a or not set_b or set_a == set_b:
         return None
-    va, vb = wa.values, wb.values
+    va, vb = wa.values - slot, wb.values - slot  # a name both descriptions give is the subject, not the value
     marked_agree = False
     if va and vb:
         left, right = equivalent(va - vb, vb - va, wa.tokens, wb.tokens)
@@ -144,9 +144,31 @@ def _one_place(ta: tuple[str, ...], tb: tuple[str, ...]) -> bool:
 
 
 def _aligned(ta: tuple[str, ...], tb: tuple[str, ...], left: set[str], right: set[str]) -> bool:
-    """Whether some differing word of each side stands in the same place between shared words."""
-    return any(op == "replace" and left.intersection(ta[i1:i2]) and right.intersection(tb[j1:j2])
-               for op, i1, i2, j1, j2 in _opcodes(ta, tb))
+    """Whether some differing word of each side stands in the same place among the shared words.
+
+    The same place: one replaced run in the diff of the two, or the same shared word next to
+    it ("… uses prettier" / "… uses yapf for code formatting", however the rest is ordered).
+    """
+    if any(op == "replace" and left.intersection(ta[i1:i2]) and right.intersection(tb[j1:j2])
+           for op, i1, i2, j1, j2 in _opcodes(ta, tb)):
+        return True
+    shared = set(ta) & set(tb)
+    return bool(_neighbours(ta, left, shared) & _neighbours(tb, right, shared))
+
+
+def _neighbours(tokens: tuple[str, ...], chosen: set[str], shared: set[str]) -> set[tuple[str, str]]:
+    """The nearest shared word before and after each chosen word, marked with its side."""
+    out: set[tuple[str, str]] = set()
+    for i, t in enumerate(tokens):
+        if t not in chosen:
+            continue
+        before = next((u for u in reversed(tokens[:i]) if u in shared), None)
+        after = next((u for u in tokens[i + 1:] if u in shared), None)
+        if before:
+            out.add(("before", before))
+        if after:
+            out.add(("after", after))
+    return out
 
 
 def _said(w: Words, chosen: set[str]) -> str:
