@@ -54,18 +54,20 @@ class Side(NamedTuple):
     all: frozenset[str]
     total: float  # rarity weight of all its words
     english: bool
+    scope: str  # as `slots.scope_of` gives it
 
 
 def side(card: Card, st: Statement, weight: Mapping[str, float]) -> Side:
     every = frozenset(st.all.tokens)
     return Side(card, card.key, st, frozenset(st.fact.tokens), frozenset(st.description.tokens), every,
-                sum([weight.get(t, 1.0) for t in every]), slots.english(card))
+                sum([weight.get(t, 1.0) for t in every]), slots.english(card), slots.scope_of(card))
 
 
 def classify_sides(a: Side, b: Side, weight: Mapping[str, float], multi_valued: frozenset[str]) -> Pair | None:
     """What two cards are to each other, by slot first and value second."""
     sa, sb = a.statement, b.statement
-    relation = slots.relation(a.card, b.card, sa, sb, multi_valued)
+    relation = slots.relate(a.scope, b.scope, a.key, b.key,
+                            lambda: slots.same_description(a.card, b.card, sa, sb), multi_valued)
     if relation == slots.APART:
         return None
     if relation == slots.OPEN and _reworded(sa.description, sb.description, a.description, b.description):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 
 from cardindex.meaning.words import ANTONYMS, NEGATORS, STOP, Statement, words
 from cardindex.store.card import Card
@@ -27,6 +28,8 @@ DESCRIBED = "described"  # one description written twice: one slot
 OPEN = "open"  # nothing structural: the wording decides
 
 _WORD = re.compile(r"[^\W\d_]+")
+_ENGLISH = STOP | NEGATORS | frozenset(ANTONYMS)  # words that say a text is English
+_PUNCTUATION = ".,;:!?()[]{}\"'`*_-—"
 _NOT_ASCII_LETTER = re.compile(r"[^\W\d_a-zA-Z]")
 
 
@@ -65,13 +68,16 @@ def english_text(text: str) -> bool:
     English function word, negator or antonym (Czech or German written without accents
     mostly has none of ours).
     """
+    if text.isascii():  # the common case, without a regular expression
+        found = text.lower().split()
+        return len(found) < 6 or any(w.strip(_PUNCTUATION) in _ENGLISH for w in found)
     letters = sum(len(w) for w in _WORD.findall(text))
     if not letters:
         return True
     if len(_NOT_ASCII_LETTER.findall(text)) * 20 > letters:
         return False
     found = [w.lower() for w in _WORD.findall(text)]
-    return len(found) < 6 or any(w in STOP or w in NEGATORS or w in ANTONYMS for w in found)
+    return len(found) < 6 or any(w in _ENGLISH for w in found)
 
 
 def english(card: Card) -> bool:
@@ -89,15 +95,19 @@ def same_description(a: Card, b: Card, sa: Statement, sb: Statement) -> bool:
 
 def relation(a: Card, b: Card, sa: Statement, sb: Statement, multi_valued: frozenset[str]) -> str:
     """How the slots of two cards relate: APART, KEY, MULTI, DESCRIBED or OPEN."""
-    if not same_scope(a, b):
+    return relate(scope_of(a), scope_of(b), a.key, b.key, lambda: same_description(a, b, sa, sb), multi_valued)
+
+
+def relate(scope_a: str, scope_b: str, key_a: str | None, key_b: str | None, described: Callable[[], bool],
+           multi_valued: frozenset[str]) -> str:
+    """`relation`, from the scopes (as `scope_of` gives them) and keys already read; `described` asked last."""
+    if scope_a != scope_b and "global" not in (scope_a, scope_b):
         return APART
-    if a.key and a.key == b.key:
-        return MULTI if a.key in multi_valued else KEY
-    if not keys_compatible(a.key, b.key):
+    if key_a and key_a == key_b:
+        return MULTI if key_a in multi_valued else KEY
+    if not keys_compatible(key_a, key_b):
         return APART
-    if same_description(a, b, sa, sb):
-        return DESCRIBED
-    return OPEN
+    return DESCRIBED if described() else OPEN
 
 
 def slot(card: Card, multi_valued: frozenset[str] = frozenset()) -> str:
