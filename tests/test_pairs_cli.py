@@ -125,3 +125,22 @@ def test_a_scope_edit_is_seen_by_a_warm_lint(invoke: Any, vault: Path, write_car
     write_card(vault, "b.md", make_card(desc, body="Format with Prettier everywhere.", scope="path:services/api"))
     again = invoke("lint", "--select", "duplicate", "--format", "json")
     assert again.exit_code == 0 and json.loads(again.stdout) == []
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cards_strategy)
+def test_the_gate_and_lint_never_disagree_on_what_a_pair_is(specs: Any) -> None:
+    """`pairs_with(new, vault)` (the gate, watch) and `find_pairs` (lint) classify by one function: a pair both
+    find is of one kind, and every contradiction lint finds with `new` the gate finds too. (The gate estimates
+    how rare a word is from the new card alone, so a paraphrase near the duplicate threshold may differ.)"""
+    from cardindex.meaning.similarity import pairs_with
+
+    cards = build(specs)
+    multi = frozenset({"owner"})
+    everything = {frozenset((p.a.path, p.b.path)): p.kind for p in find_pairs(cards, multi)}
+    for new in cards:
+        mine = {frozenset((p.a.path, p.b.path)): p.kind for p in pairs_with(new, cards, multi)}
+        for both in mine.keys() & everything.keys():
+            assert mine[both] == everything[both], (new.text, both)
+        lint_contradictions = {k for k, kind in everything.items() if new.path in k and kind == "contradiction"}
+        assert lint_contradictions <= mine.keys(), new.text

@@ -252,3 +252,16 @@ def test_pairs_with_agrees_with_find_pairs() -> None:
                      key="maintainer"),
                 card("web2.md", desc, "Code under apps/web is formatted by Prettier.", scope="path:apps/web")):
         assert {(p.kind) for p in pairs_with(new, vault, multi)} == {p.kind for p in find_pairs([*vault, new], multi)}
+
+
+def test_units_paths_and_compounds_as_values_see_them() -> None:
+    from cardindex.meaning.values import changed, equivalent
+    from cardindex.meaning.words import words
+
+    assert {"30", "second"} <= words("Sensors report every 30 seconds").values
+    assert changed(words("The invoice export runs on Mondays"), words("The invoice export runs every 30 seconds"))
+    assert equivalent({"acme/handbook"}, {"handbook"}) == (set(), set())
+    assert equivalent({"oncal"}, {"call"}, ("oncal",), ("call",)) == (set(), set())
+    # Negating prefixes are no compounds: "inactive" is not "active", "async" not "sync".
+    assert equivalent({"inact"}, {"activ"}, ("inact",), ("activ",)) == ({"inact"}, {"activ"})
+    assert equivalent({"async"}, {"sync"}, ("async",), ("sync",)) == ({"async"}, {"sync"})

@@ -142,8 +142,10 @@ def _open(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
     # two descriptions of one rule may well swap an ordinary word.
     other = _marked_values_differ(sa.all, sb.all, a.all, b.all) if english else _other_value(sa.all, sb.all, False)
     if other:
-        described, _ = _weighted(a.description, b.description, weight)
-        if described >= DESCRIBED_SUBJECT:
+        # Whether the descriptions name one subject is counted in words, not rarity: the
+        # write gate, which estimates rarity from the new card alone, decides it the same.
+        shared = len(a.description & b.description)
+        if a.description and b.description and shared >= DESCRIBED_SUBJECT * min(len(a.description), len(b.description)):
             return Pair(a.card, b.card, "contradiction", "value", 100.0,
                         f"different value in the same place: {other[0]!r} vs {other[1]!r}")
         return None
@@ -163,15 +165,6 @@ def _marked_values_differ(wa: Words, wb: Words, set_a: frozenset[str], set_b: fr
     only_a, only_b = (set_a - set_b) & wa.values, (set_b - set_a) & wb.values
     left, right = equivalent(only_a, only_b, wa.tokens, wb.tokens)
     return (" ".join(sorted(left)), " ".join(sorted(right))) if left and right else None
-
-
-def _weighted(set_a: frozenset[str], set_b: frozenset[str], weight: Mapping[str, float]) -> tuple[float, float]:
-    """Rarity-weighted shares of the smaller and the larger set that both have."""
-    if not set_a or not set_b:
-        return 0.0, 0.0
-    shared = sum([weight.get(t, 1.0) for t in set_a & set_b])
-    total_a, total_b = sum([weight.get(t, 1.0) for t in set_a]), sum([weight.get(t, 1.0) for t in set_b])
-    return shared / min(total_a, total_b), shared / max(total_a, total_b)
 
 
 def _coverage(a: Side, b: Side, weight: Mapping[str, float]) -> tuple[float, float]:

@@ -40,6 +40,8 @@ def _fuzzy(x: str, y: str) -> bool:
 def _same_word(x: str, y: str) -> bool:
     if x == y:
         return True
+    if "/" in x or "/" in y:  # a path names its last part: "owner/5320-onboarding" is "5320-onboarding"
+        return x.endswith("/" + y) or y.endswith("/" + x)
     if not (x.isalpha() and y.isalpha()) or min(len(x), len(y)) < 6 or x[0] != y[0]:
         return False
     return _fuzzy(x, y)
@@ -49,7 +51,8 @@ def equivalent(only_a: Iterable[str], only_b: Iterable[str], seq_a: tuple[str, .
                seq_b: tuple[str, ...] = ()) -> tuple[set[str], set[str]]:
     """The words of `only_a` and `only_b` that have no counterpart on the other side.
 
-    A word's counterpart is the same word misspelt or spelt otherwise, or two adjacent
+    A word's counterpart is the same word misspelt or spelt otherwise, a path ending in
+    it, or two adjacent
     words of the other statement written as one ("oncall" and "on call" → "call", whose
     stop word was dropped; "payroll" / "pay roll").
     """

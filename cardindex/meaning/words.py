@@ -147,6 +147,7 @@ def words(text: str) -> Words:
         text = _SYMBOL_SPAN.sub(_symbol, text)
     found_words = _TOKEN_SPLIT.findall(text)
     titled = _titled(found_words)
+    after_number = False
     for raw, stop in found_words:
         found = _token(raw, sentence_start or titled)
         if found is None:
@@ -154,8 +155,9 @@ def words(text: str) -> Words:
         sentence_start = bool(stop)
         for token, value in found:
             tokens.append(token)
-            if value:
-                values.add(token)
+            if value or (after_number and token.isalpha() and token not in NEGATORS):
+                values.add(token)  # a number's unit is part of the value: "30 seconds", "5 minutes"
+        after_number = raw.isdigit() or raw.replace(".", "", 1).isdigit()
     return Words(tuple(tokens), frozenset(values), " ".join(tokens))
 
 
