@@ -184,6 +184,22 @@ def test_reworded_copies_are_all_found_and_neighbours_are_not() -> None:
     assert len(found) >= 2
 
 
+def test_a_command_and_its_description_in_other_words_are_one_fact() -> None:
+    filler = [card(f"f{i}.md", f"Step {i} of the {name} pipeline", f"The {name} pipeline runs step {i} on every push.")
+              for i, name in enumerate(["docs", "mobile", "billing", "search", "admin", "gateway", "ledger"] * 4)]
+    a = card("a.md", "How to escalate to the duty manager", "`/escalate` in #support wakes the duty manager.")
+    b = card("b.md", "Waking the manager on duty", "Whoever is the manager on duty gets woken when someone runs the "
+             "escalate command in the support channel.")
+    found = {k for k in kinds([a, b, *filler]) if not k[0].startswith("f")}
+    assert found == {("a.md", "b.md", "duplicate")}
+    # The longer wording may spend more words on who and how: most of the shorter one is still said.
+    c = card("c.md", "How to page the incident commander", "`/page` in #incidents wakes the incident commander.")
+    d = card("d.md", "Waking the incident commander", "Whoever is incident commander gets woken when someone runs the "
+             "page command in the incidents channel.")
+    found = {k for k in kinds([c, d, *filler]) if not k[0].startswith("f")}
+    assert found == {("c.md", "d.md", "duplicate")}
+
+
 def test_two_facts_about_one_topic_are_not_duplicates() -> None:
     cards = [
         card("a.md", "Sev1 paging", "The oncall engineer is paged for sev1 incidents."),
