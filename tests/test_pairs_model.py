@@ -150,6 +150,24 @@ def test_one_value_of_many_words_said_twice_is_a_duplicate(desc: str, one: str, 
     assert kinds(cards) == {("a.md", "b.md", "duplicate")}
 
 
+# A vault around the cards under test, so that words are as common as in a real one.
+FILLER = [card(f"f{i}.md", f"Step {i} of the {name} pipeline", f"The {name} pipeline runs step {i} on every push.")
+          for i, name in enumerate(["docs", "web", "billing", "search", "admin", "gateway", "ledger"] * 4)]
+
+
+def test_another_tool_under_two_descriptions_is_no_duplicate() -> None:
+    a = card("a.md", "Test runner of the mobile app", "The mobile app's tests run under detox.")
+    b = card("b.md", "How mobile app tests are run", "Mobile app tests are run with maestro.")
+    assert {k for k in kinds([a, b, *FILLER]) if not k[0].startswith("f")} == {("a.md", "b.md", "contradiction")}
+
+
+def test_a_rule_reworded_under_two_descriptions_is_no_contradiction() -> None:
+    a = card("a.md", "How metrics carry their dimensions", "Emit metrics with label key-value pairs, not values baked into the metric name.")
+    b = card("b.md", "Labelled metrics instead of composed names",
+             "Pass metric dimensions as label key/value arguments instead of baking the values into the metric name.")
+    assert not {k for k in kinds([a, b, *FILLER]) if k[2] == "contradiction"}
+
+
 # ------------------------------------------------------------- 4. paraphrases and groups
 
 

@@ -141,6 +141,9 @@ def _open(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
     # Without a slot in common only marked values (names, numbers, dates) show another value:
     # two descriptions of one rule may well swap an ordinary word.
     other = _marked_values_differ(sa.all, sb.all, a.all, b.all) if english else _other_value(sa.all, sb.all, False)
+    if not other and english and sa.fact.tokens and sb.fact.tokens and _anchored(a, b):
+        # The clauses that state the facts swap a word in one place: another value ("uses pnpm" / "with yarn").
+        other = changed(sa.fact, sb.fact, a.description | b.description, one_place=True)
     if other:
         # Whether the descriptions name one subject is counted in words, not rarity: the
         # write gate, which estimates rarity from the new card alone, decides it the same.

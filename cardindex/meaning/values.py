@@ -99,7 +99,7 @@ def _joined(seq: tuple[str, ...]) -> dict[str, tuple[str, str]]:
     return {a + b: (a, b) for a, b in pairwise(seq)}
 
 
-def changed(wa: Words, wb: Words, slot: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+def changed(wa: Words, wb: Words, slot: frozenset[str] = frozenset(), *, one_place: bool = False) -> tuple[str, str] | None:
     """The two values, when two statements of one slot give different values; None when they agree or cannot tell.
 
     Marked values decide first: both statements have some, and they differ (one side's
@@ -109,7 +109,8 @@ def changed(wa: Words, wb: Words, slot: frozenset[str] = frozenset()) -> tuple[s
     words both share (plus two). Words that differ in many places are another wording.
     Words of the `slot` (what both descriptions name) are never the value: "The billing
     service runs Python 3.11" and "In production it runs Python 3.11", both under "the
-    billing service … in production", say one thing.
+    billing service … in production", say one thing. `one_place`: only a run swapped in one
+    place counts (for cards whose slot is not known to be one).
     """
     set_a, set_b = frozenset(wa.tokens), frozenset(wb.tokens)
     if not set_a or not set_b or set_a == set_b:
@@ -128,8 +129,8 @@ def changed(wa: Words, wb: Words, slot: frozenset[str] = frozenset()) -> tuple[s
     shared = len(set_a & set_b)
     if shared < 2 and not (shared and len(left) + len(right) <= 3):
         return None
-    one_place = _one_place(wa.tokens, wb.tokens)
-    if one_place or (not marked_agree and len(left) + len(right) <= shared + 2 and _aligned(wa.tokens, wb.tokens, left, right)):
+    swapped = _one_place(wa.tokens, wb.tokens)
+    if swapped or (not one_place and not marked_agree and len(left) + len(right) <= shared + 2 and _aligned(wa.tokens, wb.tokens, left, right)):
         return _said(wa, left), _said(wb, right)
     return None  # the words differ in many places: the same thing said another way
 
