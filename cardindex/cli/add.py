@@ -58,6 +58,8 @@ def run(*, vault: Vault, output_format: str = "text", to_log: bool = False, **op
             f"conflict: key {key!r} belongs to locked card {added.conflicts_with[0]}; the new card is marked conflict",
             file=sys.stderr,
         )
+    for f in added.contradicts:
+        print(f"warning: {added.card.path}:{f.line}: {f.code} {f.message}", file=sys.stderr)
     report_takeover(added.indexed.takeover)  # its MEMORY.md was kept by hand until now: say what was kept
     broken = added.indexed.broken
     if broken:

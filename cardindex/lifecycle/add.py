@@ -114,6 +114,7 @@ class Added(NamedTuple):
     conflicts_with: list[str]  # ids of locked key holders: the new card is a conflict
     job: str | None
     indexed: index.IndexResult  # what regenerating the index found
+    contradicts: tuple[Finding, ...] = ()  # the gate's contradictions: the card was written, the user should know
 
     @property
     def status(self) -> str:
@@ -186,10 +187,13 @@ def add_card(
             ("supersedes", None if locked or not holders else id_value(_replaced(holders))),
         ]
         card_text = render_card(vault, fields, body)
+        contradicts: tuple[Finding, ...] = ()
         if not force:
             from cardindex.lint import gate  # the lint rules: imported only when the gate runs
 
-            findings = gate.review(Card.from_text(rel, card_text), vault)
+            checker = gate.Gate(vault)
+            findings = checker.review(Card.from_text(rel, card_text))
+            contradicts = tuple(checker.reported)
             if findings:
                 raise GateRefused(
                     f"card refused by the write gate ({', '.join(sorted({f.category for f in findings}))}); "
@@ -213,7 +217,8 @@ def add_card(
         done = [d for d in done if d.step.op == "archive"]
         result = index.write(vault, now)
 
-    return Added(new, key, [c.id for c in holders] if not locked else [], done, [c.id for c in locked], job, result)
+    return Added(new, key, [c.id for c in holders] if not locked else [], done, [c.id for c in locked], job, result,
+                 contradicts)
 
 
 def _key_holders(vault: Vault, key: str | None, now: dt.date) -> list[Card]:

@@ -115,8 +115,10 @@ class LintContext:
         return found
 
     def _compared(self, card: Card) -> bytes:
-        """A digest of what `find_pairs` reads of `card`: its path, key and statement."""
-        parts = [card.path, card.key or ""]
+        """A digest of what `find_pairs` reads of `card`: its path, key, scope, language and statement."""
+        from cardindex.meaning import slots
+
+        parts = [card.path, card.key or "", slots.scope_of(card), "en" if slots.english(card) else "other"]
         for w in self.statement(card):
             parts += [w.text, " ".join(sorted(w.values))]
         return hashlib.blake2b("\0".join(parts).encode("utf-8", "surrogatepass"), digest_size=16).digest()

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from cardindex.meaning.repo_facts import RepoFacts
 
 REFUSED = ("structure", "session", "derivable", "duplicate", "secret")
+REPORTED = ("contradiction",)  # said, never refused: the new value may be the right one
 
 
 class Gate:
@@ -34,6 +35,7 @@ class Gate:
         self.vault = vault
         self.repo_root = vault.repo_root()
         self.accepted: list[Card] = []
+        self.reported: list[Finding] = []  # what the last `review` found that does not refuse: contradictions
         self._repo: RepoFacts | None = None
 
     def review(self, card: Card) -> list[Finding]:
@@ -42,12 +44,15 @@ class Gate:
 
         ctx = LintContext(self.vault, today(), self.repo_root, [*self.vault.cards, *self.accepted, card], focus=(card,),
                           repo=self._repo)
-        rules = [r for r in RULES.values() if r.category in REFUSED and r.default and r.check is not None]
+        rules = [r for r in RULES.values() if r.category in REFUSED + REPORTED and r.default and r.check is not None]
         findings = lint_one(card, rules, ctx)
         self._repo = ctx.loaded_repo()
+        # A contradiction with a holder of the new card's single-valued key is the supersession `add` does.
+        self.reported = [f for f in findings if f.category in REPORTED and not _same_key(card, f.related, ctx)]
         return [
             f for f in findings
-            if f.severity == "error" and not (f.category == "duplicate" and _same_key(card, f.related, ctx))
+            if f.category in REFUSED and f.severity == "error"
+            and not (f.category == "duplicate" and _same_key(card, f.related, ctx))
         ]
 
 
@@ -57,5 +62,11 @@ def review(card: Card, vault: Vault) -> list[Finding]:
 
 
 def _same_key(card: Card, related: tuple[str, ...], ctx: LintContext) -> bool:
+    """Whether the duplicate is a card holding the new card's single-valued key: that is supersession.
+
+    The same value twice under a multi-valued key is a duplicate like any other.
+    """
+    if not card.key or card.key in ctx.vault.config.multi_valued_keys:
+        return False
     others = {c.path: c for c in ctx.cards}
-    return bool(card.key) and any(r in others and others[r].key == card.key for r in related)
+    return any(r in others and others[r].key == card.key for r in related)

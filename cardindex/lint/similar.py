@@ -25,10 +25,12 @@ def _pairs(card: Card, ctx: LintContext, kind: str, reasons: tuple[str, ...]) ->
 
 
 def duplicate(card: Card, ctx: LintContext) -> Iterator[Hit]:
-    """The same fact as another live card, however reworded.
+    """The same fact as another live card, however reworded: one slot, one value.
 
     Two copies drift apart and one of them goes stale. Keep the better-described card
-    (consolidation merges them, recording `merged_from`) and archive the other.
+    (consolidation merges them, recording `merged_from`) and archive the other. Cards in
+    two scopes (`path:apps/web`, `path:services/api`) and two values of a key listed in
+    `multi_valued_keys` are different facts, never duplicates.
     """
     yield from _pairs(card, ctx, "duplicate", ("wording", "same-key"))
 
@@ -52,9 +54,10 @@ def opposite(card: Card, ctx: LintContext) -> Iterator[Hit]:
 
 
 def other_value(card: Card, ctx: LintContext) -> Iterator[Hit]:
-    """Two live cards give different values for the same thing: a number, version, port, weekday or name.
+    """Two live cards give different values for the same thing: a number, version, port, weekday, name or tool.
 
-    ("Deploys happen on Thursdays" and "Deploys happen on Tuesdays".) Keep the current
-    value, supersede the other.
+    ("Deploys happen on Thursdays" and "Deploys happen on Tuesdays"; one description
+    with "Run one-off CLIs with pnpm dlx" and "… with bunx".) A value may be many words.
+    Keep the current value, supersede the other.
     """
     yield from _pairs(card, ctx, "contradiction", ("value",))

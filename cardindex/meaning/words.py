@@ -16,6 +16,7 @@ import re
 from collections import defaultdict
 from typing import NamedTuple
 
+from cardindex.meaning.stem import stem
 from cardindex.store.card import Card
 
 STOP = frozenset(
@@ -113,87 +114,93 @@ _IRREGULAR = {
     "frozen": "freeze", "froze": "freeze", "ridden": "ride", "risen": "rise", "rose": "rise", "fallen": "fall",
     "fell": "fall", "woken": "wake", "woke": "wake", "worn": "wear", "wore": "wear", "torn": "tear",
 }
-_VOWELS = frozenset("aeiou")
-
-
-def _measure(stem: str) -> tuple[int, bool]:
-    """Porter's m (the number of vowel-consonant sequences) and whether the stem ends consonant-vowel-consonant."""
-    kinds: list[bool] = []
-    for i, ch in enumerate(stem):
-        vowel = ch in _VOWELS or (ch == "y" and i > 0 and not kinds[-1])
-        kinds.append(vowel)
-    m = sum(1 for i in range(1, len(kinds)) if kinds[i - 1] and not kinds[i])
-    cvc = len(stem) >= 3 and not kinds[-3] and kinds[-2] and not kinds[-1] and stem[-1] not in "wxy"
-    return m, cvc
-
-
 def _stem(word: str) -> str:
-    """Fold inflections together: plurals, -ing and -ed forms ("writing", "writes", "written" → "write").
+    """Fold inflections together with the Snowball stemmer ("writing", "writes", "written" → "write").
 
-    Porter's steps 1 and 5, about: enough to map the forms of one word to one token, and
-    rarely two words to one. Antonyms and calendar words stay as they are.
+    Irregular forms are folded first (Snowball does not know "woken" is "wake"); antonyms,
+    calendar words and words not in ASCII (other languages: the stemmer is English) stay
+    as they are, and a word is never turned into a negation or a stop word.
     """
-    if len(word) <= 3 or not word.isalpha() or word in ANTONYMS or word in CALENDAR:
+    if len(word) <= 3 or not word.isalpha() or word in ANTONYMS or word in CALENDAR or not word.isascii():
         return word
-    original = word
-    irregular = _IRREGULAR.get(word)
-    if irregular is not None:
-        word = irregular
-    elif word.endswith("sses"):
-        word = word[:-2]
-    elif word.endswith("ies"):
-        word = word[:-3] + "y" if len(word) > 4 else word[:-1]  # policies, ties
-    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        word = word[:-1]
-    if word.endswith("eed"):
-        if _measure(word[:-3])[0] > 0:
-            word = word[:-1]  # agreed
-    else:
-        for suffix in ("ing", "ed"):
-            stem = word[: -len(suffix)]
-            if word.endswith(suffix) and len(stem) >= 2 and not _VOWELS.isdisjoint(stem):
-                if stem.endswith(("at", "bl", "iz")):
-                    stem += "e"  # creating, enabled
-                elif stem[-1] == stem[-2] and stem[-1] not in "lsz":
-                    stem = stem[:-1]  # running, committed
-                elif _measure(stem) == (1, True):
-                    stem += "e"  # writing, naming
-                word = stem
-                break
-    if word.endswith("e") and not word.endswith("ee"):
-        m, cvc = _measure(word[:-1])
-        if m > 1 or (m == 1 and not cvc):
-            word = word[:-1]  # cache, caches
-    if word in NEGATORS or word in STOP:
-        return original  # never turn a word into "not" or a stop word
-    return word
+    folded = stem(_IRREGULAR.get(word, word))
+    if folded in NEGATORS or folded in STOP:
+        return word
+    return folded
 
 
 @functools.lru_cache(maxsize=100_000)
 def words(text: str) -> Words:
-    """Normalize text: case folded, stop and filler words dropped, synonyms folded, plurals stemmed."""
+    """Normalize text: case folded, stop and filler words dropped, synonyms folded, words stemmed.
+
+    Words in scripts written without spaces (Chinese, Japanese; Korean words carry their
+    particles) become overlapping pairs of characters, so two such texts can be compared
+    at all. In a title ("Theme Customization Complete Reference") a capital is no name.
+    """
     tokens: list[str] = []
     values: set[str] = set()
     sentence_start = True
     lowered = text.lower()
     if any(key in lowered for key in _PHRASE_KEYS):
         text = _PHRASES.sub(_phrase, text)
-    for raw, stop in _TOKEN_SPLIT.findall(text):
-        found = _token(raw, sentence_start)
+    if "`" in text:
+        text = _SYMBOL_SPAN.sub(_symbol, text)
+    found_words = _TOKEN_SPLIT.findall(text)
+    titled = _titled(found_words)
+    after_number = False
+    for raw, stop in found_words:
+        found = _token(raw, sentence_start or titled)
         if found is None:
             continue
         sentence_start = bool(stop)
         for token, value in found:
             tokens.append(token)
-            if value:
-                values.add(token)
+            if value or (after_number and token.isalpha() and token not in NEGATORS):
+                values.add(token)  # a number's unit is part of the value: "30 seconds", "5 minutes"
+        after_number = raw.isdigit() or raw.replace(".", "", 1).isdigit()
     return Words(tuple(tokens), frozenset(values), " ".join(tokens))
+
+
+# A code span that is one punctuation mark names it: "`;`" is "semicolon" in every language.
+_SYMBOL_NAMES = {";": "semicolon", ",": "comma", "|": "pipe", ":": "colon", ".": "dot", "/": "slash",
+                 "\\": "backslash", "-": "hyphen", "_": "underscore", "\\t": "tab", "#": "hash", "@": "at-sign"}
+_SYMBOL_SPAN = re.compile(r"`([^\w\s`]|\\t)`")
+
+
+def _symbol(m: re.Match[str]) -> str:
+    return _SYMBOL_NAMES.get(m.group(1), m.group())
+
+
+def _titled(found: list[tuple[str, str]]) -> bool:
+    """Whether most words are capitalized (a heading or title), so a capital says nothing."""
+    alpha = [raw for raw, _ in found if raw[:1].isalpha() and raw.lower() not in STOP]
+    if len(alpha) < 3:
+        return False
+    return sum(raw[0].isupper() for raw in alpha) * 10 >= len(alpha) * 7
+
+
+_UNSPACED = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+
+
+def _unspaced(raw: str) -> tuple[tuple[str, bool], ...] | None:
+    """Overlapping character pairs of the runs of an unspaced script in `raw`, with any other parts as words."""
+    out: list[tuple[str, bool]] = []
+    rest = _UNSPACED.sub(" ", raw).split()
+    for run in _UNSPACED.findall(raw):
+        out.extend((run[i:i + 2], False) for i in range(max(1, len(run) - 1)))
+    for part in rest:
+        part = part.strip("@._+/:'\u2019-").lower()
+        if part:
+            out.append((part, not part.isalpha()))
+    return tuple(out) or None
 
 
 @functools.lru_cache(maxsize=200_000)
 def _token(raw: str, start: bool) -> tuple[tuple[str, bool], ...] | None:
     """The normalized tokens of one word as written, each with whether it is a value; None: no word."""
     raw = raw.rstrip(".'\u2019")
+    if _UNSPACED.search(raw):
+        return _unspaced(raw)
     if raw.endswith(("'s", "\u2019s")):
         raw = raw[:-2]
     if not raw:
@@ -240,11 +247,12 @@ def _phrase(m: re.Match[str]) -> str:
     return _PHRASE_WORDS[" ".join(m.group().lower().split())]
 
 
-_TOKEN_SPLIT = re.compile("([A-Za-z0-9@][A-Za-z0-9@._+/:'\u2019-]*[A-Za-z0-9]|[A-Za-z0-9])([.!?:;](?=\\s|$))?")
+_TOKEN_SPLIT = re.compile("((?:[^\\W_]|@)(?:[^\\W_]|[@.+/:'\u2019-])*[^\\W_]|[^\\W_])([.!?:;](?=\\s|$))?")
 _REASON_LINE = re.compile(r"(?i)^\W*(?:why|how to apply|source|see also|related|context|reason|because)\b[^:]{0,20}:")
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+")
 # A rule's clause ends at ';' or where a reason or circumstance starts (", when traffic is low").
-_CLAUSE_SPLIT = re.compile(r";|,\s+(?=(?:because|since|so|as|when|while|which|where)\b)", re.IGNORECASE)
+_CLAUSE_SPLIT = re.compile(r";(?=(?:[^`]*`[^`]*`)*[^`]*$)|,\s+(?=(?:because|since|so|as|when|while|which|where)\b)",
+                           re.IGNORECASE)  # not at a ';' inside a code span
 
 
 QUESTION = re.compile(r"(?i)^\W*(?:how|what|which|when|where|who|whom|whose|whether|why)\b")

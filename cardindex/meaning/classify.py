@@ -1,0 +1,311 @@
+"""Classify two candidate cards: the same fact, two facts that cannot both hold, or unrelated.
+
+The model (SPEC §7 step 0): a card states a **value** in a **slot** (`slots`). Cards in
+different slots (other scopes, unrelated keys) are never a pair. Within one slot (one
+single-valued key, one multi-valued key, one description written twice) the values
+decide: the same value is a duplicate; another value (`values.changed`) or the opposite
+polarity is a contradiction, except that two values of a multi-valued key are two facts.
+Without a structural slot, the wording has to show that two cards are about one thing:
+most of their rarity-weighted words agree (a duplicate, unless a value differs), or the
+aligned clauses differ only in a value or in polarity.
+
+Polarity (negators, antonyms) is judged only when both cards are English
+(`slots.english`); values that are numbers, dates, code or paths in every language.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
+from typing import NamedTuple
+
+from cardindex.meaning import slots
+from cardindex.meaning.values import changed, equivalent, neutral
+from cardindex.meaning.words import ANTONYMS, NEGATIVE, NEGATORS, QUESTION, Statement, Words
+from cardindex.store.card import Card
+
+DUPLICATE_OVERLAP = 0.65  # rarity-weighted share of a statement's words the other one has
+DUPLICATE_COVER = 0.4  # and of the longer one's: a short card is not the duplicate of a card about more
+SAME_SLOT_OVERLAP = 0.5  # within one slot, this much agreeing (and no other value) is the same fact
+KEY_OVERLAP = 0.8  # and for one single-valued key, where two live cards are a contradiction unless plainly one value
+DESCRIBED_SUBJECT = 0.6  # descriptions agreeing this much name one subject: a value they differ in contradicts
+
+
+class Pair(NamedTuple):
+    """Two cards and what they are to each other."""
+
+    a: Card
+    b: Card
+    kind: str  # "duplicate" or "contradiction"
+    reason: str  # "same-key", "polarity", "value", "wording"
+    score: float
+    detail: str
+
+
+class Side(NamedTuple):
+    """One card as classify compares it: its statement's word sets, computed once per run."""
+
+    card: Card
+    key: str | None
+    statement: Statement
+    fact: frozenset[str]
+    description: frozenset[str]
+    all: frozenset[str]
+    total: float  # rarity weight of all its words
+    english: bool
+    scope: str  # as `slots.scope_of` gives it
+
+
+def side(card: Card, st: Statement, weight: Mapping[str, float]) -> Side:
+    every = frozenset(st.all.tokens)
+    return Side(card, card.key, st, frozenset(st.fact.tokens), frozenset(st.description.tokens), every,
+                sum([weight.get(t, 1.0) for t in every]), slots.english(card), slots.scope_of(card))
+
+
+def classify_sides(a: Side, b: Side, weight: Mapping[str, float], multi_valued: frozenset[str]) -> Pair | None:
+    """What two cards are to each other, by slot first and value second."""
+    sa, sb = a.statement, b.statement
+    relation = slots.relate(a.scope, b.scope, a.key, b.key,
+                            lambda: slots.same_description(a.card, b.card, sa, sb), multi_valued)
+    if relation == slots.APART:
+        return None
+    if relation == slots.OPEN and _reworded(sa.description, sb.description, a.description, b.description):
+        relation = slots.DESCRIBED  # one description, a word or two added: one slot
+    if relation != slots.OPEN:
+        return _same_slot(a, b, weight, relation)
+    return _open(a, b, weight)
+
+
+def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> Pair | None:
+    """Two cards in one slot: one value (duplicate), or two (contradiction; two facts for a multi-valued key)."""
+    sa, sb = a.statement, b.statement
+    # The body clauses are the statements only when they state what the descriptions name;
+    # else ("Related cards cover the job queue") the descriptions are all either card states.
+    stated = bool(sa.fact.tokens and sb.fact.tokens) and _anchored(a, b)
+    wa, wb = (sa.fact, sb.fact) if stated else (sa.description, sb.description)
+    english = a.english and b.english
+    reason = "same-key" if relation == slots.KEY else "value"
+    if english and relation != slots.MULTI:
+        found = _polarity(wa, wb) or _polarity(sa.description, sb.description)
+        if found:
+            return Pair(a.card, b.card, "contradiction", "polarity", 100.0, found)
+    slot_words = a.description & b.description
+    other = _other_value(wa, wb, english, slot_words) or (
+        _other_value(sa.description, sb.description, english, slot_words) if relation == slots.KEY and stated else None)
+    if other:
+        if relation == slots.MULTI:
+            return None  # two values of a multi-valued key: two facts
+        detail = (f"two live cards hold one single-valued key: {other[0]!r} vs {other[1]!r}" if relation == slots.KEY
+                  else f"different value in the same place: {other[0]!r} vs {other[1]!r}")
+        return Pair(a.card, b.card, "contradiction", reason, 100.0, detail)
+    smaller, _ = _coverage(a, b, weight)
+    fact_a, fact_b = frozenset(wa.tokens), frozenset(wb.tokens)
+    # Two live cards for one single-valued key are a contradiction unless plainly one value.
+    needed = (KEY_OVERLAP if relation == slots.KEY else SAME_SLOT_OVERLAP) + (0 if english else 0.1)
+    if smaller >= needed or (fact_a and fact_b and (fact_a <= fact_b or fact_b <= fact_a)) or (
+            _reworded(sa.description, sb.description, a.description, b.description)):
+        kind_reason = "same-key" if relation == slots.KEY else "wording"
+        return Pair(a.card, b.card, "duplicate", kind_reason, round(smaller * 100, 1), "the same fact in other words")
+    if relation == slots.KEY:
+        return Pair(a.card, b.card, "contradiction", "same-key", 0.0, "two live cards hold one single-valued key")
+    return None
+
+
+def _other_value(wa: Words, wb: Words, english: bool, slot_words: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+    """Another value in one slot; outside English only numbers, dates, code and paths count."""
+    if english:
+        return changed(wa, wb, slot_words)
+    va, vb = neutral(wa), neutral(wb)
+    if va and vb and va != vb and va - vb and vb - va:
+        return " ".join(sorted(va - vb)), " ".join(sorted(vb - va))
+    return None
+
+
+def _open(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
+    """Two cards with no structural slot in common: the wording must show one subject."""
+    sa, sb = a.statement, b.statement
+    english = a.english and b.english
+    found = ((_contradiction(sa.fact, sb.fact, a.fact, b.fact, english) if _anchored(a, b) else None)
+             or _contradiction(sa.description, sb.description, a.description, b.description, english))
+    if found:
+        return Pair(a.card, b.card, "contradiction", found[0], 100.0, found[1])
+    smaller, larger = _coverage(a, b, weight)
+    if _same_statement(a, b):
+        return Pair(a.card, b.card, "duplicate", "wording", round(max(smaller, DUPLICATE_OVERLAP) * 100, 1),
+                    "the same fact in other words")
+    if smaller < DUPLICATE_OVERLAP or larger < DUPLICATE_COVER:
+        return None
+    if english and _opposed_sets(sa.all, sb.all, a.all, b.all):
+        return None
+    # Without a slot in common only marked values (names, numbers, dates) show another value:
+    # two descriptions of one rule may well swap an ordinary word.
+    other = _marked_values_differ(sa.all, sb.all, a.all, b.all) if english else _other_value(sa.all, sb.all, False)
+    if not other and english and sa.fact.tokens and sb.fact.tokens and _anchored(a, b):
+        # The clauses that state the facts swap a word in one place: another value ("uses pnpm" / "with yarn").
+        other = changed(sa.fact, sb.fact, a.description | b.description, one_place=True)
+    if other:
+        # Whether the descriptions name one subject is counted in words, not rarity: the
+        # write gate, which estimates rarity from the new card alone, decides it the same.
+        shared = len(a.description & b.description)
+        if a.description and b.description and shared >= DESCRIBED_SUBJECT * min(len(a.description), len(b.description)):
+            return Pair(a.card, b.card, "contradiction", "value", 100.0,
+                        f"different value in the same place: {other[0]!r} vs {other[1]!r}")
+        return None
+    return Pair(a.card, b.card, "duplicate", "wording", round(smaller * 100, 1), "the same fact in other words")
+
+
+def _same_statement(a: Side, b: Side) -> bool:
+    """Both bodies state one fact in the same words, a specific one (a name, number or
+    four words), each stating what its own description names: one fact however the
+    descriptions differ ("Draw.io reference research, 2026-03-14" under two summaries)."""
+    if not a.fact or a.fact != b.fact or not _anchored(a, b):
+        return False
+    return len(a.fact) >= 4 or bool(a.fact & a.statement.fact.values)
+
+
+def _marked_values_differ(wa: Words, wb: Words, set_a: frozenset[str], set_b: frozenset[str]) -> tuple[str, str] | None:
+    only_a, only_b = (set_a - set_b) & wa.values, (set_b - set_a) & wb.values
+    left, right = equivalent(only_a, only_b, wa.tokens, wb.tokens)
+    return (" ".join(sorted(left)), " ".join(sorted(right))) if left and right else None
+
+
+def _coverage(a: Side, b: Side, weight: Mapping[str, float]) -> tuple[float, float]:
+    """Rarity-weighted shares of the smaller and larger statement that both say, words written two ways paired."""
+    set_a, set_b = a.all, b.all
+    if not set_a or not set_b:
+        return 0.0, 0.0
+    shared = sum([weight.get(t, 1.0) for t in set_a & set_b])
+    smaller, larger = min(a.total, b.total), max(a.total, b.total)
+    if smaller and shared / smaller >= DUPLICATE_OVERLAP and shared / larger >= DUPLICATE_COVER:
+        return shared / smaller, shared / larger  # enough already: pairing words written two ways can wait
+    only_a, only_b = set_a - set_b, set_b - set_a
+    left, right = equivalent(only_a, only_b, a.statement.all.tokens, b.statement.all.tokens)
+    paired = (sum([weight.get(t, 1.0) for t in only_a - left]) + sum([weight.get(t, 1.0) for t in only_b - right])) / 2
+    shared += paired
+    return (shared / smaller if smaller else 0.0), (shared / larger if larger else 0.0)
+
+
+# ---------------------------------------------------------------- polarity and aligned values
+
+
+def _polar(token: str) -> bool:
+    return token in NEGATORS or token in ANTONYMS or token.endswith("n't")
+
+
+def _opposed(only_a: AbstractSet[str], only_b: AbstractSet[str]) -> str | None:
+    """Why two statements have opposite polarity, or None."""
+    for word in sorted(only_a):
+        for other in sorted(ANTONYMS.get(word, ())):
+            if other in only_b:
+                return f"'{word}' vs '{other}'"
+    neg_a = {t for t in only_a if t in NEGATORS or t.endswith("n't")}
+    neg_b = {t for t in only_b if t in NEGATORS or t.endswith("n't")}
+    if bool(neg_a) != bool(neg_b):
+        if not NEGATIVE.isdisjoint(only_b if neg_a else only_a):
+            return None  # a negative word answers the negation: "does not work" and "day off"
+        return f"'{min(neg_a or neg_b)}' on one side only"
+    return None
+
+
+_CONVERSES = {"before": "after", "after": "before"}
+
+
+def _converse(wa: Words, wb: Words, only_a: AbstractSet[str], only_b: AbstractSet[str]) -> bool:
+    """One order said both ways: "merged only after 2 approvals" and "2 approvals before merging"."""
+    for word in only_a & _CONVERSES.keys():
+        other = _CONVERSES[word]
+        if other not in only_b:
+            continue
+        i, j = wa.tokens.index(word), wb.tokens.index(other)
+        left_a, right_a = set(wa.tokens[:i]), set(wa.tokens[i + 1:])
+        left_b, right_b = set(wb.tokens[:j]), set(wb.tokens[j + 1:])
+        crossed = len(left_a & right_b) + len(right_a & left_b)
+        if left_a & right_b and right_a & left_b and crossed > len(left_a & left_b) + len(right_a & right_b):
+            return True
+    return False
+
+
+def _polarity(wa: Words, wb: Words) -> str | None:
+    """Opposite polarity between two statements of one slot (the detail), or None."""
+    found = _contradiction(wa, wb, english=True)
+    return found[1] if found and found[0] == "polarity" else None
+
+
+def _opposed_sets(wa: Words, wb: Words, set_a: frozenset[str], set_b: frozenset[str]) -> bool:
+    only_a, only_b = set_a - set_b, set_b - set_a
+    return _opposed(only_a, only_b) is not None and not _converse(wa, wb, only_a, only_b)
+
+
+def swapped_values(a: Words, b: Words) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The one aligned position where two statements differ, and only in marked values."""
+    matcher = difflib.SequenceMatcher(a=a.tokens, b=b.tokens, autojunk=False)
+    ops = [op for op in matcher.get_opcodes() if op[0] != "equal"]
+    if len(ops) != 1 or ops[0][0] != "replace":
+        return None
+    _, i1, i2, j1, j2 = ops[0]
+    left, right = a.tokens[i1:i2], b.tokens[j1:j2]
+    if all(t in a.values for t in left) and all(t in b.values for t in right):
+        return left, right
+    return None
+
+
+def _contradiction(wa: Words, wb: Words, set_a: frozenset[str] | None = None, set_b: frozenset[str] | None = None,
+                   english: bool = True) -> tuple[str, str] | None:
+    """(reason, detail) when two statements about the same thing cannot both hold."""
+    set_a = frozenset(wa.tokens) if set_a is None else set_a
+    set_b = frozenset(wb.tokens) if set_b is None else set_b
+    if not set_a or not set_b:
+        return None
+    only_a, only_b = set_a - set_b, set_b - set_a
+    if not only_a and not only_b:
+        return None
+    core_a = {t for t in only_a if not _polar(t)} if english else set(only_a)
+    core_b = {t for t in only_b if not _polar(t)} if english else set(only_b)
+    agreeing = len(set_a | set_b) - len(core_a) - len(core_b)
+    values_a, values_b = (wa.values, wb.values) if english else (neutral(wa), neutral(wb))
+    if len(core_a) + len(core_b) > agreeing + 2 and not (core_a <= values_a and core_b <= values_b):
+        return None  # more differs than agrees: neither test below can pass (a cheap test first)
+    opposed = _opposed(only_a, only_b) if english else None
+    if opposed and _converse(wa, wb, only_a, only_b):
+        opposed = None
+    if opposed and not (core_a & wa.values or core_b & wb.values):
+        plain_a = {t for t in set_a if not _polar(t)}
+        plain_b = {t for t in set_b if not _polar(t)}
+        if len(core_a) + len(core_b) <= max(2, len(plain_a | plain_b) // 3):
+            return "polarity", f"opposite polarity: {opposed}"
+        # One rule is the other with qualifiers added: "Never run or schedule a migration
+        # against production on a Friday" and "Run production migrations on Fridays".
+        if not (core_a and core_b) and len(plain_a & plain_b) >= max(3, len(plain_a | plain_b) // 2):
+            return "polarity", f"opposite polarity: {opposed}"
+    if core_a and core_b and core_a <= values_a and core_b <= values_b:
+        found = swapped_values(wa, wb)
+        if found and (english or (all(t in values_a for t in found[0]) and all(t in values_b for t in found[1]))):
+            return "value", f"different value in the same place: {' '.join(found[0])!r} vs {' '.join(found[1])!r}"
+    return None
+
+
+def _anchored(a: Side, b: Side) -> bool:
+    """Whether the body clauses taken as the two cards' facts state what their descriptions name.
+
+    Each clause shares a word with its description (or answers a description that is a
+    question), and one of them shares two (or all of a shorter description).
+    """
+    def anchor(s: Side) -> tuple[int, int]:
+        shared = len(s.description & s.fact)
+        if QUESTION.match(s.card.description):
+            return max(shared, 1), 1
+        return shared, min(2, len(s.description))
+
+    (shared_a, strong_a), (shared_b, strong_b) = anchor(a), anchor(b)
+    return shared_a >= 1 and shared_b >= 1 and (shared_a >= strong_a or shared_b >= strong_b)
+
+
+def _reworded(wa: Words, wb: Words, set_a: frozenset[str] | None = None, set_b: frozenset[str] | None = None) -> bool:
+    """The same words once synonyms, fillers and negation forms are folded (at most two added on one side)."""
+    set_a = frozenset(wa.tokens) if set_a is None else set_a
+    set_b = frozenset(wb.tokens) if set_b is None else set_b
+    only_a, only_b = set_a - set_b, set_b - set_a
+    if len(only_a) + len(only_b) > 2 or (only_a and only_b) or not set_a or not set_b:
+        return False
+    return not (only_a & wa.values or only_b & wb.values or _opposed(only_a, only_b))

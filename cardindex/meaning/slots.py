@@ -1,0 +1,124 @@
+"""Slots: what a card's fact is about, and in which language it can be judged.
+
+A fact fills a **slot**: a single-valued `key` is the slot outright; otherwise the slot is
+the card's scope plus what its description (and its statement's subject) names. Two cards
+are compared only within one slot, so this module says, for two cards, how their slots
+relate (`relation`): apart (different scopes, unrelated keys: different facts, never a
+pair), one single-valued key, one multi-valued key (two values are two facts), one
+description written twice, or open (the wording has to tell).
+
+English word lists (negators, antonyms, synonyms, stop words) only judge English text:
+`english(card)` says whether a card is written in it. Other cards are compared by what
+is language-neutral (numbers, versions, dates, code, paths, names) and by word overlap.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+
+from cardindex.meaning.words import ANTONYMS, NEGATORS, STOP, Statement, words
+from cardindex.store.card import Card
+
+APART = "apart"  # different facts: never a pair
+KEY = "key"  # one single-valued key: one slot
+MULTI = "multi"  # one multi-valued key: each value is its own fact
+DESCRIBED = "described"  # one description written twice: one slot
+OPEN = "open"  # nothing structural: the wording decides
+
+_WORD = re.compile(r"[^\W\d_]+")
+_ENGLISH = STOP | NEGATORS | frozenset(ANTONYMS)  # words that say a text is English
+_PUNCTUATION = ".,;:!?()[]{}\"'`*_-—"
+_NOT_ASCII_LETTER = re.compile(r"[^\W\d_a-zA-Z]")
+
+
+def scope_of(card: Card) -> str:
+    """The card's scope, normalized: `global` when unset; `path:` scopes without a trailing slash."""
+    scope = " ".join(card.scope.split()).casefold() or "global"
+    kind, sep, rest = scope.partition(":")
+    if sep and kind == "path":
+        rest = rest.strip().strip("/").removeprefix("./")
+        return f"path:{rest}" if rest else "global"
+    return scope
+
+
+def same_scope(a: Card, b: Card) -> bool:
+    """Whether two cards' facts can meet: one scope, or one of them global (it holds everywhere).
+
+    A rule for `path:apps/web` and one for `path:services/api` are two facts, never a pair.
+    """
+    sa, sb = scope_of(a), scope_of(b)
+    return sa == sb or "global" in (sa, sb)
+
+
+def keys_compatible(key_a: str | None, key_b: str | None) -> bool:
+    """Cards with unrelated keys fill different slots (deploy-day and deploy-day-2 are one)."""
+    if not key_a or not key_b or key_a == key_b:
+        return True
+    short, long = sorted((key_a, key_b), key=len)
+    return long.startswith(short) and not long[len(short)].isalnum()
+
+
+@functools.lru_cache(maxsize=50_000)
+def english_text(text: str) -> bool:
+    """Whether `text` is English enough for English word lists to judge it.
+
+    Nearly all its letters are ASCII, and a text of six words or more has at least one
+    English function word, negator or antonym (Czech or German written without accents
+    mostly has none of ours).
+    """
+    if text.isascii():  # the common case, without a regular expression
+        found = text.lower().split()
+        return len(found) < 6 or any(w.strip(_PUNCTUATION) in _ENGLISH for w in found)
+    letters = sum(len(w) for w in _WORD.findall(text))
+    if not letters:
+        return True
+    if len(_NOT_ASCII_LETTER.findall(text)) * 20 > letters:
+        return False
+    found = [w.lower() for w in _WORD.findall(text)]
+    return len(found) < 6 or any(w in _ENGLISH for w in found)
+
+
+def english(card: Card) -> bool:
+    """Whether the card's description and first paragraph are English."""
+    return english_text(f"{card.description}\n{card.body.split(chr(10) + chr(10), 1)[0][:600]}")
+
+
+def same_description(a: Card, b: Card, sa: Statement, sb: Statement) -> bool:
+    """Whether two cards carry one description (the common real case: one slot written twice)."""
+    da, db = sa.description, sb.description
+    if da.tokens and set(da.tokens) == set(db.tokens):
+        return True
+    return " ".join(a.description.casefold().split()) == " ".join(b.description.casefold().split())
+
+
+def relation(a: Card, b: Card, sa: Statement, sb: Statement, multi_valued: frozenset[str]) -> str:
+    """How the slots of two cards relate: APART, KEY, MULTI, DESCRIBED or OPEN."""
+    return relate(scope_of(a), scope_of(b), a.key, b.key, lambda: same_description(a, b, sa, sb), multi_valued)
+
+
+def relate(scope_a: str, scope_b: str, key_a: str | None, key_b: str | None, described: Callable[[], bool],
+           multi_valued: frozenset[str]) -> str:
+    """`relation`, from the scopes (as `scope_of` gives them) and keys already read; `described` asked last."""
+    if scope_a != scope_b and "global" not in (scope_a, scope_b):
+        return APART
+    if key_a and key_a == key_b:
+        return MULTI if key_a in multi_valued else KEY
+    if not keys_compatible(key_a, key_b):
+        return APART
+    return DESCRIBED if described() else OPEN
+
+
+def slot(card: Card, multi_valued: frozenset[str] = frozenset()) -> str:
+    """A name for the slot `card` fills: `key:K`, else its scope and its description's words.
+
+    Two cards with one slot name are about one thing (consolidate groups by it); cards
+    with a multi-valued key name the key and their description, since each value is a fact.
+    """
+    if card.key and card.key not in multi_valued:
+        return f"key:{card.key}"
+    named = " ".join(sorted(set(words(card.description).tokens)))
+    if card.key:
+        return f"{scope_of(card)}|key:{card.key}|{named}"
+    return f"{scope_of(card)}|{named}"

@@ -1,0 +1,180 @@
+"""Values: what a statement says about its slot, and whether two statements say the same.
+
+Within one slot two statements either give one value (a duplicate) or two (a
+contradiction). A value may be many words: a tool or command ("yarn dlx" / "npx"), a
+place ("the Asana board" / "the Trello board"), a person's name, a number with its unit,
+a date, weekday, version or port. So values are read two ways:
+
+- **Marked values** (`Words.values`): numbers, versions, dates, weekdays, paths, code and
+  names (a capital inside a sentence). Numbers, dates, code and paths are
+  language-neutral (`neutral`); names count in English text only.
+- **What differs**: the words each statement has that the other lacks, once words that
+  are one word written two ways are paired (`equivalent`: "on-call" / "oncall", a typo,
+  a British spelling). A few words swapped on each side while most of the statement
+  agrees is another value; many words on each side is another wording.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from itertools import pairwise
+
+from cardindex.meaning.words import CALENDAR, NEGATORS, Words
+
+FUZZY = 88  # rapidfuzz ratio above which two longer words are one word misspelt or spelt another way
+
+
+def neutral(w: Words) -> frozenset[str]:
+    """The values of `w` that mean the same in every language: numbers, versions, dates, code, paths, weekdays."""
+    return frozenset(t for t in w.values if not t.isalpha() or t in CALENDAR)
+
+
+@functools.lru_cache(maxsize=50_000)
+def _fuzzy(x: str, y: str) -> bool:
+    from rapidfuzz.fuzz import ratio  # only reached when two candidate cards differ in a long word
+
+    return ratio(x, y) >= FUZZY
+
+
+def _same_word(x: str, y: str) -> bool:
+    if x == y:
+        return True
+    if "/" in x or "/" in y:  # a path names its last part: "owner/5320-onboarding" is "5320-onboarding"
+        return x.endswith("/" + y) or y.endswith("/" + x)
+    if not (x.isalpha() and y.isalpha()) or min(len(x), len(y)) < 6 or x[0] != y[0]:
+        return False
+    return _fuzzy(x, y)
+
+
+def equivalent(only_a: Iterable[str], only_b: Iterable[str], seq_a: tuple[str, ...] = (),
+               seq_b: tuple[str, ...] = ()) -> tuple[set[str], set[str]]:
+    """The words of `only_a` and `only_b` that have no counterpart on the other side.
+
+    A word's counterpart is the same word misspelt or spelt otherwise, a path ending in
+    it, or two adjacent
+    words of the other statement written as one ("oncall" and "on call" → "call", whose
+    stop word was dropped; "payroll" / "pay roll").
+    """
+    left, right = set(only_a), set(only_b)
+    for x in sorted(left):
+        match = next((y for y in sorted(right) if _same_word(x, y)), None)
+        if match is not None:
+            left.discard(x)
+            right.discard(match)
+    for mine, theirs, seq in ((left, right, seq_b), (right, left, seq_a)):
+        joined = _joined(seq)
+        for x in sorted(mine):
+            parts = joined.get(x)
+            if parts is not None:
+                mine.discard(x)
+                theirs.difference_update(parts)
+                continue
+            whole = next((y for y in seq if _prefixed(x, y)), None)
+            if whole is not None:
+                mine.discard(x)
+                theirs.discard(whole)
+    return left, right
+
+
+# Stop words that open closed compounds ("oncall", "online"), and never a negating prefix:
+# "in"active, "a"sync and "un"safe are not their stems.
+_COMPOUND_HEADS = ("on", "at", "by", "to", "with", "for", "over", "out")
+
+
+def _prefixed(x: str, y: str) -> bool:
+    """`x` is `y` with a stop word written onto its front ("oncal", the stem of "oncall", and "call")."""
+    if len(y) < 3 or x == y or not x.isalpha():
+        return False
+    for head in _COMPOUND_HEADS:
+        tail = x[len(head):]
+        if x.startswith(head) and len(tail) >= 3 and (
+            (y.startswith(tail) and len(y) - len(tail) <= 1) or (tail.startswith(y) and len(tail) - len(y) <= 1)
+        ):
+            return True
+    return False
+
+
+def _joined(seq: tuple[str, ...]) -> dict[str, tuple[str, str]]:
+    return {a + b: (a, b) for a, b in pairwise(seq)}
+
+
+def changed(wa: Words, wb: Words, slot: frozenset[str] = frozenset(), *, one_place: bool = False) -> tuple[str, str] | None:
+    """The two values, when two statements of one slot give different values; None when they agree or cannot tell.
+
+    Marked values decide first: both statements have some, and they differ (one side's
+    weekday, number or name is not the other's). Else the words that differ: one run of
+    words swapped for another between shared words; or, unless both name the same marked
+    values, some words on each side in the same place and no more of them than of the
+    words both share (plus two). Words that differ in many places are another wording.
+    Words of the `slot` (what both descriptions name) are never the value: "The billing
+    service runs Python 3.11" and "In production it runs Python 3.11", both under "the
+    billing service … in production", say one thing. `one_place`: only a run swapped in one
+    place counts (for cards whose slot is not known to be one).
+    """
+    set_a, set_b = frozenset(wa.tokens), frozenset(wb.tokens)
+    if not set_a or not set_b or set_a == set_b:
+        return None
+    va, vb = wa.values - slot, wb.values - slot  # a name both descriptions give is the subject, not the value
+    marked_agree = False
+    if va and vb:
+        left, right = equivalent(va - vb, vb - va, wa.tokens, wb.tokens)
+        if left and right:
+            return _said(wa, left), _said(wb, right)
+        marked_agree = not (left or right)
+    left, right = equivalent(set_a - set_b, set_b - set_a, wa.tokens, wb.tokens)
+    left, right = left - NEGATORS - slot, right - NEGATORS - slot  # polarity is judged apart
+    if not (left and right):
+        return None  # one side only adds words: a qualifier, not another value
+    shared = len(set_a & set_b)
+    if shared < 2 and not (shared and len(left) + len(right) <= 3):
+        return None
+    swapped = _one_place(wa.tokens, wb.tokens)
+    if swapped or (not one_place and not marked_agree and len(left) + len(right) <= shared + 2 and _aligned(wa.tokens, wb.tokens, left, right)):
+        return _said(wa, left), _said(wb, right)
+    return None  # the words differ in many places: the same thing said another way
+
+
+def _opcodes(ta: tuple[str, ...], tb: tuple[str, ...]) -> Sequence[tuple[str, int, int, int, int]]:
+    import difflib
+
+    return difflib.SequenceMatcher(a=ta, b=tb, autojunk=False).get_opcodes()
+
+
+def _one_place(ta: tuple[str, ...], tb: tuple[str, ...]) -> bool:
+    """Whether the statements differ in one place only, a run of words swapped for another between shared words."""
+    changed_ops = [op for op in _opcodes(ta, tb) if op[0] != "equal"]
+    return len(changed_ops) == 1 and changed_ops[0][0] == "replace"
+
+
+def _aligned(ta: tuple[str, ...], tb: tuple[str, ...], left: set[str], right: set[str]) -> bool:
+    """Whether some differing word of each side stands in the same place among the shared words.
+
+    The same place: one replaced run in the diff of the two, or the same shared word next to
+    it ("… uses prettier" / "… uses yapf for code formatting", however the rest is ordered).
+    """
+    if any(op == "replace" and left.intersection(ta[i1:i2]) and right.intersection(tb[j1:j2])
+           for op, i1, i2, j1, j2 in _opcodes(ta, tb)):
+        return True
+    shared = set(ta) & set(tb)
+    return bool(_neighbours(ta, left, shared) & _neighbours(tb, right, shared))
+
+
+def _neighbours(tokens: tuple[str, ...], chosen: set[str], shared: set[str]) -> set[tuple[str, str]]:
+    """The nearest shared word before and after each chosen word, marked with its side."""
+    out: set[tuple[str, str]] = set()
+    for i, t in enumerate(tokens):
+        if t not in chosen:
+            continue
+        before = next((u for u in reversed(tokens[:i]) if u in shared), None)
+        after = next((u for u in tokens[i + 1:] if u in shared), None)
+        if before:
+            out.add(("before", before))
+        if after:
+            out.add(("after", after))
+    return out
+
+
+def _said(w: Words, chosen: set[str]) -> str:
+    """The chosen words in the order the statement says them."""
+    return " ".join(dict.fromkeys(t for t in w.tokens if t in chosen))
