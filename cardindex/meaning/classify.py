@@ -103,8 +103,13 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
     fact_a, fact_b = frozenset(wa.tokens), frozenset(wb.tokens)
     # Two live cards for one single-valued key are a contradiction unless plainly one value.
     needed = (KEY_OVERLAP if relation == slots.KEY else SAME_SLOT_OVERLAP) + (0 if english else 0.1)
-    if smaller >= needed or (fact_a and fact_b and (fact_a <= fact_b or fact_b <= fact_a)) or (
-            _reworded(sa.description, sb.description, a.description, b.description)):
+    # Outside English one changed word ("목요일" for "화요일") is no paraphrase we can tell:
+    # one key's two cards are one value only when one says no more than the other.
+    overlap_decides = english or relation != slots.KEY
+    # The descriptions reworded say one slot; they say one value only when outside a key or
+    # in English, where the facts were compared above (a key's two cards share their description).
+    if (overlap_decides and smaller >= needed) or (fact_a and fact_b and (fact_a <= fact_b or fact_b <= fact_a)) or (
+            overlap_decides and _reworded(sa.description, sb.description, a.description, b.description)):
         kind_reason = "same-key" if relation == slots.KEY else "wording"
         return Pair(a.card, b.card, "duplicate", kind_reason, round(smaller * 100, 1), "the same fact in other words")
     if relation == slots.KEY:

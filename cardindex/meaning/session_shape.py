@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from cardindex.meaning.language import is_english
 from cardindex.meaning.text import body_lines, description_line, strip_non_prose
 from cardindex.store.card import Card
 
@@ -36,23 +37,11 @@ _ENGLISH_FUNCTION = frozenset({
 
 
 def english(text: str) -> bool:
-    """Whether `text` reads as English: Latin letters without other scripts, and English function words.
+    """Whether `text` reads as English, so that English word patterns may judge it (`meaning.language`, the one judgement).
 
-    Mixed text (a Korean sentence quoting an English term) is not English: an English
-    word list must not judge it. Latin letters with accents (Czech, German) count as
-    English only beside an English function word.
+    Mixed text (a Korean sentence quoting an English term) is not English; nothing to judge is not English either.
     """
-    if text.isascii():
-        return _LATIN.search(text) is not None
-    letters = len(_LETTER.findall(text))
-    if not letters:
-        return False
-    latin = len(_LATIN.findall(text))
-    if latin < 0.9 * letters:
-        return False
-    if latin == letters:
-        return True  # the English patterns still need their own words to match
-    return any(w == "I" or w.lower() in _ENGLISH_FUNCTION for w in _WORD.findall(text))
+    return is_english(text) is True
 
 
 # --------------------------------------------------------------------------- dates

@@ -18,6 +18,7 @@ import functools
 import re
 from collections.abc import Callable
 
+from cardindex.meaning.language import is_english
 from cardindex.meaning.words import ANTONYMS, NEGATORS, STOP, Statement, words
 from cardindex.store.card import Card
 
@@ -62,22 +63,11 @@ def keys_compatible(key_a: str | None, key_b: str | None) -> bool:
 
 @functools.lru_cache(maxsize=50_000)
 def english_text(text: str) -> bool:
-    """Whether `text` is English enough for English word lists to judge it.
+    """Whether `text` is English enough for English word lists to judge it (`meaning.language`, the one judgement).
 
-    Nearly all its letters are ASCII, and a text of six words or more has at least one
-    English function word, negator or antonym (Czech or German written without accents
-    mostly has none of ours).
+    A text with nothing to judge (no words) counts as English: no word list finds anything in it.
     """
-    if text.isascii():  # the common case, without a regular expression
-        found = text.lower().split()
-        return len(found) < 6 or any(w.strip(_PUNCTUATION) in _ENGLISH for w in found)
-    letters = sum(len(w) for w in _WORD.findall(text))
-    if not letters:
-        return True
-    if len(_NOT_ASCII_LETTER.findall(text)) * 20 > letters:
-        return False
-    found = [w.lower() for w in _WORD.findall(text)]
-    return len(found) < 6 or any(w in _ENGLISH for w in found)
+    return is_english(text) is not False
 
 
 def english(card: Card) -> bool:
