@@ -112,7 +112,7 @@ def _strong(tokens: Sequence[str]) -> str | None:
             if root in _TRANSITION and before not in _PRESENT_PASSIVE | _ATTRIBUTIVE and not negated:
                 if root == "phase" and after != "out":
                     continue
-                if i == 0 and not {"to", "from", "with", "over", "off"}.intersection(tokens[1:6]):
+                if i == 0 and not {"to", "from", "with", "over", "off"}.intersection(tokens[1:8]):
                     continue  # "Changed files are linted": a participle, not a change
                 return token
     return None
@@ -125,12 +125,25 @@ def _contrast(tokens: Sequence[str], old: frozenset[str]) -> str | None:
             end = i + len(phrase)
             if tuple(tokens[i:end]) != phrase:
                 continue
-            named = tokens[end:end + 4]
+            named = _object(tokens[end:end + 4])
             if phrase == ("from",) and "to" not in tokens[end + 1:end + 5]:
                 continue  # "from X to Y" only: "Data from the export" says nothing of a change
             if old.intersection(words(" ".join(named)).tokens):
                 return " ".join(phrase)
     return None
+
+
+_OBJECT_ENDS = frozenset(["at", "on", "in", "for", "to", "with", "by", "from", "when", "because", "and", "or", "since"])
+
+
+def _object(tokens: Sequence[str]) -> list[str]:
+    """The words a contrast names: up to the first preposition or conjunction after one word."""
+    out: list[str] = []
+    for token in tokens:
+        if out and token in _OBJECT_ENDS:
+            break
+        out.append(token)
+    return out
 
 
 def change_signal(text: str, old: str | None = None) -> str | None:
