@@ -214,3 +214,17 @@ def test_nothing_crosses_a_scope(kind: str, scope: str, multi: bool) -> None:
              scope=f'"{scope}"', **({"key": "glaze"} if multi else {}))
     pair = Pair(a, b, kind, "wording" if kind == "duplicate" else "value", 90.0, "x")
     assert planned([a, b], [pair], frozenset(["glaze"]) if multi else frozenset()).steps == []
+
+
+def test_a_contradiction_between_two_subjects_marks_nothing() -> None:
+    # Title Case descriptions make every word look like a value; two notes that differ in
+    # most words are two subjects, whatever the detector aligned.
+    a = make("a", "Orchard Pruning Calendar And Tool Checklist", "Pruning Calendar For The Orchard.", verified="2026-01-01")
+    b = make("b", "Orchard Irrigation Survey Findings", "Irrigation Survey Of The Orchard.", verified="2026-05-01")
+    assert not decide.one_place(a, b)
+    assert planned([a, b], [contra(a, b)]).decisions == []
+    # One word of the slot differs: one place, a conflict (no key, no signal).
+    c = make("c", "Who keeps the rota", "The rota is kept by Meera Iyer.", verified="2026-01-01")
+    d = make("d", "Who keeps the rota", "The rota is kept by Jonas Berg.", verified="2026-05-01")
+    assert decide.one_place(c, d)
+    assert [x[0] for x in decisions(planned([c, d], [contra(c, d)]))] == ["conflict"]

@@ -23,6 +23,7 @@ member is canonical whatever its date: it is never archived.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
@@ -32,6 +33,8 @@ from cardindex.meaning.change import change_signal
 from cardindex.meaning.similarity import Pair
 from cardindex.meaning.words import statement, words
 from cardindex.store.card import Card
+
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
 
 
 class Change(NamedTuple):
@@ -49,14 +52,20 @@ def scope_of(card: Card) -> str:
 
 
 def legible(card: Card) -> bool:
-    """Whether the word model read most of what the card states: half its letters or more are Latin.
+    """Whether the word model read most of what the card states.
 
-    Statements are compared by their Latin-script words, so a card written in Korean or
-    Chinese is compared by the few English names in it. That is too little to archive or
-    mark it on: only its key (explicit) can place it in a slot.
+    Statements are compared by the words `meaning.words` makes of them. Where it makes
+    none of a script (today: Korean, Chinese, Japanese …), a card written in it is
+    compared by the few English names and paths in it: too little to archive or mark it
+    on, so only its key (explicit) places it in a slot. Letters of a script the model
+    does not read count a word per two (Hangul and Han pack a word into a few); once the
+    model reads a script, its letters count as read.
     """
-    letters = [ch for ch in stated(card) if ch.isalpha()]
-    return sum(ch.isascii() for ch in letters) * 2 >= len(letters)
+    text = stated(card)
+    read = set("".join(words(text).tokens))
+    latin = len(_LATIN_WORD.findall(text))
+    unread = sum(1 for ch in text if ch.isalpha() and not ch.isascii() and ch.lower() not in read)
+    return latin * 2 >= unread
 
 
 def apart(pair: Pair, multi_valued: frozenset[str]) -> str | None:
@@ -66,10 +75,33 @@ def apart(pair: Pair, multi_valued: frozenset[str]) -> str | None:
         return f"different scopes ({a.scope}, {b.scope})"
     if pair.reason != "same-key" and not (legible(a) and legible(b)):
         return "compared by too few of their words (another script)"
+    if pair.kind == "contradiction" and pair.reason != "same-key" and not (a.key and a.key == b.key) \
+            and not one_place(a, b):
+        return "too few words in common for one slot"
     multi = [k for k in (a.key, b.key) if k and k in multi_valued]
     if multi and (pair.kind == "contradiction" or own_values(a, b)):
         return f"values of multi-valued key {multi[0]!r}"
     return None
+
+
+PLACE_SHARE = 0.5  # of the words of two descriptions (or two fact sentences) that agree, for one slot
+
+
+def one_place(a: Card, b: Card) -> bool:
+    """Whether two cards without a shared key can fill one slot: most words of their
+    descriptions, or of their fact sentences, agree.
+
+    A value is a few words in a sentence that otherwise agrees ("Builds run on Jenkins" /
+    "… on Buildkite"). Two research notes whose Title Case descriptions differ in most
+    words ("Theming reference" / "Performance patterns") are two subjects, however the
+    detector aligned them: marking them as a conflict would be a write on a guess.
+    """
+    sa, sb = statement(a), statement(b)
+    for x, y in ((sa.description.tokens, sb.description.tokens), (sa.fact.tokens, sb.fact.tokens)):
+        both, either = set(x) & set(y), set(x) | set(y)
+        if either and len(both) >= PLACE_SHARE * len(either):
+            return True
+    return False
 
 
 def values(card: Card) -> frozenset[str]:
