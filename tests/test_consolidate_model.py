@@ -228,3 +228,24 @@ def test_a_contradiction_between_two_subjects_marks_nothing() -> None:
     d = make("d", "Who keeps the rota", "The rota is kept by Jonas Berg.", verified="2026-05-01")
     assert decide.one_place(c, d)
     assert [x[0] for x in decisions(planned([c, d], [contra(c, d)]))] == ["conflict"]
+
+
+def test_copies_that_differ_only_in_capitals_or_in_a_comparison_merge() -> None:
+    # "Quillon" capitalized on one side only is still mentioned by the other; a body that
+    # says what the value was compared with gives no other value when both descriptions
+    # name the same one.
+    a = make("a", "always oil the press before a Quillon print run", "Oil the press; see the Handbook.",
+             verified="2026-01-01")
+    b = make("b", "Always oil the press before a print run in quillon", "Oil the press first.", verified="2026-02-01")
+    assert not decide.own_values(a, b)
+    c = make("c", "The reading room catalogue runs on Koha 23", "Chosen after comparing it with Evergreen.",
+             verified="2026-01-01")
+    d = make("d", "Reading room catalogue is built on Koha 23", "Chosen after comparing it with Folio.",
+             verified="2026-03-01")
+    assert not decide.own_values(c, d)
+    assert decisions(planned([c, d], [dup(c, d)])) == [("merge", "d", ("c",))]
+    # Two values, each unmentioned by the other: not a merge.
+    e = make("e", "Catalogue software of the reading room", "The catalogue runs on Koha.", verified="2026-01-01")
+    f = make("f", "Catalogue software of the reading room", "The catalogue runs on Evergreen.", verified="2026-03-01")
+    assert decide.own_values(e, f)
+    assert [x[0] for x in decisions(planned([e, f], [dup(e, f)]))] == ["conflict"]

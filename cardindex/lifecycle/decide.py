@@ -109,17 +109,31 @@ def values(card: Card) -> frozenset[str]:
     return statement(card).all.values
 
 
+def _own(a: Card, b: Card) -> frozenset[str]:
+    """The values of `a` that `b` never mentions, as a value or as a plain word.
+
+    Capitals make a value ("Britosar"); the other card writing it in lower case still
+    mentions it.
+    """
+    return values(a) - frozenset(statement(b).all.tokens)
+
+
 def own_values(a: Card, b: Card) -> bool:
-    """Each card gives a value the other does not: two values, not one fact restated."""
-    va, vb = values(a), values(b)
-    return bool(va - vb) and bool(vb - va)
+    """Each card gives a value the other never mentions: two values, not one fact restated.
+
+    When both descriptions name values and they agree ("… runs on PostgreSQL 15"), the
+    descriptions state the fact, and what else a body compares it with is no other value.
+    """
+    da, db = statement(a).description, statement(b).description
+    if da.values and db.values and not (da.values - set(db.tokens)) and not (db.values - set(da.tokens)):
+        return False
+    return bool(_own(a, b)) and bool(_own(b, a))
 
 
 def _introduces(new: Card, old: Card) -> bool:
     """`new` states something `old` does not: a value, or (neither has one) a word of its fact."""
-    vn, vo = values(new), values(old)
-    if vn or vo:
-        return bool(vn - vo)
+    if values(new) or values(old):
+        return bool(_own(new, old))
     return bool(set(statement(new).fact.tokens) - set(statement(old).all.tokens))
 
 
