@@ -153,24 +153,21 @@ def test_a_merge_keeps_what_the_merged_card_had_replaced(invoke: Invoke, vault: 
 # ------------------------------------------------------------------ duplicates and contradictions
 
 
-def test_duplicates_merge_into_the_newest_card(invoke: Invoke, vault: Path) -> None:
-    # The newest evidence is canonical (SPEC §7: a merge keeps the newest value's text),
-    # even when an older copy is better described; equal dates fall to the best described
-    # (tests/test_consolidate_model.py).
+def test_duplicates_merge_into_the_best_described_card(invoke: Invoke, vault: Path) -> None:
     put(vault, "tz1.md", "The user's timezone is Europe/Berlin", "The user works in Europe/Berlin time.",
         type="user", created="2026-05-01", verified="2026-05-01", tags="[profile]")
     put(vault, "tz2.md", "User timezone is Europe/Berlin", "User is in the Europe/Berlin timezone.\n\n"
         "**Why:** meetings before 9:00 Berlin time get declined.", type="user", created="2026-03-01",
         verified="2026-04-01")
     out = consolidate(invoke)
-    assert decisions(out) == [("merge", "tz1", ("tz2",))]
-    kept = card(vault, "tz1.md")
-    assert kept.meta["merged_from"] == "tz2"
+    assert decisions(out) == [("merge", "tz2", ("tz1",))]  # tz2 says why: better described
+    kept = card(vault, "tz2.md")
+    assert kept.meta["merged_from"] == "tz1"
     assert str(kept.verified) == "2026-05-01"  # the newest evidence of the two
-    assert str(kept.created) == "2026-03-01"  # the earliest
+    assert str(kept.created) == "2026-03-01"
     assert kept.meta["tags"] == ["profile"]
-    gone = card(vault, "archive/tz2.md")
-    assert gone.status == "archived" and gone.meta["merged_into"] == "tz1"
+    gone = card(vault, "archive/tz1.md")
+    assert gone.status == "archived" and gone.meta["merged_into"] == "tz2"
 
 
 def test_a_rule_and_its_negation_are_marked_never_merged(invoke: Invoke, vault: Path) -> None:

@@ -48,15 +48,28 @@ def fields(p: Plan, card: str) -> dict[str, object]:
 
 
 def test_a_chain_of_reworded_copies_merges_into_the_newest() -> None:
-    # a~b and b~c only (a and c share too few words for the detector): one group.
-    a = make("a", "Kiln firing happens on Mondays", "Fire the kiln on Mondays.\n\n**Why:** the studio is shut.",
-             verified="2026-01-01")
-    b = make("b", "Fire the kiln on Mondays", "Kiln firings are on Mondays.", verified="2026-03-01")
-    c = make("c", "Monday is kiln day", "Kiln firings are on Mondays.", verified="2026-05-01")
+    # a~b and b~c only (a and c share too few words for the detector): one group. No
+    # value to compare: the newest text stays, however well the oldest is described.
+    a = make("a", "Kiln firing waits for dry glaze", "Fire the kiln after the glaze is dry.\n\n"
+             "**Why:** wet glaze cracks.", verified="2026-01-01")
+    b = make("b", "Fire the kiln after the glaze dries", "Kiln firing waits for dry glaze.", verified="2026-03-01")
+    c = make("c", "Dry glaze before firing the kiln", "Fire the kiln after the glaze dries.", verified="2026-05-01")
     p = planned([a, b, c], [dup(a, b), dup(b, c)])
     assert decisions(p) == [("merge", "c", ("a", "b"))]
     assert fields(p, "c")["merged_from"] == ["a", "b"]
     assert fields(p, "a") == {"status": "archived", "merged_into": "c"}
+
+
+def test_copies_of_one_value_merge_into_the_best_described() -> None:
+    # Every copy names Mondays: each states the newest value, so the one that says why stays.
+    a = make("a", "Kiln firing happens on Mondays", "Fire the kiln on Mondays.\n\n**Why:** the studio is shut.",
+             verified="2026-01-01")
+    b = make("b", "Fire the kiln on Mondays", "Kiln firings are on Mondays.", verified="2026-03-01")
+    c = make("c", "Monday is kiln day", "Kiln firings are on Mondays.", verified="2026-05-01")
+    assert decide.one_value([a, b, c])
+    p = planned([a, b, c], [dup(a, b), dup(b, c)])
+    assert decisions(p) == [("merge", "a", ("b", "c"))]
+    assert fields(p, "a")["verified"] == dt.date(2026, 5, 1)  # the newest evidence of the group
 
 
 def test_a_member_that_contradicts_another_stays_out_of_the_group() -> None:

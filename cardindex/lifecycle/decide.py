@@ -15,10 +15,13 @@ decisions hold whatever the detector finds:
 
 Duplicate groups are the connected components of the "same" edges (three reworded
 copies merge as one), less any card that contradicts another member. The canonical card
-is the newest (`evidence_order`: `verified`, else `created`, else Claude Code's
-`modified`; a file's mtime says when it was copied, not when the fact held), so the
-index shows the newest value; equal dates fall to the best described (`best`). A locked
-member is canonical whatever its date: it is never archived.
+holds the newest value: when every copy gives the same values (names, numbers,
+versions), each states it and the best described stays (`best`: it says why, a fuller
+description, then the newest); otherwise (no values to compare, or some differ) the
+newest stays (`evidence_order`: `verified`, else `created`, else Claude Code's
+`modified`; a file's mtime says when it was copied, not when the fact held), equal dates
+falling to the best described. A locked member is canonical whatever its date: it is
+never archived.
 """
 
 from __future__ import annotations
@@ -198,8 +201,17 @@ def components(edges: Iterable[tuple[Card, Card]]) -> list[list[Card]]:
 
 
 def canonical(members: Sequence[Card]) -> Card:
-    """The card a duplicate group merges into: a locked one, else the newest, else the best described."""
+    """The card a duplicate group merges into: a locked one; else, when every copy gives
+    the same values, the best described (each states the newest value); else the newest."""
     locked = [c for c in members if c.locked]
     pool = locked or list(members)
+    if one_value(pool):
+        return best(pool)
     newest = max(evidence_order(c) for c in pool)
     return best(c for c in pool if evidence_order(c) == newest)
+
+
+def one_value(cards: Sequence[Card]) -> bool:
+    """Every card mentions every value any of them gives (and there is one): one value, restated."""
+    given = frozenset().union(*(values(c) for c in cards))
+    return bool(given) and all(given <= frozenset(statement(c).all.tokens) for c in cards)
