@@ -262,3 +262,19 @@ def test_copies_that_differ_only_in_capitals_or_in_a_comparison_merge() -> None:
     f = make("f", "Catalogue software of the reading room", "The catalogue runs on Evergreen.", verified="2026-03-01")
     assert decide.own_values(e, f)
     assert [x[0] for x in decisions(planned([e, f], [dup(e, f)]))] == ["conflict"]
+
+
+def test_a_merged_copy_speaks_for_its_canonical_card_only_in_its_scope() -> None:
+    holder = make("b", "The print server listens on port 631 for office clients",
+                  "The print server listens on port 631 for clients on the office network.", verified="2026-01-20",
+                  merged_from="a")
+    copy = Card.from_text("archive/a.md", "---\ndescription: Print server listens on port 631\ntype: reference\n"
+                          "status: archived\nmerged_into: b\nverified: 2026-01-05\n---\n"
+                          "The print server listens on port 631.\n")
+    new = make("n", "Print server listens on port 9100", "The print server listens on port 9100.", verified="2026-03-01")
+    p = plan([holder, new], now=NOW, absorbed=[copy])
+    assert decisions(p) == [("supersede", "b", ("n",))]
+    elsewhere = make("n", "Print server listens on port 9100", "The print server listens on port 9100.",
+                     verified="2026-03-01", scope="path:branch-office")
+    assert plan([holder, elsewhere], now=NOW, absorbed=[copy]).decisions == []
+    assert plan([holder, new], now=NOW).decisions == []  # without the copy, nothing pairs

@@ -242,3 +242,22 @@ def test_a_mixed_vault_undoes_byte_for_byte(invoke: Invoke, vault: Path) -> None
         key="mobile-language", verified="2026-04-01")
     assert sorted(applied(invoke, vault)) == [("merge", "notes-3", ("notes-1", "notes-2")),
                                               ("supersede", "ci-jenkins", ("ci-buildkite",))]
+
+
+def test_a_new_value_in_the_words_of_a_merged_copy_supersedes_the_card_that_absorbed_it(invoke: Invoke,
+                                                                                      vault: Path) -> None:
+    # The short copy was merged into the better-described wording; the new value arrives
+    # in the short copy's words and pairs only with it, in the archive.
+    put(vault, "print-a.md", "Print server listens on port 631", "The print server listens on port 631.",
+        type="reference", verified="2026-01-05")
+    put(vault, "print-b.md", "The print server listens on port 631 for office clients",
+        "The print server listens on port 631 for clients on the office network.\n\n"
+        "**Why:** the guest network is blocked.",
+        type="reference", verified="2026-01-20")
+    assert plan(invoke) == [("merge", "print-b", ("print-a",))]
+    put(vault, "print-new.md", "Print server listens on port 9100", "The print server listens on port 9100.",
+        type="reference", verified="2026-03-01")
+    assert plan(invoke) == [("supersede", "print-b", ("print-new",))]
+    assert card(vault, "archive/print-b.md").meta["superseded_by"] == "print-new"
+    assert card(vault, "print-new.md").meta["supersedes"] == ["print-b", "print-a"]
+    assert "631" not in index_links(vault)

@@ -37,6 +37,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
+from cardindex.lifecycle.absorbed import absorbed_pairs, merged_fields
 from cardindex.lifecycle.decide import Change, apart, canonical, change, components, own_values, scope_of
 from cardindex.lifecycle.evidence import (
     NEVER,
@@ -86,8 +87,9 @@ def _unique(items: Iterable[str]) -> list[str]:
 class Planner:
     def __init__(self, cards: Sequence[Card], *, now: dt.date, multi_valued: frozenset[str],
                  max_age: Mapping[str, int], window: set[str] | None,
-                 find: Callable[[list[Card]], list[Pair]] | None = None) -> None:
+                 find: Callable[[list[Card]], list[Pair]] | None = None, absorbed: Sequence[Card] = ()) -> None:
         self.now = now
+        self.absorbed = absorbed  # archived copies (`merged_into` a live card): the canonical stands for them
         self.find = find  # find_pairs over the live cards, remembered (the lint cache); None: compute
         self.multi_valued = multi_valued
         self.max_age = max_age
@@ -166,6 +168,9 @@ class Planner:
         for pair in pairs:
             if pair.kind == "contradiction" and pair.reason != "same-key":
                 self.contradiction(pair)
+        for pair, copy in absorbed_pairs(self.live, self.absorbed, self.window, self.multi_valued, find_pairs):
+            if apart(pair._replace(b=copy), self.multi_valued) is None and scope_of(pair.a) == scope_of(pair.b):
+                self.contradiction(pair, copy)
         self.retire_restatements()
         self.resolve_conflicts()
         window = len(self.live) if self.window is None else sum(c.path in self.window for c in self.live)
@@ -365,18 +370,7 @@ class Planner:
         replaced = [i for m in merged for i in self._ids(m, "supersedes")]
         if replaced:  # what the merged cards had replaced, the canonical one now replaces
             updates["supersedes"] = id_value(_unique([*self._ids(canonical, "supersedes"), *replaced]))
-        newest = max((c.evidence for c in cluster if c.evidence), default=None)
-        if newest and newest != canonical.evidence:
-            updates["verified"] = newest  # the newest evidence any of them had
-        created = min((c.created for c in cluster if c.created), default=None)
-        if created and created != canonical.created:
-            updates["created"] = created
-        sources = _unique(s for c in cluster for s in _strings(c.fields.get("source")))
-        if sources and sources != _strings(canonical.fields.get("source")):
-            updates["source"] = id_value(sources)
-        tags = _unique(t for c in cluster for t in _strings(c.fields.get("tags")))
-        if tags and tags != _strings(canonical.fields.get("tags")):
-            updates["tags"] = tags
+        updates.update(merged_fields(canonical, cluster))
         self._edit(canonical, updates, "merge", f"absorbed {', '.join(ids)}: {reason}")
         for card in merged:
             self._retire(card, {"status": "archived", "merged_into": canonical.id}, "merge",
@@ -387,16 +381,19 @@ class Planner:
 
     # ---------------------------------------------------------------- contradictions
 
-    def contradiction(self, pair: Pair) -> None:
-        """Two cards that cannot both hold: time decides when a key says they fill one slot."""
+    def contradiction(self, pair: Pair, copy: Card | None = None) -> None:
+        """Two cards that cannot both hold: time decides when a key says they fill one slot.
+
+        `copy`: the archived copy of `pair.b` whose words the detector compared.
+        """
         a, b = pair.a, pair.b
         if self.gone(a) or self.gone(b) or not self.in_window(a, b):
             return
         keyed = bool(a.key) and a.key == b.key and a.key not in self.multi_valued  # a key on one side says nothing of the other
         newer, older = sorted((a, b), key=evidence_order, reverse=True)
         # One slot: a key says so, or one sentence differs only in a number, version or date.
-        by_time = keyed or (pair.reason == "value" and measured_change(a, b))
-        detail = redact_words(pair.detail, a.text, b.text)  # it quotes both cards' words, case-folded
+        by_time = keyed or (pair.reason == "value" and measured_change(a, copy or b))
+        detail = redact_words(pair.detail, a.text, b.text, *(copy.text for copy in [copy] if copy))  # it quotes words
         later = evidence_order(newer) != evidence_order(older)
         told = None if by_time and later else change(a, b)
         if by_time and later and not older.locked:
@@ -439,20 +436,14 @@ class Planner:
                 self.decisions.append(Decision("resolve", card.id, tuple(partners), reason))
 
 
-def _strings(value: object) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [v for v in value if isinstance(v, str)]
-    return []
-
-
 def plan(cards: Sequence[Card], *, now: dt.date, multi_valued: frozenset[str] = frozenset(),
          max_age: Mapping[str, int] | None = None, window: set[str] | None = None,
-         find: Callable[[list[Card]], list[Pair]] | None = None) -> Plan:
+         find: Callable[[list[Card]], list[Pair]] | None = None, absorbed: Sequence[Card] = ()) -> Plan:
     """Decide what consolidation would do to `cards` (the vault's live folders) on `now`.
 
     `find`: `similarity.find_pairs` over the live cards given, remembered where it can be
-    (`lint.context.vault_pairs`); by default computed here.
+    (`lint.context.vault_pairs`); by default computed here. `absorbed`: archived cards
+    merged into a live one (`absorbed.absorbed_pairs`).
     """
-    return Planner(cards, now=now, multi_valued=multi_valued, max_age=max_age or {}, window=window, find=find).plan()
+    return Planner(cards, now=now, multi_valued=multi_valued, max_age=max_age or {}, window=window, find=find,
+                   absorbed=absorbed).plan()
