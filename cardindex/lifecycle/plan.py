@@ -10,9 +10,11 @@ applies the plan as one journalled job (`jobs.apply`). Decisions, in order:
    with older evidence is superseded on arrival. A tie on the newest date is a
    **conflict**: time cannot decide, so nobody wins;
 3. **merge** groups of duplicates (the linter's similarity; the connected components,
-   so three reworded copies become one) into the newest card (`decide.canonical`),
-   which records `merged_from` naming all the others and the newest `verified`; the
-   others are archived. A newer card that says it is a change ("now", "no longer",
+   so three reworded copies become one) into the card with the newest value
+   (`decide.canonical`: the best described when all give the same values, else the
+   newest), which records `merged_from` naming all the others and the newest
+   `verified`; the others are archived. A card stands for the copies merged into it
+   (`absorbed`). A newer card that says it is a change ("now", "no longer",
    "switched to", `meaning.change`) supersedes the older one instead (`decide.change`);
 4. **conflict**: two cards without a key that contradict each other (a rule and its
    negation, two values for one thing) are both marked and stay live, unless a newer
