@@ -154,8 +154,7 @@ class Planner:
 
     def plan(self) -> Plan:
         self.retire_by_time()
-        # Cards for different scopes (two projects, two paths), and other values of a
-        # multi-valued key, are different facts, however alike.
+        # Other scopes, other values of a multi-valued key: different facts, however alike.
         found = self.find(self.live) if self.find else find_pairs(self.live, self.multi_valued)
         pairs = [p for p in found if apart(p, self.multi_valued) is None]
         self.kinds = {(p.a.path, p.b.path): p for p in pairs} | {(p.b.path, p.a.path): p for p in pairs}
