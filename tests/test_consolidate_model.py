@@ -278,3 +278,18 @@ def test_a_merged_copy_speaks_for_its_canonical_card_only_in_its_scope() -> None
                      verified="2026-03-01", scope="path:branch-office")
     assert plan([holder, elsewhere], now=NOW, absorbed=[copy]).decisions == []
     assert plan([holder, new], now=NOW).decisions == []  # without the copy, nothing pairs
+
+
+def test_on_one_date_a_card_that_restates_the_old_fact_and_says_it_changed_wins() -> None:
+    old = make("old", "Where volunteer shifts are booked", "Volunteer shifts are booked on the paper rota.",
+               verified="2026-03-01")
+    new = make("new", "Where volunteer shifts are booked",
+               "Volunteer shifts are now booked in the booking app; the paper rota is no longer used.",
+               verified="2026-03-01")
+    told = decide.change(old, new)
+    assert told is not None and told.newer is new
+    # "now" and nothing new: the same fact restated, merged.
+    same = make("same", "Where volunteer shifts are booked", "Volunteer shifts are now booked on the paper rota.",
+                verified="2026-03-01")
+    assert decide.change(old, same) is None
+    assert [d[0] for d in planned([old, same], [dup(old, same)]).decisions] == ["merge"]

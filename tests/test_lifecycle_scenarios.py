@@ -261,3 +261,37 @@ def test_a_new_value_in_the_words_of_a_merged_copy_supersedes_the_card_that_abso
     assert card(vault, "archive/print-b.md").meta["superseded_by"] == "print-new"
     assert card(vault, "print-new.md").meta["supersedes"] == ["print-b", "print-a"]
     assert "631" not in index_links(vault)
+
+
+def test_a_keyless_change_as_real_processes(tmp_path: Path) -> None:
+    """`cards add` twice, then `consolidate` and `undo`, each a real `python -m cardindex` process."""
+    import os
+    import subprocess
+    import sys
+
+    home = tmp_path / "process-home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("CARDS_VAULT", "EDITOR", "VISUAL", "PYTHONPATH")}
+    env.update(HOME=str(home), CARDS_TODAY="2026-11-30")
+    root = tmp_path / "vault"
+
+    def cards(*args: str) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run([sys.executable, "-m", "cardindex", "--vault", str(root), *args],
+                              capture_output=True, text=True, env=env, timeout=60)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+        return done
+
+    cards("init")
+    cards("add", "Volunteer shifts are booked on the paper rota.", "-d", "Where volunteer shifts are booked",
+          "--name", "shifts-paper")
+    # --force: the write gate (lint) still takes this change for a duplicate of the old card.
+    cards("add", "Volunteer shifts are now booked in the Rotaly app; the paper rota is no longer used.",
+          "-d", "Where volunteer shifts are booked", "--name", "shifts-app", "--force")
+    before = tree(root)
+    dry = json.loads(cards("consolidate", "--dry-run", "--format", "json").stdout)
+    assert [(d["action"], d["card"], d["related"]) for d in dry["decisions"]] == [
+        ("supersede", "shifts-paper", ["shifts-app"])]
+    cards("consolidate")
+    assert (root / "archive/shifts-paper.md").exists() and "shifts-paper" not in index_links(root)
+    cards("undo")
+    assert tree(root) == before

@@ -151,8 +151,13 @@ def stated(card: Card) -> str:
 
 
 def _names(new: Card, old: Card) -> bool:
-    """`new` mentions a value of `old` ("… Jenkins is no longer used")."""
-    return bool(values(old) & set(words(stated(new)).tokens))
+    """`new` mentions what `old` states: one of its values ("… Jenkins is no longer used"),
+    or, when it has none, every word of its fact ("… the paper rota is no longer used")."""
+    said = set(words(stated(new)).tokens)
+    if values(old):
+        return bool(values(old) & said)
+    fact = set(statement(old).fact.tokens)
+    return bool(fact) and fact <= said
 
 
 def signal(new: Card, old: Card) -> str | None:
