@@ -63,7 +63,8 @@ def run(
         changed = None if everything else window.changed(vault, cards, since)
         decided = plan(cards, now=now, multi_valued=vault.config.multi_valued_keys,
                        max_age=vault.config.max_age, window=changed,
-                       find=lambda live: vault_pairs(vault, live, now))
+                       find=lambda live: vault_pairs(vault, live, now),
+                       absorbed=[c for c in vault.archived() if c.fields.get("merged_into")])
         steps = decided.steps
         forgotten = []
         if deep:  # the weekly pass: let what has not been confirmed for forget_after fall away

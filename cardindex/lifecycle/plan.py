@@ -9,15 +9,25 @@ applies the plan as one journalled job (`jobs.apply`). Decisions, in order:
    `created`) wins and older values are archived with `superseded_by`, so a late card
    with older evidence is superseded on arrival. A tie on the newest date is a
    **conflict**: time cannot decide, so nobody wins;
-3. **merge** duplicates (the linter's similarity) into the best-described card, which
-   records `merged_from` and the newest `verified`; the others are archived;
+3. **merge** groups of duplicates (the linter's similarity; the connected components,
+   so three reworded copies become one) into the card with the newest value
+   (`decide.canonical`: the best described when all give the same values, else the
+   newest), which records `merged_from` naming all the others and the newest
+   `verified`; the others are archived. A card stands for the copies merged into it
+   (`absorbed`). A newer card that says it is a change ("now", "no longer",
+   "switched to", `meaning.change`) supersedes the older one instead (`decide.change`);
 4. **conflict**: two cards without a key that contradict each other (a rule and its
-   negation, two values for one thing) are both marked and stay live. When one of
+   negation, two values for one thing) are both marked and stay live, unless a newer
+   one carries a change signal or the difference is a measured value. When one of
    them has a key, they fill one slot and evidence decides, as in 2;
 5. **resolve**: a conflict whose other side has gone is active again.
 
-A locked card is never edited, archived or downgraded: an older value of its key is
-superseded by it, anything else that disagrees with it becomes the conflict instead.
+Different scopes, and other values of a multi-valued key, are different facts
+(`decide.apart`): no pair between them reaches a decision, whatever the detector found.
+
+A locked card is never edited, archived or downgraded: an older value of its slot (its
+key, or a contradiction pair) is superseded by it, anything else that disagrees with it
+becomes the conflict instead.
 Only cards in the window (changed since the last run) start a decision, so a second run
 with nothing new plans nothing.
 """
@@ -29,6 +39,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
+from cardindex.lifecycle.absorbed import absorbed_pairs, merged_fields
+from cardindex.lifecycle.decide import Change, apart, canonical, change, components, own_values, scope_of
 from cardindex.lifecycle.evidence import (
     NEVER,
     best,
@@ -70,23 +82,16 @@ class Plan(NamedTuple):
     live: int
 
 
-
-
-
-
-
-
 def _unique(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
-
-
 
 
 class Planner:
     def __init__(self, cards: Sequence[Card], *, now: dt.date, multi_valued: frozenset[str],
                  max_age: Mapping[str, int], window: set[str] | None,
-                 find: Callable[[list[Card]], list[Pair]] | None = None) -> None:
+                 find: Callable[[list[Card]], list[Pair]] | None = None, absorbed: Sequence[Card] = ()) -> None:
         self.now = now
+        self.absorbed = absorbed  # archived copies (`merged_into` a live card): the canonical stands for them
         self.find = find  # find_pairs over the live cards, remembered (the lint cache); None: compute
         self.multi_valued = multi_valued
         self.max_age = max_age
@@ -149,14 +154,14 @@ class Planner:
 
     def plan(self) -> Plan:
         self.retire_by_time()
-        # Cards for different scopes (two projects, two paths) are different facts, however alike.
+        # Other scopes, other values of a multi-valued key: different facts, however alike.
         found = self.find(self.live) if self.find else find_pairs(self.live, self.multi_valued)
-        pairs = [p for p in found if p.a.scope == p.b.scope]
+        pairs = [p for p in found if apart(p, self.multi_valued) is None]
         self.kinds = {(p.a.path, p.b.path): p for p in pairs} | {(p.b.path, p.a.path): p for p in pairs}
         by_key: dict[tuple[str, str], list[Card]] = defaultdict(list)
         for card in self.live:
             if card.key and card.key not in self.multi_valued and not self.gone(card):
-                by_key[(card.key, card.scope)].append(card)  # one slot per key and scope
+                by_key[(card.key, scope_of(card))].append(card)  # one slot per key and scope
         for (key, _scope), group in sorted(by_key.items()):
             if len(group) > 1 and self.in_window(*group):
                 self.settle_key(key, group)
@@ -164,6 +169,9 @@ class Planner:
         for pair in pairs:
             if pair.kind == "contradiction" and pair.reason != "same-key":
                 self.contradiction(pair)
+        for pair, copy in absorbed_pairs(self.live, self.absorbed, self.window, self.multi_valued, find_pairs):
+            if apart(pair._replace(b=copy), self.multi_valued) is None and scope_of(pair.a) == scope_of(pair.b):
+                self.contradiction(pair, copy)
         self.retire_restatements()
         self.resolve_conflicts()
         window = len(self.live) if self.window is None else sum(c.path in self.window for c in self.live)
@@ -225,6 +233,10 @@ class Planner:
         canonical = best(top)
         same = [c for c in ordered if c is not canonical and self.duplicate(c, canonical)]
         rivals = [c for c in top if c is not canonical and c not in same]
+        told = change(canonical, rivals[0]) if len(rivals) == 1 else None
+        if told is not None:  # one date, but one card says it replaced the other's value
+            canonical, rivals = told.newer, []
+            same = [c for c in ordered if c is not canonical and c is not told.older and self.duplicate(c, canonical)]
         if same:
             self.merge(canonical, same, f"the same value for key {key!r}")
         if rivals:
@@ -301,29 +313,45 @@ class Planner:
     # ---------------------------------------------------------------- duplicates
 
     def merge_duplicates(self, pairs: list[Pair]) -> None:
-        """Merge each group of duplicates into its best card; only direct duplicates of it merge."""
-        parent: dict[str, str] = {}
+        """Merge each group of duplicates into its canonical card; a change supersedes instead.
 
-        def root(path: str) -> str:
-            while parent.get(path, path) != path:
-                path = parent[path]
-            return path
-
+        A pair whose newer card says it changed the value is a supersession; one whose
+        cards each give a value the other lacks is two values of one slot (a conflict
+        unless time can decide); the rest are edges, and each connected group of them,
+        less the cards that contradict another member, merges into one card.
+        """
+        edges = []
         for pair in pairs:
-            if self.in_window(pair.a, pair.b) and not self.gone(pair.a) and not self.gone(pair.b):
-                parent.setdefault(pair.a.path, pair.a.path)
-                parent.setdefault(pair.b.path, pair.b.path)
-                parent[root(pair.a.path)] = root(pair.b.path)
-        groups: dict[str, list[Card]] = defaultdict(list)
-        for path in parent:
-            groups[root(path)].append(self._by_path[path])
-        for members in sorted(groups.values(), key=lambda m: min(c.path for c in m)):
-            canonical = best(members)
-            merged = [c for c in members if c is not canonical and not c.locked and self.duplicate(c, canonical)
-                      and not swapped(c.description, canonical.description)
-                      and not any(self._contradicts(c, m) for m in members)]
-            if merged:
-                self.merge(canonical, merged, "the same fact in other words")
+            a, b = pair.a, pair.b
+            if self.gone(a) or self.gone(b):
+                continue
+            told = change(a, b)
+            if told is not None:
+                if self.in_window(a, b):
+                    self.replace(told, "the same slot")
+            elif own_values(a, b) and not (a.key and a.key == b.key):
+                self.contradiction(pair._replace(kind="contradiction", reason="value",
+                                                 detail="the same slot with other values"))
+            elif self.duplicate(a, b) and not swapped(a.description, b.description):
+                edges.append((a, b))
+        for group in components(edges):
+            if not self.in_window(*group):
+                continue
+            members = [c for c in group if not self.gone(c)]
+            clean = {c.path for c in members if not any(self._contradicts(c, m) for m in members)}
+            for part in components((a, b) for a, b in edges if a.path in clean and b.path in clean):
+                top = canonical(part)
+                merged = [c for c in part if c is not top]
+                if merged:
+                    self.merge(top, merged, "the same fact in other words")
+
+    def replace(self, told: Change, why: str) -> None:
+        """The newer card said it changed the value: it supersedes the older one (a locked one: a conflict)."""
+        reason = f"{why}; {told.newer.id} says {told.signal!r}"
+        if told.older.locked:
+            self.conflict([told.newer, told.older], f"{reason}, but {told.older.id} is locked")
+        else:
+            self.supersede(told.older, [told.newer], reason)
 
     def _contradicts(self, a: Card, b: Card) -> bool:
         pair = self.pair(a, b)
@@ -343,18 +371,7 @@ class Planner:
         replaced = [i for m in merged for i in self._ids(m, "supersedes")]
         if replaced:  # what the merged cards had replaced, the canonical one now replaces
             updates["supersedes"] = id_value(_unique([*self._ids(canonical, "supersedes"), *replaced]))
-        newest = max((c.evidence for c in cluster if c.evidence), default=None)
-        if newest and newest != canonical.evidence:
-            updates["verified"] = newest  # the newest evidence any of them had
-        created = min((c.created for c in cluster if c.created), default=None)
-        if created and created != canonical.created:
-            updates["created"] = created
-        sources = _unique(s for c in cluster for s in _strings(c.fields.get("source")))
-        if sources and sources != _strings(canonical.fields.get("source")):
-            updates["source"] = id_value(sources)
-        tags = _unique(t for c in cluster for t in _strings(c.fields.get("tags")))
-        if tags and tags != _strings(canonical.fields.get("tags")):
-            updates["tags"] = tags
+        updates.update(merged_fields(canonical, cluster))
         self._edit(canonical, updates, "merge", f"absorbed {', '.join(ids)}: {reason}")
         for card in merged:
             self._retire(card, {"status": "archived", "merged_into": canonical.id}, "merge",
@@ -365,18 +382,27 @@ class Planner:
 
     # ---------------------------------------------------------------- contradictions
 
-    def contradiction(self, pair: Pair) -> None:
-        """Two cards that cannot both hold: time decides when a key says they fill one slot."""
+    def contradiction(self, pair: Pair, copy: Card | None = None) -> None:
+        """Two cards that cannot both hold: time decides when a key says they fill one slot.
+
+        `copy`: the archived copy of `pair.b` whose words the detector compared.
+        """
         a, b = pair.a, pair.b
         if self.gone(a) or self.gone(b) or not self.in_window(a, b):
             return
         keyed = bool(a.key) and a.key == b.key and a.key not in self.multi_valued  # a key on one side says nothing of the other
         newer, older = sorted((a, b), key=evidence_order, reverse=True)
         # One slot: a key says so, or one sentence differs only in a number, version or date.
-        by_time = keyed or (pair.reason == "value" and measured_change(a, b))
-        detail = redact_words(pair.detail, a.text, b.text)  # it quotes both cards' words, case-folded
-        if by_time and evidence_order(newer) != evidence_order(older) and not older.locked:
+        by_time = keyed or (pair.reason == "value" and measured_change(a, copy or b))
+        detail = redact_words(pair.detail, a.text, b.text, *(copy.text for copy in [copy] if copy))  # it quotes words
+        later = evidence_order(newer) != evidence_order(older)
+        told = None if by_time and later else change(a, b)
+        if by_time and later and not older.locked:
             self.supersede(older, [newer], detail)
+        elif told is not None:
+            self.replace(told, detail)
+        elif newer.locked and later and not older.locked:
+            self.supersede(older, [newer], f"{detail} (locked)")  # an older card in a locked card's slot
         else:
             self.conflict([a, b], detail)
 
@@ -411,26 +437,14 @@ class Planner:
                 self.decisions.append(Decision("resolve", card.id, tuple(partners), reason))
 
 
-
-
-
-
-
-
-def _strings(value: object) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [v for v in value if isinstance(v, str)]
-    return []
-
-
 def plan(cards: Sequence[Card], *, now: dt.date, multi_valued: frozenset[str] = frozenset(),
          max_age: Mapping[str, int] | None = None, window: set[str] | None = None,
-         find: Callable[[list[Card]], list[Pair]] | None = None) -> Plan:
+         find: Callable[[list[Card]], list[Pair]] | None = None, absorbed: Sequence[Card] = ()) -> Plan:
     """Decide what consolidation would do to `cards` (the vault's live folders) on `now`.
 
     `find`: `similarity.find_pairs` over the live cards given, remembered where it can be
-    (`lint.context.vault_pairs`); by default computed here.
+    (`lint.context.vault_pairs`); by default computed here. `absorbed`: archived cards
+    merged into a live one (`absorbed.absorbed_pairs`).
     """
-    return Planner(cards, now=now, multi_valued=multi_valued, max_age=max_age or {}, window=window, find=find).plan()
+    return Planner(cards, now=now, multi_valued=multi_valued, max_age=max_age or {}, window=window, find=find,
+                   absorbed=absorbed).plan()
