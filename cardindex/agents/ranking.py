@@ -32,8 +32,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any, NamedTuple
 
-from cardindex.meaning.stem import stem
-from cardindex.meaning.terms import STOP, word_terms, words
+from cardindex.meaning.terms import STOP, stem, word_terms, words
 from cardindex.store.search_index import FIELDS, SearchIndex
 
 WEIGHTS = (3.0, 2.5, 2.0, 2.0, 1.0)  # title, description, key, tags, body
@@ -131,7 +130,9 @@ def _typos(index: SearchIndex, word: str) -> list[Alt]:
     """Word forms the vault holds within one edit of `word` (two from 10 letters), or that start with
     it and are at most a third longer, as their terms.
 
-    Words under 5 letters are never corrected: one edit in four letters is another word.
+    Words under 5 letters are never corrected: one edit in four letters is another word; and
+    under 7 letters only a changed or swapped letter is ("tabel": "table"), since a letter
+    more or less there is as often another word ("chart", "cart").
     """
     if len(word) < 5 or not word.isalpha():
         return []
@@ -145,7 +146,7 @@ def _typos(index: SearchIndex, word: str) -> list[Alt]:
             found[term] = max(found.get(term, 0.0), PREFIX_FACTOR)
             continue
         distance = OSA.distance(word, form, score_cutoff=limit)
-        if distance <= limit:
+        if distance <= limit and (len(form) == len(word) or len(word) >= 7):
             factor = TYPO_FACTOR if distance <= 1 else TYPO_FACTOR * 0.8
             found[term] = max(found.get(term, 0.0), factor)
     return [((t,), f) for t, f in found.items()]

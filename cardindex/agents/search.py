@@ -21,10 +21,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from cardindex.agents import ranking
-from cardindex.agents.context import scope_matches
+from cardindex.agents.scopes import scope_matches
 from cardindex.errors import CardIndexError
-from cardindex.meaning.stem import stem
-from cardindex.meaning.terms import FORMAT, surface_words, terms
+from cardindex.meaning.terms import FORMAT, stem, surface_words, terms
 from cardindex.store.card import Card, id_list
 from cardindex.store.search_index import Entry, Row, SearchIndex, stat_key
 from cardindex.store.vault import Vault, today
@@ -208,3 +207,15 @@ def _card(vault: Vault, known: Mapping[str, Card], path: str) -> Card | None:
         return vault.read_card(path)
     except CardIndexError:  # removed since the index was synced
         return None
+
+
+def relevance(vault: Vault, query: str, cards: Sequence[Card] | None = None) -> dict[str, float]:
+    """path -> score (0-100) of every live card matching `query` (of `cards` when given, else the vault's)."""
+    day = today()
+    index = memory_index(cards, vault.archive_dir) if cards is not None else open_index(vault)
+    try:
+        where, params = ("usable = 1", []) if cards is not None else _where(None, None, False, day)
+        p = ranking.plan(index, query)
+        return {s.path: s.score for s in ranking.rank(index, p, where=where, params=params, limit=100_000)}
+    finally:
+        index.close()

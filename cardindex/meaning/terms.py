@@ -3,7 +3,7 @@
 `terms("On-call rotations")` is `["on", "call", "oncal", "rotat"]`: every word is lower-cased
 and stemmed (`meaning.stem`, the one stemmer), and a hyphenated word gives its parts and
 its joined form, so "on-call", "oncall" and (through the query side, which joins adjacent
-words) "on call" meet. Stop words stay in the index (a phrase needs them) and are dropped
+words) "on call" meet. Irregular past forms are folded first ("sent" is "send"). Stop words stay in the index (a phrase needs them) and are dropped
 from queries, unless they are part of a compound.
 
 `FORMAT` names the analysis: an index built with another one is rebuilt.
@@ -14,14 +14,23 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from cardindex.meaning.stem import stem
+from cardindex.meaning import words as _statements
+from cardindex.meaning.stem import stem as _snowball
 
-FORMAT = "terms-1"
+FORMAT = "terms-2"
+# Irregular past forms ("sent": "send") from the one model of what a card states, which the
+# Snowball stemmer cannot reach; read defensively, as that module keeps the table private.
+_IRREGULAR: dict[str, str] = getattr(_statements, "_IRREGULAR", {})
 _WORD = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
 # Function words that say nothing about what a card is about (the usual English set).
 STOP = frozenset(
     ["a", "an", "the", "to", "of", "in", "on", "at", "for", "by", "with", "from", "and", "or", "not", "no", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "which", "what", "who", "whom", "whose", "how", "when", "where", "why", "do", "does", "did", "done", "i", "me", "my", "we", "our", "us", "you", "your", "they", "them", "their", "he", "she", "his", "her", "can", "could", "should", "would", "must", "may", "might", "will", "shall", "use", "used", "using", "there", "here", "about", "as", "if", "then", "than", "so", "any", "all", "some", "into", "onto", "out", "up", "over", "also", "just", "only", "very", "has", "have", "had", "get", "got"]
 )
+
+
+def stem(word: str) -> str:
+    """The term of one lower-cased word: an irregular form folded to its base, then Snowball's stem."""
+    return _snowball(_IRREGULAR.get(word, word))
 
 
 def words(text: str) -> list[str]:

@@ -90,6 +90,7 @@ class SearchIndex:
         self.path = None if state_dir is None else state_dir / "cache" / "search.sqlite"
         self.db = self._open()
         self._totals: tuple[int, tuple[float, ...]] | None = None
+        self.last: Synced | None = None  # what the last sync did
 
     # ------------------------------------------------------------------ opening
 
@@ -155,7 +156,8 @@ class SearchIndex:
         """
         for attempt in range(3):
             try:
-                return self._sync(entries, read, load)
+                self.last = self._sync(entries, read, load)
+                return self.last
             except sqlite3.DatabaseError:
                 if self.path is None or attempt == 2:
                     raise
