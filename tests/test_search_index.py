@@ -151,3 +151,21 @@ def test_concurrent_searches_while_a_card_changes(vault: Path) -> None:
     final = subprocess.run([sys.executable, "-m", "cardindex", "--vault", str(vault), "search", "deflocculant",
                             "--format", "json"], capture_output=True, text=True, timeout=120, check=True)
     assert [h["id"] for h in json.loads(final.stdout)] == ["n00"]
+
+
+def test_the_average_lengths_follow_every_change(vault: Path) -> None:
+    for i in range(5):
+        put(vault, f"g{i}.md", f"Glaze recipe {i}", "Feldspar, silica and whiting " * (i + 1))
+    synced(vault)
+    put(vault, "g1.md", "Glaze recipe 1", "Only ash.")
+    (vault / "g3.md").unlink()
+    put(vault, "g9.md", "A glaze recipe with a longer description than the others", "Frit 3134 and kaolin.")
+    index = open_index(Vault(vault))
+    try:
+        fields = ", ".join(f"avg(len_{f})" for f in search_index.FIELDS)
+        recount = index.db.execute(f"SELECT count(*), {fields} FROM docs").fetchone()
+        count, averages = index.stats()
+        assert count == recount[0] == 5
+        assert averages == pytest.approx(recount[1:])
+    finally:
+        index.close()

@@ -42,7 +42,7 @@ TYPO_FACTOR = 0.7
 PREFIX_FACTOR = 0.8
 PHRASE_BONUS = 0.15
 WEAK_COVERAGE = 0.3
-CANDIDATES = 300
+CANDIDATES = 120
 Alt = tuple[tuple[str, ...], float]  # a term (or a phrase of terms) and how much it counts
 
 

@@ -89,7 +89,7 @@ class SearchIndex:
         self.version = f"{SCHEMA}:{version}"
         self.path = None if state_dir is None else state_dir / "cache" / "search.sqlite"
         self.db = self._open()
-        self._totals: tuple[int, tuple[float, ...]] | None = None
+        self._sums: list[int] | None = None
         self.last: Synced | None = None  # what the last sync did
 
     # ------------------------------------------------------------------ opening
@@ -162,6 +162,7 @@ class SearchIndex:
                 if self.path is None or attempt == 2:
                     raise
                 self.db.close()
+                self._sums = None
                 if attempt == 0:
                     self._remove()  # corrupt: rebuilt from the cards
                     self.db = self._open()
@@ -189,14 +190,16 @@ class SearchIndex:
             if self.path is None:
                 raise
             raise sqlite3.DatabaseError("cannot write the search index") from None
+        self._sums = None  # read again inside the transaction: another process may have changed them
         try:
             done = self._update(entries, racy, read, load)
             self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                                 [("listing", listing), ("trusted_before", started - RACY_NS),
-                                 ("totals", marshal.dumps(self._count()))])
+                                 ("sums", marshal.dumps(self._sums))])
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
+            self._sums = None
             raise
         return done
 
@@ -242,41 +245,57 @@ class SearchIndex:
 
     def _insert(self, e: Entry, digest: bytes, row: Row) -> None:
         info = row.info
+        lengths = [f.count(" ") + 1 if f else 0 for f in row.fields]
+        sums = self._load_sums()
+        sums[0] += 1
+        for k, n in enumerate(lengths, 1):
+            sums[k] += n
         cur = self.db.execute(
             f"INSERT INTO docs(path, mtime, ctime, size, ino, hash, archived, usable, type, status, expires, info, "
             f"{', '.join('len_' + f for f in FIELDS)}) VALUES ({', '.join('?' * (12 + len(FIELDS)))})",
             (e.rel, *e.stat, digest, e.archived, bool(info.get("usable")), info.get("type"), info.get("status"),
-             info.get("expires"), marshal.dumps(info), *(f.count(" ") + 1 if f else 0 for f in row.fields)),
+             info.get("expires"), marshal.dumps(info), *lengths),
         )
         self.db.execute(f"INSERT INTO terms(rowid, {', '.join(FIELDS)}) VALUES (?{', ?' * len(FIELDS)})",
                         (cur.lastrowid, *row.fields))
         self.db.executemany("INSERT OR IGNORE INTO words VALUES (?, ?, ?)", ((w, t, len(w)) for w, t in row.words))
 
     def _delete(self, rid: int) -> None:
+        found = self.db.execute(f"SELECT {', '.join('len_' + f for f in FIELDS)} FROM docs WHERE id = ?", (rid,))
+        lengths = found.fetchone()
+        if lengths is not None:
+            sums = self._load_sums()
+            sums[0] -= 1
+            for k, n in enumerate(lengths, 1):
+                sums[k] -= n
         self.db.execute("DELETE FROM terms WHERE rowid = ?", (rid,))
         self.db.execute("DELETE FROM docs WHERE id = ?", (rid,))
 
     def fill(self, items: Iterable[tuple[str, bool, bytes, Row]]) -> None:
         """Index (path, archived, bytes, row) items directly: an in-memory index of cards not on disk (as of a date)."""
         self.db.execute("BEGIN")
+        self._sums = None
         for rel, archived, data, row in items:
             self._insert(Entry(rel, (0, 0, 0, 0), archived), content_hash(data), row)
         self.db.execute("COMMIT")
-        self._count()
 
     # ------------------------------------------------------------------ reading
 
     def stats(self) -> tuple[int, tuple[float, ...]]:
-        """How many cards the index holds, and their average length per field (kept at each sync)."""
-        if self._totals is None:
-            found = self.db.execute("SELECT v FROM meta WHERE k = 'totals'").fetchone()
-            self._totals = marshal.loads(found[0]) if found else self._count()
-        return self._totals
+        """How many cards the index holds, and their average length per field (kept up at each change)."""
+        count, *sums = self._load_sums()
+        return count, tuple(s / count if count else 0.0 for s in sums)
 
-    def _count(self) -> tuple[int, tuple[float, ...]]:
-        found = self.db.execute(f"SELECT count(*), {', '.join(f'avg(len_{f})' for f in FIELDS)} FROM docs").fetchone()
-        self._totals = int(found[0]), tuple(float(x or 0.0) for x in found[1:])
-        return self._totals
+    def _load_sums(self) -> list[int]:
+        """[cards, total length of each field], read once per run and kept current by every insert and delete."""
+        if self._sums is None:
+            found = self.db.execute("SELECT v FROM meta WHERE k = 'sums'").fetchone()
+            loaded = marshal.loads(found[0]) if found else None
+            if not (isinstance(loaded, list) and len(loaded) == len(FIELDS) + 1):
+                row = self.db.execute(f"SELECT count(*), {', '.join(f'total(len_{f})' for f in FIELDS)} FROM docs")
+                loaded = [int(x) for x in row.fetchone()]
+            self._sums = loaded
+        return self._sums
 
     def document_frequency(self, terms: Iterable[str]) -> dict[str, int]:
         """In how many cards each term occurs (any field, archived ones too); absent terms are left out."""
