@@ -57,6 +57,11 @@ def greenhouse(vault: Path) -> Path:
     put(vault, "humidity.md", "Humidity limits in the propagation room",
         "Relative humidity stays between 70 and 80 percent; above that, mould appears.")
     put(vault, "compost.md", "How compost is turned", "Compost is turned every second week; notes on humidity.")
+    # hard negatives for the compounds: both parts, never as one
+    put(vault, "supplier.md", "How seed orders are placed", "Growers call the supplier on Mondays; a grower signs.")
+    put(vault, "theme.md", "Which look the shop tablet has", "A dark wood theme, and a kiosk mode for customers.")
+    put(vault, "pumps.md", "How the irrigation pumps are serviced", "The pumps get new seals every spring.")
+    put(vault, "pumpkins.md", "When pumpkins are harvested", "Pumpkins are cut in October with the stem on.")
     return vault
 
 
@@ -89,9 +94,10 @@ def test_typos_are_corrected_only_for_words_the_vault_lacks(invoke: Invoke, gree
 
 
 def test_a_short_word_does_not_match_inside_a_longer_one(invoke: Invoke, greenhouse: Path) -> None:
-    assert ids(invoke, "ph") == ["ph"]  # not "phone", not "graph"
-    put(greenhouse, "graph.md", "Which graph the growers read each morning", "The yield graph on the wall screen.")
+    assert ids(invoke, "pump") == ["pumps"]  # not "pumpkins"
     assert ids(invoke, "ph") == ["ph"]
+    put(greenhouse, "graph.md", "Which graph the growers read each morning", "The yield graph on the wall screen.")
+    assert ids(invoke, "ph") == ["ph"]  # not "graph"
 
 
 def test_the_description_weighs_more_than_the_body(invoke: Invoke, greenhouse: Path) -> None:
@@ -101,7 +107,7 @@ def test_the_description_weighs_more_than_the_body(invoke: Invoke, greenhouse: P
 
 def test_a_word_the_vault_never_holds_hides_nothing(invoke: Invoke, greenhouse: Path) -> None:
     """The old cut-off: the rarest (absent) word got the largest weight and pushed every card out."""
-    found = hits(invoke, "zeppelin payouts sent")
+    found = hits(invoke, "zeppelin quorum payouts")
     assert found and found[0]["id"] == "payouts"
     assert ids(invoke, "when are payouts sent", "--min-score", "0")[0] == "payouts"
 

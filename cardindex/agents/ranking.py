@@ -49,13 +49,15 @@ Alt = tuple[tuple[str, ...], float]  # a term (or a phrase of terms) and how muc
 class Group(NamedTuple):
     word: str
     alts: tuple[Alt, ...]
-    idf: float  # of its most frequent alternative; the IDF of an unheld term when none is held
+    idf: float  # of its rarest alternative; the IDF of an unheld term when none is held
     held: bool  # whether any alternative occurs in the vault
+    idfs: tuple[float, ...] = ()  # of each alternative: "oncall" weighs more than "call"
 
 
 class Plan(NamedTuple):
     groups: list[Group]
     total: int  # cards in the index
+    joined: dict[tuple[str, str], str]  # adjacent query terms -> their joined form the vault holds
 
 
 class Scored(NamedTuple):
@@ -91,9 +93,9 @@ def plan(index: SearchIndex, query: str) -> Plan:
             continue
         seen.add(w)
         parts = stems_of[w]
-        alts: list[Alt] = [((parts[-1],), 1.0)] if len(parts) > 1 else [((parts[0],), 1.0)]
+        alts: list[Alt] = [((parts[0],), 1.0)]
         if len(parts) > 1:
-            alts.append((parts[:-1], 1.0))  # "e-bike" as the phrase "e bike"
+            alts.append((parts[1:], 1.0))  # "e-bike" as the phrase "e bike"
         for j in (i - 1, i):
             if j in joined and df.get(joined[j]):
                 alts.append(((joined[j],), 1.0))
@@ -103,8 +105,11 @@ def plan(index: SearchIndex, query: str) -> Plan:
             df.update(index.document_frequency(t for a, _ in alts for t in a if t not in df))
             counts = [_alt_df(index, a, df) for a, _ in alts]
         held = any(counts)
-        groups.append(Group(w, tuple(a for a, c in zip(alts, counts, strict=True) if c), _idf(total, max(counts)), held))
-    return Plan(groups, total)
+        kept = [(a, c) for a, c in zip(alts, counts, strict=True) if c]
+        idfs = tuple(_idf(total, c) for _, c in kept)
+        groups.append(Group(w, tuple(a for a, _ in kept), max(idfs) if idfs else _idf(total, 0), held, idfs))
+    pairs = {(stem(asked[i]), stem(asked[i + 1])): t for i, t in joined.items() if df.get(t)}
+    return Plan(groups, total, pairs)
 
 
 def _alt_df(index: SearchIndex, alt: tuple[str, ...], df: dict[str, int]) -> int:
@@ -131,8 +136,8 @@ def _typos(index: SearchIndex, word: str) -> list[Alt]:
     it and are at most a third longer, as their terms.
 
     Words under 5 letters are never corrected: one edit in four letters is another word; and
-    under 7 letters only a changed or swapped letter is ("tabel": "table"), since a letter
-    more or less there is as often another word ("chart", "cart").
+    under 7 letters only two swapped letters are ("tabel": "table"), since a letter more,
+    less or changed there is as often another word ("chart": "cart", "bread": "break").
     """
     if len(word) < 5 or not word.isalpha():
         return []
@@ -146,7 +151,7 @@ def _typos(index: SearchIndex, word: str) -> list[Alt]:
             found[term] = max(found.get(term, 0.0), PREFIX_FACTOR)
             continue
         distance = OSA.distance(word, form, score_cutoff=limit)
-        if distance <= limit and (len(form) == len(word) or len(word) >= 7):
+        if distance <= limit and (len(word) >= 7 or sorted(form) == sorted(word)):
             factor = TYPO_FACTOR if distance <= 1 else TYPO_FACTOR * 0.8
             found[term] = max(found.get(term, 0.0), factor)
     return [((t,), f) for t, f in found.items()]
@@ -173,7 +178,7 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
     _, averages = index.stats()
     rows = index.rows(ids)
     weight = sum(g.idf for g in p.groups)
-    best_sat = _saturate(WEIGHTS[0] + WEIGHTS[1])
+    best_sat = K1 + 1.0  # what a group adds at most, however often its word occurs
     out = []
     for rid in ids:
         path, archived, texts, info = rows[rid]
@@ -184,16 +189,17 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
         covered = 0.0
         by_field = [0.0] * len(FIELDS)
         for g in p.groups:
-            best = best_factor = 0.0
+            best = best_cover = 0.0
             best_fields: list[float] = []
-            for alt, factor in g.alts:
+            for (alt, factor), idf in zip(g.alts, g.idfs, strict=True):
                 per_field = [WEIGHTS[k] * _tf(alt, fields[k], counts[k]) / norms[k] for k in range(len(FIELDS))]
                 tf = factor * sum(per_field)
-                if tf > best:
-                    best, best_factor, best_fields = tf, factor, per_field
+                gain = idf * _saturate(tf) if tf else 0.0
+                if gain > best:
+                    best, best_cover, best_fields = gain, idf * factor, per_field
             if best:
-                total += g.idf * _saturate(best)
-                covered += g.idf * best_factor
+                total += best
+                covered += best_cover
                 for k, v in enumerate(best_fields):
                     by_field[k] += v
         if not total:
@@ -229,4 +235,9 @@ def _adjacent(p: Plan, fields: list[list[str]]) -> float:
     if not pairs:
         return 0.0
     bigrams = {pair for f in fields for pair in pairwise(f)}
-    return sum(1 for a, b in pairs if (a[-1], b[0]) in bigrams) / len(pairs)
+    said = set().union(*fields) if p.joined else set()
+
+    def side_by_side(a: str, b: str) -> bool:  # "darkmode" is "dark mode" said as one word
+        return (a, b) in bigrams or p.joined.get((a, b), "") in said
+
+    return sum(1 for a, b in pairs if side_by_side(a[-1], b[0])) / len(pairs)

@@ -1,6 +1,6 @@
 """The terms search indexes and asks for: Snowball stems, with hyphenated compounds also joined.
 
-`terms("On-call rotations")` is `["on", "call", "oncal", "rotat"]`: every word is lower-cased
+`terms("On-call rotations")` is `["oncal", "on", "call", "rotat"]`: every word is lower-cased
 and stemmed (`meaning.stem`, the one stemmer), and a hyphenated word gives its parts and
 its joined form, so "on-call", "oncall" and (through the query side, which joins adjacent
 words) "on call" meet. Irregular past forms are folded first ("sent" is "send"). Stop words stay in the index (a phrase needs them) and are dropped
@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from cardindex.meaning import words as _statements
 from cardindex.meaning.stem import stem as _snowball
 
-FORMAT = "terms-2"
+FORMAT = "terms-3"
 # Irregular past forms ("sent": "send") from the one model of what a card states, which the
 # Snowball stemmer cannot reach; read defensively, as that module keeps the table private.
 _IRREGULAR: dict[str, str] = getattr(_statements, "_IRREGULAR", {})
@@ -39,12 +39,16 @@ def words(text: str) -> list[str]:
 
 
 def word_terms(word: str) -> Iterator[str]:
-    """The stems one word gives: its parts, and for a hyphenated word its joined form after them."""
+    """The stems one word gives: for a hyphenated word its joined form first, then its parts.
+
+    The parts come last so that they stay next to the words after them ("on-call grower":
+    `oncal on call grower`, where "call grower" is still a phrase).
+    """
     parts = word.split("-")
-    for part in parts:
-        yield stem(part)
     if len(parts) > 1:
         yield stem("".join(parts))
+    for part in parts:
+        yield stem(part)
 
 
 def terms(text: str) -> list[str]:
