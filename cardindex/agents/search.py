@@ -25,7 +25,8 @@ from cardindex.agents.scopes import scope_matches
 from cardindex.errors import CardIndexError
 from cardindex.meaning.terms import FORMAT, stem, surface_words, terms
 from cardindex.store.card import Card, id_list
-from cardindex.store.search_index import Entry, Row, SearchIndex, stat_key
+from cardindex.store.search_index import Row, SearchIndex
+from cardindex.store.search_index import entry as index_entry
 from cardindex.store.vault import Vault, today
 
 BODY_CHARS = 20_000
@@ -64,7 +65,7 @@ def open_index(vault: Vault) -> SearchIndex:
     for archived in (False, True):
         for rel, entry in vault.listing(archived=archived):
             try:
-                entries.append(Entry(rel, stat_key(entry.stat()), archived or rel.startswith(archive)))
+                entries.append(index_entry(rel, entry.stat(), archived or rel.startswith(archive)))
             except OSError:
                 continue  # removed since listed
     root = str(vault.root)

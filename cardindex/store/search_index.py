@@ -31,17 +31,14 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 FIELDS = ("title", "description", "key", "tags", "body")
-SCHEMA = 1
+SCHEMA = 2
 RACY_NS = 2_000_000_000  # as the parse cache: a change this close to a sync may share its timestamp
 BULK = 64  # from this many files to (re)analyse, load them through the vault's parse cache at once
 
 
-class Entry(NamedTuple):
-    """One card file as listed: its vault-relative path, stat and whether it is in the archive."""
-
-    rel: str
-    stat: tuple[int, int, int, int]  # mtime_ns, ctime_ns, size, inode
-    archived: bool
+# One card file as listed: (vault-relative path, mtime_ns, ctime_ns, size, inode, in the archive).
+# A plain tuple, the shape of the docs row it is compared with: a vault of 100k cards lists 100k.
+Entry = tuple[str, int, int, int, int, bool]
 
 
 class Row(NamedTuple):
@@ -61,8 +58,8 @@ class Synced(NamedTuple):
     fresh: bool
 
 
-def stat_key(st: os.stat_result) -> tuple[int, int, int, int]:
-    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+def entry(rel: str, st: os.stat_result, archived: bool) -> Entry:
+    return (rel, st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, archived)
 
 
 def content_hash(data: bytes) -> bytes:
@@ -178,10 +175,10 @@ class SearchIndex:
         load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
     ) -> Synced:
         started = time.time_ns()
-        listing = content_hash(marshal.dumps([(e.rel, *e.stat, e.archived) for e in entries]))
+        listing = content_hash(marshal.dumps(list(entries)))
         meta = dict(self.db.execute("SELECT k, v FROM meta").fetchall())
         trusted_before = meta.get("trusted_before", 0)
-        racy = {e.rel for e in entries if max(e.stat[0], e.stat[1]) >= trusted_before}
+        racy = {e[0] for e in entries if e[1] >= trusted_before or e[2] >= trusted_before}
         if meta.get("listing") == listing and not racy:
             return Synced(0, 0, 0, True)
         try:
@@ -210,37 +207,34 @@ class SearchIndex:
         read: Callable[[str], bytes | None],
         load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
     ) -> Synced:
-        old = {path: (rid, (m, c, s, i), h, a) for path, rid, m, c, s, i, h, a in
-               self.db.execute("SELECT path, id, mtime, ctime, size, ino, hash, archived FROM docs")}
-        changed = [e for e in entries if e.rel in racy or old.get(e.rel, (0, None, 0, -1))[1:4:2] != (e.stat, e.archived)]
+        known = set(self.db.execute("SELECT path, mtime, ctime, size, ino, archived FROM docs"))
+        changed = [e for e in entries if e not in known or e[0] in racy]
         restated = 0
         todo: list[Entry] = []
         if len(changed) < BULK:
             for e in changed:
-                known = old.get(e.rel)
-                if known is not None and known[3] == e.archived:
-                    data = read(e.rel)
-                    if data is not None and content_hash(data) == known[2]:
-                        self.db.execute("UPDATE docs SET mtime=?, ctime=?, size=?, ino=? WHERE id=?", (*e.stat, known[0]))
+                found = self.db.execute("SELECT id, hash, archived FROM docs WHERE path = ?", (e[0],)).fetchone()
+                if found is not None and bool(found[2]) == e[5]:
+                    data = read(e[0])
+                    if data is not None and content_hash(data) == found[1]:
+                        self.db.execute("UPDATE docs SET mtime=?, ctime=?, size=?, ino=? WHERE id=?", (*e[1:5], found[0]))
                         restated += 1
                         continue
                 todo.append(e)
         else:
             todo = changed
-        rows = load([e.rel for e in todo]) if todo else {}
+        rows = load([e[0] for e in todo]) if todo else {}
         analysed = 0
         for e in todo:
-            got = rows.get(e.rel)
-            known = old.get(e.rel)
-            if known is not None:
-                self._delete(known[0])
+            got = rows.get(e[0])
+            self._delete_path(e[0])
             if got is not None:
                 self._insert(e, content_hash(got[0]), got[1])
                 analysed += 1
-        listed = {e.rel for e in entries}
-        gone = [v[0] for k, v in old.items() if k not in listed]
-        for rid in gone:
-            self._delete(rid)
+        listed = {e[0] for e in entries}
+        gone = {k[0] for k in known} - listed
+        for path in gone:
+            self._delete_path(path)
         return Synced(analysed, restated, len(gone), False)
 
     def _insert(self, e: Entry, digest: bytes, row: Row) -> None:
@@ -251,32 +245,33 @@ class SearchIndex:
         for k, n in enumerate(lengths, 1):
             sums[k] += n
         cur = self.db.execute(
-            f"INSERT INTO docs(path, mtime, ctime, size, ino, hash, archived, usable, type, status, expires, info, "
+            f"INSERT INTO docs(path, mtime, ctime, size, ino, archived, hash, usable, type, status, expires, info, "
             f"{', '.join('len_' + f for f in FIELDS)}) VALUES ({', '.join('?' * (12 + len(FIELDS)))})",
-            (e.rel, *e.stat, digest, e.archived, bool(info.get("usable")), info.get("type"), info.get("status"),
+            (*e, digest, bool(info.get("usable")), info.get("type"), info.get("status"),
              info.get("expires"), marshal.dumps(info), *lengths),
         )
         self.db.execute(f"INSERT INTO terms(rowid, {', '.join(FIELDS)}) VALUES (?{', ?' * len(FIELDS)})",
                         (cur.lastrowid, *row.fields))
         self.db.executemany("INSERT OR IGNORE INTO words VALUES (?, ?, ?)", ((w, t, len(w)) for w, t in row.words))
 
-    def _delete(self, rid: int) -> None:
-        found = self.db.execute(f"SELECT {', '.join('len_' + f for f in FIELDS)} FROM docs WHERE id = ?", (rid,))
-        lengths = found.fetchone()
-        if lengths is not None:
+    def _delete_path(self, path: str) -> None:
+        found = self.db.execute(f"SELECT id, {', '.join('len_' + f for f in FIELDS)} FROM docs WHERE path = ?", (path,))
+        row = found.fetchone()
+        if row is not None:
+            rid, *lengths = row
             sums = self._load_sums()
             sums[0] -= 1
             for k, n in enumerate(lengths, 1):
                 sums[k] -= n
-        self.db.execute("DELETE FROM terms WHERE rowid = ?", (rid,))
-        self.db.execute("DELETE FROM docs WHERE id = ?", (rid,))
+            self.db.execute("DELETE FROM terms WHERE rowid = ?", (rid,))
+            self.db.execute("DELETE FROM docs WHERE id = ?", (rid,))
 
     def fill(self, items: Iterable[tuple[str, bool, bytes, Row]]) -> None:
         """Index (path, archived, bytes, row) items directly: an in-memory index of cards not on disk (as of a date)."""
         self.db.execute("BEGIN")
         self._sums = None
         for rel, archived, data, row in items:
-            self._insert(Entry(rel, (0, 0, 0, 0), archived), content_hash(data), row)
+            self._insert((rel, 0, 0, 0, 0, archived), content_hash(data), row)
         self.db.execute("COMMIT")
 
     # ------------------------------------------------------------------ reading
