@@ -187,7 +187,7 @@ async def test_tools_and_resources_are_listed_and_read_the_vault(
     assert hits[0] == {
         "id": "deploy-day", "path": "deploy-day.md", "description": "Which weekday production deploys happen",
         "type": "project", "status": "active", "fact": "Deploy to production on Thursdays only.",
-        "score": hits[0]["score"], "matched": "description", "weak": False, "conflict_with": [],
+        "score": hits[0]["score"], "matched": "description", "weak": False, "conflict_with": [], "vault": None,
     }
     assert 40 <= hits[0]["score"] <= 100
     assert typed == {"hits": []}

@@ -34,7 +34,7 @@ from pydantic import BaseModel, Field
 from cardindex import __version__
 from cardindex.agents import context as session
 from cardindex.agents.context import render as render_context
-from cardindex.agents.search import find as find_cards
+from cardindex.agents.search import find_layered, layers
 from cardindex.agents.summary import jsonable, summary
 from cardindex.errors import CardIndexError, NotFound, UsageError
 from cardindex.index import build as card_index
@@ -97,6 +97,7 @@ class SearchHit(BaseModel):
     matched: str = Field(description="Where the query matched best: title, description, key, tags or body.")
     weak: bool = Field(description="True when the best hit holds little of the query: the vault may not know it.")
     conflict_with: list[str] = Field(description="The other sides, when this card is one side of a conflict.")
+    vault: str | None = Field(default=None, description="The user-level vault holding it; None: this vault.")
 
 
 class SearchResult(BaseModel):
@@ -215,10 +216,9 @@ def build(root: Path, *, use_cache: bool = True) -> MCPServer:
     ) -> Annotated[CallToolResult, SearchResult]:
         """Find live cards by ranked match over titles, descriptions, keys, tags and bodies, best first.
 
-        Ask in your own words: other word forms, compounds and typos are found too. Hits
-        are marked `weak` when the vault probably does not know what was asked. Use it
-        before answering from memory, and before `add`, to see whether the fact is
-        already known (then update it through its `key` or `supersede`, do not add a copy).
+        Ask in your own words (word forms, compounds, typos are found); `weak` hits mean the
+        vault probably does not know. Use it before answering from memory, and before `add`,
+        to see whether the fact is known (then update it through its `key` or `supersede`).
         """
         return answer(lambda: _search(vault(), query, type, scope, limit, archived))
 
@@ -360,8 +360,10 @@ def _search(vault: Vault, query: str, card_type: str | None, scope: str | None, 
     return SearchResult(hits=[
         SearchHit(id=h.card.id, path=h.card.path, description=h.card.description, type=h.card.type,
                   status=h.status, fact=session.fact(h.card), score=h.score, matched=h.field, weak=h.weak,
-                  conflict_with=list(h.conflict_with))
-        for h in find_cards(vault, query, card_type=card_type, scope=scope, limit=limit, everything=archived)
+                  conflict_with=list(h.conflict_with),
+                  vault=str(h.vault) if h.vault is not None and h.vault != vault.root else None)
+        for h in find_layered(layers(vault), query, card_type=card_type, scope=scope, limit=limit,
+                              everything=archived)
     ])
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from cardindex.agents import ranking
@@ -40,6 +41,7 @@ class Hit(NamedTuple):
     status: str  # as `cards list` says it: active, conflict, superseded, archived, expired, ...
     weak: bool = False  # the vault probably does not know what was asked
     conflict_with: tuple[str, ...] = ()  # the other sides, when this card is one side of a conflict
+    vault: Path | None = None  # the vault the card is in, when several are searched together
 
 
 def row_of(card: Card) -> Row:
@@ -220,3 +222,40 @@ def relevance(vault: Vault, query: str, cards: Sequence[Card] | None = None) -> 
         return {s.path: s.score for s in ranking.rank(index, p, where=where, params=params, limit=100_000)}
     finally:
         index.close()
+
+
+USER_VAULT = "CARDS_USER_VAULT"
+
+
+def layers(vault: Vault, extra: Sequence[str] = ()) -> list[Vault]:
+    """The vaults searched together: `vault` (the project's, where writes go), then each of `extra`
+    and the user-level vault named by `$CARDS_USER_VAULT`, each once."""
+    from cardindex.errors import UsageError
+
+    out = [vault]
+    seen = {vault.real_root}
+    named = [*extra, *([os.environ[USER_VAULT]] if os.environ.get(USER_VAULT) else [])]
+    for name in named:
+        root = Path(name).expanduser()
+        if not root.is_dir():
+            raise UsageError(f"no such vault folder: {name}")
+        other = Vault(root, use_cache=vault.use_cache)
+        if other.real_root not in seen:
+            seen.add(other.real_root)
+            out.append(other)
+    return out
+
+
+def find_layered(vaults: Sequence[Vault], query: str, *, limit: int = 10, **filters: Any) -> list[Hit]:
+    """`find` over several vaults at once: the hits of all, best first, each naming its vault.
+
+    Scores are shares of the query (0-100) in every vault, so they compare across vaults;
+    the hits are weak when the best of all of them is.
+    """
+    if len(vaults) == 1:
+        return find(vaults[0], query, limit=limit, **filters)
+    found = [h._replace(vault=v.root) for v in vaults for h in find(v, query, limit=limit, **filters)]
+    found.sort(key=lambda h: -h.score)  # stable: the project vault first among equals
+    chosen = found[:limit]
+    weak = bool(chosen) and chosen[0].weak
+    return [h._replace(weak=weak) for h in chosen]
