@@ -138,3 +138,13 @@ def test_plan_groups_stems_compounds_and_typos(vault: Path) -> None:
     off = ranking.plan(index, "sourdough")
     assert not off.groups[0].held and ranking.rank(index, off) == []
     index.close()
+
+
+def test_a_word_of_a_script_snowball_leaves_alone_finds_its_longer_forms(invoke: Invoke, vault: Path) -> None:
+    put(vault, "deploy.md", "배포는 목요일에만 한다", "배포는 목요일에만 합니다.")
+    put(vault, "review.md", "코드 리뷰는 두 명이 한다", "리뷰어는 두 명입니다.")
+    assert ids(invoke, "배포") == ["deploy"]  # the particle 는 is not part of the word
+    assert ids(invoke, "목요일") == ["deploy"]
+    assert ids(invoke, "리뷰") == ["review"]
+    assert ids(invoke, "배") == []  # one letter: nothing widened
+    assert ids(invoke, "배포 리뷰")[0] in {"deploy", "review"}

@@ -139,6 +139,10 @@ def _typos(index: SearchIndex, word: str) -> list[Alt]:
     under 7 letters only two swapped letters are ("tabel": "table"), since a letter more,
     less or changed there is as often another word ("chart": "cart", "bread": "break").
     """
+    if not word.isascii() and len(word) >= 2 and word.isalpha():
+        # Scripts the English stemmer leaves alone (Korean particles: "배포" in "배포는"): the
+        # word forms that start with the word and add at most two letters.
+        return [((t,), PREFIX_FACTOR) for f, t in index.word_forms(len(word) + 1, len(word) + 2) if f.startswith(word)]
     if len(word) < 5 or not word.isalpha():
         return []
     from rapidfuzz.distance import OSA

@@ -48,7 +48,8 @@ def row_of(card: Card) -> Row:
     """What the index keeps of `card`: its terms per field, its word forms and what the filters read."""
     tags = card.fields.get("tags")
     tag_text = " ".join(str(t) for t in tags) if isinstance(tags, list) else str(tags or "")
-    texts = (card.title, card.description, card.key or "", tag_text, card.body[:BODY_CHARS])
+    kind = card.type or ""  # a user card is about the user: "what does the user prefer" finds it
+    texts = (card.title, card.description, card.key or "", f"{tag_text} {kind}".strip(), card.body[:BODY_CHARS])
     forms = set().union(*(surface_words(t) for t in texts))
     info = {
         "type": card.type, "status": card.status if card.usable else "invalid", "usable": card.usable,

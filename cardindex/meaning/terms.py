@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from cardindex.meaning import words as _statements
 from cardindex.meaning.stem import stem as _snowball
 
-FORMAT = "terms-3"
+FORMAT = "terms-4"
 # Irregular past forms ("sent": "send") from the one model of what a card states, which the
 # Snowball stemmer cannot reach; read defensively, as that module keeps the table private.
 _IRREGULAR: dict[str, str] = getattr(_statements, "_IRREGULAR", {})
