@@ -131,7 +131,7 @@ def score(queries: list[dict[str, object]], engine: Callable[[str, bool], Ranked
     for q in queries:
         relevant = set(q["relevant"])  # type: ignore[arg-type]
         note = str(q.get("note", ""))
-        ranked, weak = engine(str(q["query"]), note == "history")
+        ranked, weak = engine(str(q["query"]), "history" in note.casefold())
         answered = bool(ranked) and not weak
         if not relevant:
             abstain_ok += not answered
