@@ -147,14 +147,14 @@ async def test_tools_and_resources_are_listed_and_read_the_vault(
         return schema["properties"], schema.get("required", [])
 
     props, required = params("search")
-    assert (set(props), required) == ({"query", "type", "scope", "limit"}, ["query"])
+    assert (set(props), required) == ({"query", "type", "scope", "limit", "archived"}, ["query"])
     assert props["query"]["type"] == "string"
     assert props["type"]["anyOf"][0]["enum"] == ["user", "feedback", "project", "reference"]
     assert (props["limit"]["type"], props["limit"]["minimum"], props["limit"]["default"]) == ("integer", 1, 10)
     props, required = params("read")
     assert (set(props), required) == ({"id"}, ["id"])
     props, required = params("context")
-    assert (set(props), required) == ({"scope", "budget"}, [])
+    assert (set(props), required) == ({"scope", "budget", "query"}, [])
     assert (props["budget"]["type"], props["budget"]["minimum"], props["budget"]["default"]) == ("integer", 200, 6000)
     props, required = params("add")
     assert (set(props), required) == (
@@ -188,7 +188,7 @@ async def test_tools_and_resources_are_listed_and_read_the_vault(
     assert hits[0] == {
         "id": "deploy-day", "path": "deploy-day.md", "description": "Which weekday production deploys happen",
         "type": "project", "status": "active", "fact": "Deploy to production on Thursdays only.",
-        "score": hits[0]["score"], "matched": "description",
+        "score": hits[0]["score"], "matched": "description", "weak": False, "conflict_with": [], "vault": None,
     }
     assert 40 <= hits[0]["score"] <= 100
     assert typed == {"hits": []}

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from cardindex.agents.scopes import scope_matches
 from cardindex.index.build import by_type_first
 from cardindex.index.withhold import holding_secrets
 from cardindex.redaction import printable, shown, shown_data
@@ -52,34 +53,6 @@ class Context(NamedTuple):
     scope: str | None
     as_of: dt.date
     withheld: tuple[Card, ...] = ()
-
-
-def scope_matches(card_scope: str, scope: str | None, repo_name: str | None = None) -> bool:
-    """Whether a card's `scope` applies where the agent works.
-
-    `global` always does; `path:S` when the agent works under S (or S lies under the
-    agent's path); `repo:NAME` when the agent is in that repo; free text when it equals
-    the asked scope. Without an asked scope everything matches.
-    """
-    if scope is None or card_scope == "global":
-        return True
-    asked = scope.strip()
-    if card_scope.startswith("path:"):
-        target = _norm_path(card_scope[5:])
-        here = _norm_path(asked.removeprefix("path:"))
-        return not here or not target or _under(here, target) or _under(target, here)
-    if card_scope.startswith("repo:"):
-        name = card_scope[5:].strip()
-        return asked == card_scope or (asked.startswith("repo:") and asked[5:].strip() == name) or name == repo_name
-    return card_scope.casefold() == asked.casefold()
-
-
-def _norm_path(path: str) -> str:
-    return path.strip().strip("/").removeprefix("./")
-
-
-def _under(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder + "/")
 
 
 def fact(card: Card) -> str:
@@ -118,10 +91,13 @@ def build(
     repo_name: str | None = None,
     header: str = "",
     state_dir: Path | None = None,
+    relevance: Mapping[str, float] | None = None,
 ) -> Context:
     """Choose and render the context from `cards` (the live folders, as of `today`).
 
     `state_dir`: the vault's `.cardindex/`, where which cards hold a secret is remembered.
+    `relevance` (path -> score, from `cards context --query`): the cards it scores come
+    first, best first; the rest follow in the usual order while the budget lasts.
     """
     max_age = max_age or {}
     live = [
@@ -132,6 +108,8 @@ def build(
     withheld = tuple(c for c in live if c.path in secret)
     live = [c for c in live if c.path not in secret]
     live.sort(key=by_type_first)
+    if relevance:
+        live.sort(key=lambda c: -relevance.get(c.path, -1.0))  # stable: unmatched cards keep their order
     by_id = {c.id: c for c in live}
     chosen: list[Item] = []
     placed: set[str] = set()
@@ -202,6 +180,7 @@ def render(
     budget: int = DEFAULT_BUDGET,
     as_of: dt.date | None = None,
     output_format: str = "text",
+    query: str | None = None,
 ) -> str:
     """The session-start context as text or JSON: what `cards context` prints and the MCP tool returns."""
     day = as_of or today()
@@ -209,7 +188,7 @@ def render(
     if as_of is None:  # an unchanged vault answers from the memo without loading a card
         fingerprint = vault.fingerprint()
         key = None if fingerprint is None else digest(fingerprint, day.isoformat(), vault.config, scope, budget,
-                                                      output_format, str(vault.root))
+                                                      output_format, str(vault.root), query)
         memo = Memo(vault.state_dir / "cache" / "context.marshal", key)
         remembered = memo.get()
         if isinstance(remembered, str):
@@ -222,9 +201,16 @@ def render(
         cards = vault.cards
     when = f"as of {day.isoformat()}" if as_of else day.isoformat()
     where = f", scope {scope}" if scope else ""
-    header = f"# Memory (cards context, {when}{where})\n"
+    task = ""
+    relevance = None
+    if query is not None and query.strip():
+        from cardindex.agents.search import relevance as rank_cards
+
+        task = f", ranked for: {' '.join(query.split())}"
+        relevance = rank_cards(vault, query, cards if as_of is not None else None)
+    header = f"# Memory (cards context, {when}{where}{task})\n"
     built = build(cards, today=day, scope=scope, budget=budget, max_age=vault.config.max_age,
-                          repo_name=_repo_name(vault), header=header, state_dir=vault.state_dir)
+                          repo_name=_repo_name(vault), header=header, state_dir=vault.state_dir, relevance=relevance)
     text = json.dumps(as_json(built), indent=1, ensure_ascii=False) + "\n" if output_format == "json" else built.text
     if memo is not None:
         memo.put(text)

@@ -36,7 +36,7 @@ from cardindex import __version__
 from cardindex.agents import context as session
 from cardindex.agents.context import render as render_context
 from cardindex.agents.mcp_lifecycle import register as register_lifecycle
-from cardindex.agents.search import find as find_cards
+from cardindex.agents.search import find_layered, layers
 from cardindex.agents.summary import jsonable, summary
 from cardindex.errors import CardIndexError, NotFound, UsageError
 from cardindex.index import build as card_index
@@ -99,8 +99,11 @@ class SearchHit(BaseModel):
     type: str | None
     status: str
     fact: str = Field(description="The fact itself, in one paragraph (without its Why/How lines).")
-    score: float = Field(description="0-100, higher is better.")
-    matched: str = Field(description="Where the query matched best: description or body.")
+    score: float = Field(description="0-100: the share of the query found, higher is better.")
+    matched: str = Field(description="Where the query matched best: title, description, key, tags or body.")
+    weak: bool = Field(description="True when the best hit holds little of the query: the vault may not know it.")
+    conflict_with: list[str] = Field(description="The other sides, when this card is one side of a conflict.")
+    vault: str | None = Field(default=None, description="The user-level vault holding it; None: this vault.")
 
 
 class SearchResult(BaseModel):
@@ -213,13 +216,17 @@ def build(root: Path, *, use_cache: bool = True) -> MCPServer:
             str | None, Field(description="Only cards that apply to this scope (global ones always do).")
         ] = None,
         limit: Annotated[int, Field(ge=1, le=50, description="At most this many hits.")] = 10,
+        archived: Annotated[
+            bool, Field(description="Search superseded and archived cards too (each hit says its status).")
+        ] = False,
     ) -> Annotated[CallToolResult, SearchResult]:
-        """Find live cards by fuzzy match over names, descriptions and bodies, best first.
+        """Find live cards by ranked match over titles, descriptions, keys, tags and bodies, best first.
 
-        Use it before answering from memory, and before `add`, to see whether the fact is
-        already known (then update it through its `key` or `supersede`, do not add a copy).
+        Ask in your own words (word forms, compounds, typos are found); `weak` hits mean the
+        vault probably does not know. Use it before answering from memory, and before `add`,
+        to see whether the fact is known (then update it through its `key` or `supersede`).
         """
-        return answer(lambda: _search(vault(), query, type, scope, limit))
+        return answer(lambda: _search(vault(), query, type, scope, limit, archived))
 
     @server.tool(annotations=read_only)
     def read(id: CardId) -> Annotated[CallToolResult, CardView]:
@@ -233,6 +240,9 @@ def build(root: Path, *, use_cache: bool = True) -> MCPServer:
     def context(
         scope: Scope = None,
         budget: Annotated[int, Field(ge=200, description="At most this many characters.")] = 6000,
+        query: Annotated[
+            str | None, Field(description="The task at hand: the cards that match it come first.")
+        ] = None,
     ) -> CallToolResult:
         """What to read at the start of a session: the live facts that matter here, within a budget.
 
@@ -240,7 +250,7 @@ def build(root: Path, *, use_cache: bool = True) -> MCPServer:
         conflict shows every side, marked "verify before acting". The same text as
         `cards context`.
         """
-        return answer(lambda: _context(vault(), scope, budget))
+        return answer(lambda: _context(vault(), scope, budget, query))
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
                                              open_world_hint=False))
@@ -353,12 +363,15 @@ def serve(root: Path, *, use_cache: bool = True) -> int:
 # ----------------------------------------------------------------------------- the tools' work
 
 
-def _search(vault: Vault, query: str, card_type: str | None, scope: str | None, limit: int) -> SearchResult:
-    now = today()
+def _search(vault: Vault, query: str, card_type: str | None, scope: str | None, limit: int,
+            archived: bool = False) -> SearchResult:
     return SearchResult(hits=[
         SearchHit(id=h.card.id, path=h.card.path, description=h.card.description, type=h.card.type,
-                  status=summary(h.card, now)["status"], fact=session.fact(h.card), score=h.score, matched=h.field)
-        for h in find_cards(vault, query, card_type=card_type, scope=scope, limit=limit)
+                  status=h.status, fact=session.fact(h.card), score=h.score, matched=h.field, weak=h.weak,
+                  conflict_with=list(h.conflict_with),
+                  vault=str(h.vault) if h.vault is not None and h.vault != vault.root else None)
+        for h in find_layered(layers(vault), query, card_type=card_type, scope=scope, limit=limit,
+                              everything=archived)
     ])
 
 
@@ -377,8 +390,8 @@ def _read(vault: Vault, ref: str) -> CardView:
     )
 
 
-def _context(vault: Vault, scope: str | None, budget: int) -> str:
-    return render_context(vault, scope=scope, budget=budget)
+def _context(vault: Vault, scope: str | None, budget: int, query: str | None = None) -> str:
+    return render_context(vault, scope=scope, budget=budget, query=query)
 
 
 def _add(vault: Vault, text: str, **options: Any) -> AddResult:

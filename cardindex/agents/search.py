@@ -1,90 +1,141 @@
-"""`cards search`: fuzzy search over names, descriptions and bodies, ranked.
+"""`cards search`: ranked retrieval over the vault's search index, with filters.
 
-A query is a handful of words. Each word is looked up in every card's words, allowing
-typos and other forms (rapidfuzz finds the variants in the vault's vocabulary:
-"postgre" finds "postgres", "deploy" finds "deploys" and "deployment"). A card scores
-the share of the query it contains, each word weighted by how rare it is in the vault,
-and by where it is found: the description and title count fully, the body a little
-less. The whole query found as a phrase adds a bonus. Scores run from 0 to 100.
+The index (`store.search_index`, under `.cardindex/cache/`) is brought up to date first:
+on an unchanged vault that costs a listing and a stat per card, and nothing is read;
+after an edit, only the changed cards are analysed again. Ranking is `ranking` (BM25F
+over stemmed title, description, key, tags and body). Live cards are searched unless
+`status` (or `everything`) says otherwise; archived, superseded and expired cards come
+back with their status, so they are marked; a conflict comes back with every side
+of it, each marked. Hits whose best card holds too little of the query are marked
+`weak`: the vault probably does not know what was asked.
+
+`as_of` searches what the vault held at the end of that day (rewound through the
+journal, `lifecycle.asof`), from an index built in memory for that one query.
 """
 
 from __future__ import annotations
 
-import math
-import re
-from collections.abc import Sequence
-from typing import NamedTuple
+import datetime as dt
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
 
-from cardindex.agents.context import scope_matches
-from cardindex.agents.summary import summary
-from cardindex.index.build import priority
-from cardindex.store.card import LIVE_STATUSES, Card
+from cardindex.agents import ranking
+from cardindex.agents.scopes import scope_matches
+from cardindex.errors import CardIndexError
+from cardindex.meaning.terms import FORMAT, stem, surface_words, terms
+from cardindex.store.card import Card, id_list
+from cardindex.store.search_index import Row, SearchIndex
+from cardindex.store.search_index import entry as index_entry
 from cardindex.store.vault import Vault, today
 
-BODY_WEIGHT = 0.8
-PHRASE_BONUS = 10.0
-TYPO_SCORE = 80  # rapidfuzz ratio from which another word counts as the same word
-BODY_CHARS = 4000
-_WORD = re.compile(r"[^\W_]+")
-STOP = frozenset(
-    ["a", "an", "the", "to", "of", "in", "on", "at", "for", "by", "with", "and", "or", "is", "are", "was", "be", "it", "its", "this", "that", "which", "what", "who", "how", "when", "where", "do", "does", "did", "i", "we", "you", "they", "use", "used", "using", "should", "must", "can"]
-)
+BODY_CHARS = 20_000
+STATUSES = ("active", "conflict", "stale", "superseded", "archived", "expired", "any")
 
 
 class Hit(NamedTuple):
     card: Card
-    score: float
-    field: str  # where the best-weighted word matched: description or body
+    score: float  # 0-100
+    field: str  # where the query matched best: title, description, key, tags or body
+    status: str  # as `cards list` says it: active, conflict, superseded, archived, expired, ...
+    weak: bool = False  # the vault probably does not know what was asked
+    conflict_with: tuple[str, ...] = ()  # the other sides, when this card is one side of a conflict
+    vault: Path | None = None  # the vault the card is in, when several are searched together
 
 
-def words(text: str) -> set[str]:
-    return set(_WORD.findall(text.casefold()))
+def row_of(card: Card) -> Row:
+    """What the index keeps of `card`: its terms per field, its word forms and what the filters read."""
+    tags = card.fields.get("tags")
+    tag_text = " ".join(str(t) for t in tags) if isinstance(tags, list) else str(tags or "")
+    kind = card.type or ""  # a user card is about the user: "what does the user prefer" finds it
+    texts = (card.title, card.description, card.key or "", f"{tag_text} {kind}".strip(), card.body[:BODY_CHARS])
+    forms = set().union(*(surface_words(t) for t in texts))
+    info = {
+        "type": card.type, "status": card.status if card.usable else "invalid", "usable": card.usable,
+        "expires": card.expires.isoformat() if card.expires else None, "scope": card.scope,
+        "conflicts_with": id_list(card.fields.get("conflicts_with")),
+    }
+    return Row(tuple(" ".join(terms(t)) for t in texts),
+               tuple((w, stem(w)) for w in sorted(forms) if len(w) >= 3 and w.isalpha()), info)
 
 
-def search(cards: Sequence[Card], query: str, *, limit: int = 10, min_score: float = 40.0) -> list[Hit]:
-    """Cards matching `query`, best first (ties: the index's priority)."""
-    from rapidfuzz import fuzz, process
+def open_index(vault: Vault) -> SearchIndex:
+    """The vault's search index, current with the files on disk."""
+    index = SearchIndex(vault.state_dir if vault.use_cache else None, FORMAT)
+    archive = vault.archive_dir + "/"
+    entries = []
+    for archived in (False, True):
+        for rel, entry in vault.listing(archived=archived):
+            try:
+                entries.append(index_entry(rel, entry.stat(), archived or rel.startswith(archive)))
+            except OSError:
+                continue  # removed since listed
+    root = str(vault.root)
 
-    asked = [w for w in dict.fromkeys(_WORD.findall(query.casefold()))]
-    asked = [w for w in asked if w not in STOP] or asked
-    if not asked or not cards:
-        return []
-    heads = [words(f"{c.title} {c.description}") for c in cards]
-    bodies = [words(c.body[:BODY_CHARS]) for c in cards]
-    vocabulary = sorted(set().union(*heads, *bodies))
-    total = len(cards)
-    plan = []  # per query word: its weight and {variant: similarity 0..1}
-    for word in asked:
-        variants = {word: 1.0}
-        if len(word) >= 4:
-            for found, score, _ in process.extract(word, vocabulary, scorer=fuzz.ratio, score_cutoff=TYPO_SCORE, limit=None):
-                variants.setdefault(found, score / 100)
-        if len(word) >= 3:
-            for found in vocabulary:
-                if found.startswith(word) and found != word:
-                    variants.setdefault(found, 0.9)
-        frequency = sum(1 for h, b in zip(heads, bodies, strict=True) if word in h or word in b)
-        plan.append((math.log((total + 1) / (frequency + 1)) + 1.0, variants))
-    weight_sum = sum(w for w, _ in plan)
-    phrase = " ".join(_WORD.findall(query.casefold()))
-    hits = []
-    for i, card in enumerate(cards):
-        head, body = heads[i], bodies[i]
-        got, head_got = 0.0, 0.0
-        for weight, variants in plan:
-            in_head = max((s for v, s in variants.items() if v in head), default=0.0)
-            in_body = max((s * BODY_WEIGHT for v, s in variants.items() if v in body), default=0.0)
-            got += weight * max(in_head, in_body)
-            head_got += weight * in_head
-        if not got:
-            continue
-        score = 100.0 * got / weight_sum
-        if len(asked) > 1 and phrase in " ".join(_WORD.findall(f"{card.description} {card.body}".casefold())):
-            score = min(100.0, score + PHRASE_BONUS)
-        if score >= min_score:
-            hits.append(Hit(card, round(score, 1), "description" if head_got * 2 >= got else "body"))
-    hits.sort(key=lambda h: (-h.score, priority(h.card)))
-    return hits[:limit]
+    def read(rel: str) -> bytes | None:
+        try:
+            with open(os.path.join(root, rel), "rb") as fh:
+                return fh.read()
+        except OSError:
+            return None
+
+    def load(rels: Sequence[str]) -> Mapping[str, tuple[bytes, Row]]:
+        if len(rels) < 64:
+            cards = []
+            for rel in rels:
+                try:
+                    cards.append(vault.read_card(rel))
+                except CardIndexError:  # gone since listed: simply not indexed
+                    continue
+        else:
+            wanted = set(rels)
+            cards = [c for c in [*vault.cards, *vault.archived()] if c.path in wanted]
+        return {c.path: (c.text.encode("utf-8", "surrogateescape"), row_of(c)) for c in cards}
+
+    index.sync(entries, read=read, load=load)
+    return index
+
+
+def memory_index(cards: Sequence[Card], archive_dir: str) -> SearchIndex:
+    """An index of `cards` held in memory (what the vault said at a past date)."""
+    index = SearchIndex(None, FORMAT)
+    index.fill((c.path, c.path.startswith(archive_dir + "/"), c.text.encode("utf-8", "surrogateescape"), row_of(c))
+               for c in cards)
+    return index
+
+
+def _where(card_type: str | None, status: str | None, everything: bool, day: dt.date) -> tuple[str, list[Any]]:
+    """The SQL filter on the index's docs for a type and a status as `cards list` names it."""
+    clauses, params = ["usable = 1"], []
+    if card_type:
+        clauses.append("type = ?")
+        params.append(card_type)
+    live = "status IN ('active', 'conflict')"
+    not_expired = "(expires IS NULL OR expires >= ?)"
+    if everything or status == "any":
+        pass
+    elif status is None:
+        clauses += ["archived = 0", live, not_expired]
+        params.append(day.isoformat())
+    elif status == "expired":
+        clauses += [live, "expires < ?"]
+        params.append(day.isoformat())
+    elif status in ("active", "conflict"):
+        clauses += ["archived = 0", "status = ?", not_expired]
+        params += [status, day.isoformat()]
+    else:
+        clauses.append("status = ?")
+        params.append(status)
+    return " AND ".join(clauses), params
+
+
+def status_of(info: Mapping[str, Any], day: dt.date) -> str:
+    status = str(info.get("status") or "active")
+    expires = info.get("expires")
+    if status in ("active", "conflict") and expires and str(expires) < day.isoformat():
+        return "expired"
+    return status
 
 
 def find(
@@ -94,25 +145,118 @@ def find(
     card_type: str | None = None,
     scope: str | None = None,
     status: str | None = None,
+    everything: bool = False,
+    as_of: dt.date | None = None,
     limit: int = 10,
-    min_score: float = 40.0,
+    min_score: float = 0.0,
 ) -> list[Hit]:
-    """Ranked hits among the cards that pass the filters (live ones unless `status` says otherwise)."""
-    now = today()
-    cards = vault.cards
-    if status in ("archived", "superseded", "stale", "any"):
-        cards = cards + vault.archived()
-    pool = [
-        c for c in cards
-        if c.usable
-        and (card_type is None or c.type == card_type)
-        and (scope is None or scope_matches(c.scope, scope))
-        and _status_matches(summary(c, now)["status"], status)
-    ]
-    return search(pool, query, limit=limit, min_score=min_score)
+    """Ranked hits among the cards that pass the filters, best first (live ones unless `status`/`everything`)."""
+    day = as_of or today()
+    if as_of is not None:
+        from cardindex.lifecycle.asof import cards_at
+
+        known = {c.path: c for c in cards_at(vault, as_of) if c.created is None or c.created <= as_of}
+        index = memory_index(list(known.values()), vault.archive_dir)
+    else:
+        known = {}
+        index = open_index(vault)
+    try:
+        return _find(vault, index, known, query, card_type=card_type, scope=scope, status=status,
+                     everything=everything, day=day, limit=limit, min_score=min_score)
+    finally:
+        index.close()
 
 
-def _status_matches(actual: str, wanted: str | None) -> bool:
-    if wanted is None:
-        return actual in LIVE_STATUSES
-    return wanted == "any" or actual == wanted
+def _find(vault: Vault, index: SearchIndex, known: Mapping[str, Card], query: str, *, card_type: str | None,
+          scope: str | None, status: str | None, everything: bool, day: dt.date, limit: int, min_score: float
+          ) -> list[Hit]:
+    where, params = _where(card_type, status, everything, day)
+    p = ranking.plan(index, query)
+    scored = ranking.rank(index, p, where=where, params=params,
+                          limit=ranking.CANDIDATES * (10 if scope else 1))
+    if scope is not None:
+        scored = [s for s in scored if scope_matches(str(s.info.get("scope") or "global"), scope)]
+    if not scored:
+        return []
+    is_weak = ranking.weak(scored[0])
+    chosen = [s for s in scored if s.score >= min_score][:limit]
+    by_path = {s.path: s for s in scored}
+    hits: list[Hit] = []
+    placed: set[str] = set()
+    for s in chosen:
+        if s.path in placed:
+            continue
+        card = _card(vault, known, s.path)
+        if card is None:
+            continue
+        sides = tuple(i for i in s.info.get("conflicts_with") or () if s.info.get("status") == "conflict")
+        hits.append(Hit(card, s.score, s.field, status_of(s.info, day), is_weak, sides))
+        placed.add(s.path)
+        for side in sides:  # every side of a conflict comes back with it, marked
+            other = _card(vault, known, side + ".md")
+            if other is None or other.path in placed or not other.usable:
+                continue
+            near = by_path.get(other.path)
+            hits.append(Hit(other, near.score if near else s.score, near.field if near else s.field,
+                            "conflict" if other.status == "conflict" else other.status, is_weak,
+                            tuple(id_list(other.fields.get("conflicts_with"))) or (card.id,)))
+            placed.add(other.path)
+    return hits
+
+
+def _card(vault: Vault, known: Mapping[str, Card], path: str) -> Card | None:
+    if known:
+        return known.get(path)
+    try:
+        return vault.read_card(path)
+    except CardIndexError:  # removed since the index was synced
+        return None
+
+
+def relevance(vault: Vault, query: str, cards: Sequence[Card] | None = None) -> dict[str, float]:
+    """path -> score (0-100) of every live card matching `query` (of `cards` when given, else the vault's)."""
+    day = today()
+    index = memory_index(cards, vault.archive_dir) if cards is not None else open_index(vault)
+    try:
+        where, params = ("usable = 1", []) if cards is not None else _where(None, None, False, day)
+        p = ranking.plan(index, query)
+        return {s.path: s.score for s in ranking.rank(index, p, where=where, params=params, limit=100_000)}
+    finally:
+        index.close()
+
+
+USER_VAULT = "CARDS_USER_VAULT"
+
+
+def layers(vault: Vault, extra: Sequence[str] = ()) -> list[Vault]:
+    """The vaults searched together: `vault` (the project's, where writes go), then each of `extra`
+    and the user-level vault named by `$CARDS_USER_VAULT`, each once."""
+    from cardindex.errors import UsageError
+
+    out = [vault]
+    seen = {vault.real_root}
+    named = [*extra, *([os.environ[USER_VAULT]] if os.environ.get(USER_VAULT) else [])]
+    for name in named:
+        root = Path(name).expanduser()
+        if not root.is_dir():
+            raise UsageError(f"no such vault folder: {name}")
+        other = Vault(root, use_cache=vault.use_cache)
+        if other.real_root not in seen:
+            seen.add(other.real_root)
+            out.append(other)
+    return out
+
+
+def find_layered(vaults: Sequence[Vault], query: str, *, limit: int = 10, **filters: Any) -> list[Hit]:
+    """`find` over several vaults at once: the hits of all, best first, each naming its vault.
+
+    Scores are shares of the query (0-100) in every vault, so they compare across vaults;
+    the hits are weak when the best of all of them is.
+    """
+    if len(vaults) == 1:
+        return find(vaults[0], query, limit=limit, **filters)
+    found = [h._replace(vault=v.root) for v in vaults for h in find(v, query, limit=limit, **filters)]
+    found.sort(key=lambda h: -h.score)  # stable: the project vault first among equals
+    chosen = found[:limit]
+    weak = bool(chosen) and chosen[0].weak
+    return [h._replace(weak=weak) for h in chosen]

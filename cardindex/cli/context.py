@@ -35,24 +35,27 @@ def run(*, vault: Vault, output: str | None = None, **options: Any) -> int:
 @click.option("-s", "--scope", metavar="SCOPE", help="Where the agent works: a path (src/api), path:…, repo:NAME or a free-text scope.")
 @click.option("-b", "--budget", type=click.IntRange(min=200), default=6000, show_default=True, metavar="CHARS",
               help="At most this many characters.")
+@click.option("-q", "--query", metavar="TEXT", help="The task at hand: cards that match it come first, best first.")
 @click.option("--as-of", type=DATE, metavar="DATE", help="What the vault said at the end of DATE (from the journal).")
 @click.option("-o", "--output", metavar="FILE", help="Write to FILE (atomically) instead of stdout.")
 @FORMAT
 @click.pass_obj
-def context_command(obj: Options, scope: str | None, budget: int, as_of: dt.datetime | None, output: str | None,
-            output_format: str) -> None:
+def context_command(obj: Options, scope: str | None, budget: int, query: str | None, as_of: dt.datetime | None,
+                    output: str | None, output_format: str) -> None:
     """What an agent should read at session start: the live cards that matter, within a budget.
 
     Locked, conflicting, user and feedback cards first, then the newest evidence; a
     conflict shows every side, marked "verify before acting". Expired, stale and
-    archived cards are left out; a last line says how many did not fit.
+    archived cards are left out; a last line says how many did not fit. With
+    --query, the cards that match the task come first, most relevant first.
 
     \b
     Examples:
       cards context                          # in a session-start hook
       cards context --scope src/api --budget 1500
+      cards context --query "add a retry to the payout job" --budget 2000
       cards context --budget 1500 --output CURRENT_STATE.md
       cards context --as-of 2026-10-01 --format json
     """
     exit_with(run(vault=obj.open("warn"), scope=scope, budget=budget, as_of=as_of.date() if as_of else None,
-                      output_format=output_format, output=output))
+                  output_format=output_format, output=output, query=query))

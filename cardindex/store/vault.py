@@ -280,6 +280,15 @@ class Vault:
                 continue
         return out
 
+    def listing(self, *, archived: bool = False) -> list[tuple[str, os.DirEntry[str]]]:
+        """(vault-relative path, directory entry) of every card file outside the archive, or in it; sorted.
+
+        The entries keep their stat, so a caller that checks what changed stats each file once.
+        Names that are not valid UTF-8 are left out (they are never read; `cards lint` names them).
+        """
+        found = self._card_entries(archived=True) if archived else self._live_listing()
+        return [pair for pair in found if valid_name(pair[0])]
+
     def archived(self) -> list[Card]:
         """Every card in the archive folder."""
         return self._load(self._card_entries(archived=True), "archive")

@@ -1,0 +1,247 @@
+"""Ranking for `cards search` and `cards context --query`: BM25F over stemmed fields, with abstention.
+
+A query becomes groups, one per content word (stop words are dropped unless the query
+has nothing else). A group matches a card through any of its alternatives:
+
+- the word's Snowball stem (`meaning.terms`: "payouts", "payout" and "Payouts" are one);
+- a compound with its neighbour: "dark mode" also matches "darkmode" and "on call"
+  matches "on-call"/"oncall", when the vault holds the joined form; a word the vault does
+  not hold is also tried as two words it does ("oncall" finds "on call");
+- only for a word the vault holds in no form: its typo corrections, the word forms the
+  vault holds within one edit (two for words of 8 letters or more), counted at
+  `TYPO_FACTOR`. Lengths must be close, so a short word never matches inside a longer one.
+
+Candidates come from SQLite FTS5 (any alternative of any group); each is scored with
+BM25F: per group, the term frequency of each field weighted (`WEIGHTS`) and normalised
+by that field's length, saturated with `K1`, times the group's IDF. Consecutive query
+words found side by side add `PHRASE_BONUS`.
+
+Abstention: a group whose word the vault holds in no form still counts in the query's
+weight (with the IDF of a term no card has), though it cannot rank anything. The best
+card's share of the query's weight is its `coverage`; under `WEAK_COVERAGE` the hits are
+marked weak: the vault probably does not know what was asked. The threshold was
+calibrated on the off-topic queries of bench/retrieval_dev. Nothing is ever cut off by
+an absolute score.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from itertools import pairwise
+from typing import Any, NamedTuple
+
+from cardindex.meaning.terms import STOP, stem, word_terms, words
+from cardindex.store.search_index import FIELDS, SearchIndex
+
+WEIGHTS = (3.0, 2.5, 2.0, 2.0, 1.0)  # title, description, key, tags, body
+B = (0.5, 0.5, 0.3, 0.3, 0.75)
+K1 = 1.2
+TYPO_FACTOR = 0.7
+PREFIX_FACTOR = 0.8
+PHRASE_BONUS = 0.15
+WEAK_COVERAGE = 0.3
+CANDIDATES = 120
+Alt = tuple[tuple[str, ...], float]  # a term (or a phrase of terms) and how much it counts
+
+
+class Group(NamedTuple):
+    word: str
+    alts: tuple[Alt, ...]
+    idf: float  # of its rarest alternative; the IDF of an unheld term when none is held
+    held: bool  # whether any alternative occurs in the vault
+    idfs: tuple[float, ...] = ()  # of each alternative: "oncall" weighs more than "call"
+
+
+class Plan(NamedTuple):
+    groups: list[Group]
+    total: int  # cards in the index
+    joined: dict[tuple[str, str], str]  # adjacent query terms -> their joined form the vault holds
+
+
+class Scored(NamedTuple):
+    rid: int
+    path: str
+    archived: bool
+    info: dict[str, Any]
+    score: float  # 0-100: the share of the query's weight found, saturated
+    raw: float  # the BM25F score the order follows
+    coverage: float  # the share of the query's IDF whose words the card holds
+    field: str  # the field that contributed most
+
+
+def _idf(total: int, df: int) -> float:
+    return math.log(1.0 + (total - df + 0.5) / (df + 0.5))
+
+
+def plan(index: SearchIndex, query: str) -> Plan:
+    """The groups of `query` against what `index` holds."""
+    total, _ = index.stats()
+    asked = words(query)
+    content = [w for w in asked if w not in STOP and len(w) > 1]
+    if not content:
+        content = list(asked)
+    stems_of = {w: tuple(word_terms(w)) for w in asked}
+    joined = {i: stem(asked[i] + asked[i + 1]) for i in range(len(asked) - 1) if "-" not in asked[i] + asked[i + 1]}
+    wanted = {t for ts in stems_of.values() for t in ts} | set(joined.values())
+    df = index.document_frequency(wanted)
+    groups: list[Group] = []
+    seen: set[str] = set()
+    for i, w in enumerate(asked):
+        if w not in content or w in seen:
+            continue
+        seen.add(w)
+        parts = stems_of[w]
+        alts: list[Alt] = [((parts[0],), 1.0)]
+        if len(parts) > 1:
+            alts.append((parts[1:], 1.0))  # "e-bike" as the phrase "e bike"
+        for j in (i - 1, i):
+            if j in joined and df.get(joined[j]):
+                alts.append(((joined[j],), 1.0))
+        counts = [_alt_df(index, a, df) for a, _ in alts]
+        if not any(counts):
+            alts += _split(index, w, df) + _typos(index, w)
+            df.update(index.document_frequency(t for a, _ in alts for t in a if t not in df))
+            counts = [_alt_df(index, a, df) for a, _ in alts]
+        held = any(counts)
+        kept = [(a, c) for a, c in zip(alts, counts, strict=True) if c]
+        idfs = tuple(_idf(total, c) for _, c in kept)
+        groups.append(Group(w, tuple(a for a, _ in kept), max(idfs) if idfs else _idf(total, 0), held, idfs))
+    pairs = {(stem(asked[i]), stem(asked[i + 1])): t for i, t in joined.items() if df.get(t)}
+    return Plan(groups, total, pairs)
+
+
+def _alt_df(index: SearchIndex, alt: tuple[str, ...], df: dict[str, int]) -> int:
+    if len(alt) == 1:
+        return df.get(alt[0], 0)
+    if not all(df.get(t) for t in alt):
+        return 0
+    return index.count(_phrase(alt))
+
+
+def _split(index: SearchIndex, word: str, df: dict[str, int]) -> list[Alt]:
+    """A word the vault does not hold, as two words it holds side by side ("oncall": "on call")."""
+    if len(word) < 5 or "-" in word:
+        return []
+    pairs = [(stem(word[:k]), stem(word[k:])) for k in range(2, len(word) - 1)]
+    df.update(index.document_frequency(t for pair in pairs for t in pair))
+    best = [(index.count(_phrase(p)), p) for p in pairs if df.get(p[0]) and df.get(p[1])]
+    best = [b for b in best if b[0]]
+    return [(max(best)[1], 1.0)] if best else []
+
+
+def _typos(index: SearchIndex, word: str) -> list[Alt]:
+    """Word forms the vault holds within one edit of `word` (two from 10 letters), or that start with
+    it and are at most a third longer, as their terms.
+
+    Words under 5 letters are never corrected: one edit in four letters is another word; and
+    under 7 letters only two swapped letters are ("tabel": "table"), since a letter more,
+    less or changed there is as often another word ("chart": "cart", "bread": "break").
+    """
+    if not word.isascii() and len(word) >= 2 and word.isalpha():
+        # Scripts the English stemmer leaves alone (Korean particles: "배포" in "배포는"): the
+        # word forms that start with the word and add at most two letters.
+        return [((t,), PREFIX_FACTOR) for f, t in index.word_forms(len(word) + 1, len(word) + 2) if f.startswith(word)]
+    if len(word) < 5 or not word.isalpha():
+        return []
+    from rapidfuzz.distance import OSA
+
+    limit = 1 if len(word) < 10 else 2
+    longest = max(len(word) + limit, len(word) * 4 // 3)
+    found: dict[str, float] = {}
+    for form, term in index.word_forms(len(word) - limit, longest):
+        if form.startswith(word):  # "postgres" for "postgresql": most of the longer word
+            found[term] = max(found.get(term, 0.0), PREFIX_FACTOR)
+            continue
+        distance = OSA.distance(word, form, score_cutoff=limit)
+        if distance <= limit and (len(word) >= 7 or sorted(form) == sorted(word)):
+            factor = TYPO_FACTOR if distance <= 1 else TYPO_FACTOR * 0.8
+            found[term] = max(found.get(term, 0.0), factor)
+    return [((t,), f) for t, f in found.items()]
+
+
+def _phrase(alt: tuple[str, ...]) -> str:
+    return '"' + " ".join(alt) + '"'
+
+
+def match_expression(p: Plan) -> str:
+    """The FTS5 expression for every card holding any alternative of any held group."""
+    alts = {a for g in p.groups for a, _ in g.alts}
+    return " OR ".join(sorted(_phrase(a) for a in alts))
+
+
+def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any] = (),
+         limit: int = CANDIDATES) -> list[Scored]:
+    """The candidate cards of `p` that pass `where`, scored, best first."""
+    if not any(g.held for g in p.groups):
+        return []
+    ids = index.candidates(match_expression(p), WEIGHTS, where, params, limit)
+    if not ids:
+        return []
+    _, averages = index.stats()
+    rows = index.rows(ids)
+    weight = sum(g.idf for g in p.groups)
+    best_sat = K1 + 1.0  # what a group adds at most, however often its word occurs
+    out = []
+    for rid in ids:
+        path, archived, texts, info = rows[rid]
+        fields = [t.split() for t in texts]
+        counts = [Counter(f) for f in fields]
+        norms = [1.0 - B[k] + B[k] * (len(fields[k]) / averages[k] if averages[k] else 1.0) for k in range(len(FIELDS))]
+        total = 0.0
+        covered = 0.0
+        by_field = [0.0] * len(FIELDS)
+        for g in p.groups:
+            best = best_cover = 0.0
+            best_fields: list[float] = []
+            for (alt, factor), idf in zip(g.alts, g.idfs, strict=True):
+                per_field = [WEIGHTS[k] * _tf(alt, fields[k], counts[k]) / norms[k] for k in range(len(FIELDS))]
+                tf = factor * sum(per_field)
+                gain = idf * _saturate(tf) if tf else 0.0
+                if gain > best:
+                    best, best_cover, best_fields = gain, idf * factor, per_field
+            if best:
+                total += best
+                covered += best_cover
+                for k, v in enumerate(best_fields):
+                    by_field[k] += v
+        if not total:
+            continue
+        total *= 1.0 + PHRASE_BONUS * _adjacent(p, fields)
+        score = min(100.0, 100.0 * total / (weight * best_sat))
+        field = FIELDS[max(range(len(FIELDS)), key=lambda k: by_field[k])]
+        out.append(Scored(rid, path, archived, info, round(score, 1), total, covered / weight if weight else 0.0, field))
+    out.sort(key=lambda s: (-s.raw, s.path))
+    return out
+
+
+def weak(best: Scored) -> bool:
+    """Whether the best hit holds too little of what was asked to be trusted."""
+    return best.coverage < WEAK_COVERAGE
+
+
+def _saturate(tf: float) -> float:
+    return tf * (K1 + 1.0) / (tf + K1)
+
+
+def _tf(alt: tuple[str, ...], field: list[str], counts: Counter[str]) -> int:
+    if len(alt) == 1:
+        return counts.get(alt[0], 0)
+    n = len(alt)
+    return sum(1 for i in range(len(field) - n + 1) if tuple(field[i:i + n]) == alt)
+
+
+def _adjacent(p: Plan, fields: list[list[str]]) -> float:
+    """The share of consecutive held query words found side by side in one field."""
+    firsts = [g.alts[0][0] for g in p.groups if g.held and g.alts]
+    pairs = list(pairwise(firsts))
+    if not pairs:
+        return 0.0
+    bigrams = {pair for f in fields for pair in pairwise(f)}
+    said = set().union(*fields) if p.joined else set()
+
+    def side_by_side(a: str, b: str) -> bool:  # "darkmode" is "dark mode" said as one word
+        return (a, b) in bigrams or p.joined.get((a, b), "") in said
+
+    return sum(1 for a, b in pairs if side_by_side(a[-1], b[0])) / len(pairs)

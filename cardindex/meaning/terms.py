@@ -1,0 +1,67 @@
+"""The terms search indexes and asks for: Snowball stems, with hyphenated compounds also joined.
+
+`terms("On-call rotations")` is `["oncal", "on", "call", "rotat"]`: every word is lower-cased
+and stemmed (`meaning.stem`, the one stemmer), and a hyphenated word gives its parts and
+its joined form, so "on-call", "oncall" and (through the query side, which joins adjacent
+words) "on call" meet. Irregular past forms are folded first ("sent" is "send"). Stop words stay in the index (a phrase needs them) and are dropped
+from queries, unless they are part of a compound.
+
+`FORMAT` names the analysis: an index built with another one is rebuilt.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from cardindex.meaning import words as _statements
+from cardindex.meaning.stem import stem as _snowball
+
+FORMAT = "terms-4"
+# Irregular past forms ("sent": "send") from the one model of what a card states, which the
+# Snowball stemmer cannot reach; read defensively, as that module keeps the table private.
+_IRREGULAR: dict[str, str] = getattr(_statements, "_IRREGULAR", {})
+_WORD = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
+# Function words that say nothing about what a card is about (the usual English set).
+STOP = frozenset(
+    ["a", "an", "the", "to", "of", "in", "on", "at", "for", "by", "with", "from", "and", "or", "not", "no", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "which", "what", "who", "whom", "whose", "how", "when", "where", "why", "do", "does", "did", "done", "i", "me", "my", "we", "our", "us", "you", "your", "they", "them", "their", "he", "she", "his", "her", "can", "could", "should", "would", "must", "may", "might", "will", "shall", "use", "used", "using", "there", "here", "about", "as", "if", "then", "than", "so", "any", "all", "some", "into", "onto", "out", "up", "over", "also", "just", "only", "very", "has", "have", "had", "get", "got"]
+)
+
+
+def stem(word: str) -> str:
+    """The term of one lower-cased word: an irregular form folded to its base, then Snowball's stem."""
+    return _snowball(_IRREGULAR.get(word, word))
+
+
+def words(text: str) -> list[str]:
+    """The lower-cased words of `text`, a hyphenated one as one word ("on-call")."""
+    return _WORD.findall(text.casefold())
+
+
+def word_terms(word: str) -> Iterator[str]:
+    """The stems one word gives: for a hyphenated word its joined form first, then its parts.
+
+    The parts come last so that they stay next to the words after them ("on-call grower":
+    `oncal on call grower`, where "call grower" is still a phrase).
+    """
+    parts = word.split("-")
+    if len(parts) > 1:
+        yield stem("".join(parts))
+    for part in parts:
+        yield stem(part)
+
+
+def terms(text: str) -> list[str]:
+    """Every term of `text`, in order: what the index holds for a field."""
+    return [t for w in words(text) for t in word_terms(w)]
+
+
+def surface_words(text: str) -> set[str]:
+    """The distinct words of `text` as written (parts and joined forms), for typo correction."""
+    out = set()
+    for w in words(text):
+        parts = w.split("-")
+        out.update(parts)
+        if len(parts) > 1:
+            out.add("".join(parts))
+    return out
