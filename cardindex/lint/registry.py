@@ -84,8 +84,7 @@ RULES: dict[str, Rule] = {
         Rule("T103", "stale", "error", "scope path no longer exists", stale.missing_scope_path),
         Rule("T104", "stale", "error", "superseded but still live", stale.superseded_but_live),
         # Heuristics a person confirms (the path may be another project's; "fixed" may be history): warnings.
-        Rule("T105", "stale", "warning", "names a repo file that is gone, or a line past its end", stale.dead_reference,
-             reads="repo:files"),
+        Rule("T105", "stale", "warning", "names a repo file that is gone, or a line past its end", stale.dead_reference),
         Rule("T106", "stale", "warning", "says of itself that it is resolved or obsolete", stale.says_resolved, reads="",
              english=True),
         Rule("K101", "secret", "error", "a credential in a known format", secret.known_token, reads=""),
