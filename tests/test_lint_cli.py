@@ -383,9 +383,9 @@ def test_rule_explains_one_code(run_cli):
     assert result.exit_code == 0
     # the default level and the languages it judges are part of the explanation (issue 14)
     assert result.stdout == (f"S101 (session, on by default, an error: fails `cards lint` and pre-commit): {rule.summary}"
-                             f"\n\n{inspect.getdoc(rule.check)}\n\nLanguages: it matches English words, so it judges "
-                             "only lines written in English (cards in other languages, and their other-language lines, "
-                             "get none of its findings).\n")
+                             f"\n\n{inspect.getdoc(rule.check)}\n\nLanguages: shapes (dated reports, status boards, "
+                             "a TODO: marker) in any language; its word patterns only in sentences written in English "
+                             "(meaning.language).\n")
     assert "Durable sentences that merely contain such words" in result.stdout
 
 

@@ -48,6 +48,8 @@ def _level(rule: Rule) -> str:
 
 
 def _languages(rule: Rule) -> str:
+    if rule.languages:
+        return f"Languages: {rule.languages}."
     if rule.english:
         return ("Languages: it matches English words, so it judges only lines written in English "
                 "(cards in other languages, and their other-language lines, get none of its findings).")

@@ -38,6 +38,7 @@ class Rule(NamedTuple):
     reads: str = "vault"
     default: bool = True  # selected when no --select or config `select` names the rules
     english: bool = False  # matches English words: judged only on English text (see lint/runner.py)
+    languages: str = ""  # what `cards rule` says of its languages, when neither flag says it
 
     @property
     def doc(self) -> str:
@@ -72,7 +73,9 @@ RULES: dict[str, Rule] = {
         Rule("D103", "derivable", "error", "describes the module layout", derivable.layout, reads="repo:files", english=True),
         Rule("D104", "derivable", "error", "repeats a commit hash or subject", derivable.commit, reads="repo:commits"),
         Rule("D105", "derivable", "error", "repeats the README or docs", derivable.docs_text, reads="repo:docs"),
-        Rule("S101", "session", "error", "progress or plan words that date the card to one session", session.temporal, reads=""),
+        Rule("S101", "session", "error", "progress or plan words that date the card to one session", session.temporal, reads="",
+             languages="shapes (dated reports, status boards, a TODO: marker) in any language; its word patterns "
+                       "only in sentences written in English (meaning.language)"),
         Rule("S102", "session", "error", "to-do checkboxes", session.todo_list, reads=""),
         Rule("S103", "session", "error", "first-person narrative of work in progress", session.narrative, reads="", english=True),
         Rule("U101", "duplicate", "error", "the same fact as another live card", similar.duplicate, english=True),
