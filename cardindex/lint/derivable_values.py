@@ -1,0 +1,99 @@
+"""Values a card gives that a repo file sets: a constant's literal, a tool setting's number.
+
+Same value: the card is a copy of what the code or config records. Another value in the
+same slot: the copy went stale, or was never right; the file is the record either way,
+so both are reported by the derivable rules, saying which value each side gives.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from cardindex.meaning.content import content_stems, numbers
+from cardindex.meaning.repo_files import Record
+
+# Time and size units a card may give a constant's value in: its value in the unit's base.
+_UNITS = {"ms": 0.001, "millisecond": 0.001, "milliseconds": 0.001, "s": 1, "sec": 1, "secs": 1, "second": 1,
+          "seconds": 1, "min": 60, "mins": 60, "minute": 60, "minutes": 60, "h": 3600, "hr": 3600, "hrs": 3600,
+          "hour": 3600, "hours": 3600, "day": 86400, "days": 86400, "kb": 1024, "kib": 1024, "mb": 1 << 20,
+          "mib": 1 << 20, "gb": 1 << 30, "gib": 1 << 30}
+_STATED = r"`?\s*(?:\)|\s)*(?:is|=|==|:|equals|of|at|to|defaults? to|is set to|set to|stays? at|holds?)\s*`?\s*"
+_NUMBER_AFTER = r"(-?\d[\d_,]*(?:\.\d+)?)\s*([A-Za-z]+)?"
+_STRING_AFTER = r"[\"'`]([^\"'`\n]{1,80})[\"'`]"
+
+
+class Stated(NamedTuple):
+    record: Record
+    same: bool
+    stated: str  # the value as the card gives it
+
+
+def _scales(unit: str | None) -> set[float]:
+    factor = _UNITS.get((unit or "").lower())
+    if factor is None:
+        return {1.0}
+    # The code may keep the value in the unit's base, in thousandths of it, or in larger units.
+    return {1.0, factor, factor * 1000, factor / 1000, factor / 60, factor / 3600, factor / 1024, factor / (1 << 20)}
+
+
+def _equal(stated: float, unit: str | None, value: float) -> bool:
+    return any(abs(stated * scale - value) <= 1e-9 * max(1.0, abs(value)) for scale in _scales(unit))
+
+
+def _as_number(text: str) -> float | None:
+    try:
+        return float(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        return None
+
+
+def constant_values(sentence: str, constants: dict[str, list[Record]]) -> Iterator[Stated]:
+    """Each constant `sentence` names together with a value: the code's value, or another one."""
+    for name in dict.fromkeys(re.findall(r"[A-Za-z_][\w]*", sentence)):
+        records = constants.get(name)
+        if not records:
+            continue
+        record = records[0]
+        rest = re.sub(rf"\b{re.escape(name)}\b", " ", sentence)
+        value = _as_number(record.value)
+        after = re.search(rf"\b{re.escape(name)}\b{_STATED}{_NUMBER_AFTER}", sentence)
+        if value is not None:
+            for m in re.finditer(_NUMBER_AFTER, rest):
+                stated = _as_number(m.group(1))
+                if stated is not None and _equal(stated, m.group(2), value):
+                    yield Stated(record, True, m.group(1))
+                    break
+            else:
+                if after is not None:
+                    stated = _as_number(after.group(1))
+                    if stated is not None and not _equal(stated, after.group(2), value):
+                        yield Stated(record, False, after.group(1) + (f" {after.group(2)}" if after.group(2) else ""))
+            continue
+        if len(record.value) >= 2 and record.value in rest:
+            yield Stated(record, True, record.value)
+            continue
+        quoted = re.search(rf"\b{re.escape(name)}\b{_STATED}{_STRING_AFTER}", sentence)
+        if quoted is not None and quoted.group(1) != record.value:
+            yield Stated(record, False, quoted.group(1))
+
+
+def setting_values(sentence: str, records: list[Record]) -> Iterator[Stated]:
+    """Each tool setting `sentence` names by its tool and key, with the number it gives."""
+    said = set(content_stems(sentence, split_camel=True))
+    stated = numbers(sentence)
+    if not stated:
+        return
+    for record in records:
+        if record.kind != "setting":
+            continue
+        parts = record.subject.split(".")
+        tool = parts[1] if parts[0] == "tool" and len(parts) > 2 else parts[0]
+        key = set(content_stems(parts[-1], split_camel=True))
+        if not key or not key <= said or not set(content_stems(tool)) <= said:
+            continue
+        value = numbers(record.value)
+        if len(value) != 1:
+            continue
+        yield Stated(record, bool(stated & value), " ".join(sorted(stated)))
