@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
 
 from cardindex.lint.context import Hit, LintContext
-from cardindex.lint.derivable_values import constant_values, setting_values
+from cardindex.lint.derivable_values import constant_values, record_values
 from cardindex.meaning.claims import Sentence, gives_reason, sentences
 from cardindex.meaning.content import content_stems, has_date
 from cardindex.meaning.repo_facts import RepoFacts, Symbol, constants_named
@@ -274,22 +274,26 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
     if repo is None or not card.usable or not repo.units:
         return
     all_sentences = sentences(card)
+    reasoned = gives_reason(card)
     for sentence in all_sentences:
-        if sentence.reason:
-            continue
-        for stated in setting_values(sentence.text, repo.records):
-            if not stated.same:
-                r = stated.record
-                yield Hit(sentence.line, f"says {r.subject} is {stated.stated} but {r.path} line {r.line} sets "
+        if reasoned:
+            break  # a reason or constraint: what the config does not record
+        for stated in record_values(sentence.text, repo.records):
+            r = stated.record
+            if stated.same:
+                yield Hit(sentence.line, f"{r.path} line {r.line} ({r.kind} {r.subject}) already records this",
+                          fix="archive")
+            else:
+                yield Hit(sentence.line, f"says {r.subject} is {stated.stated} but {r.path} line {r.line} gives "
                           f"{r.value}: a stale copy of what the config records", fix="archive")
-                return
+            return
     body = [s for s in all_sentences if not s.description and len(set(content_stems(s.text))) >= 3]
     claims = body or [s for s in all_sentences if s.description]
     index = unit_index(repo)
     total = covered = 0
     first = None
     for sentence in claims:
-        stems = set(content_stems(sentence.text, split_camel=True))
+        stems = set(content_stems(sentence.text))
         total += len(stems)
         cover = index.best(list(stems))
         if cover is not None and cover.coverage >= COVERED:

@@ -79,21 +79,62 @@ def constant_values(sentence: str, constants: dict[str, list[Record]]) -> Iterat
             yield Stated(record, False, quoted.group(1))
 
 
-def setting_values(sentence: str, records: list[Record]) -> Iterator[Stated]:
-    """Each tool setting `sentence` names by its tool and key, with the number it gives."""
-    said = set(content_stems(sentence, split_camel=True))
+def _setting(sentence: str, said: set[str], record: Record) -> Stated | None:
+    """A tool setting named by its tool and key (`ruff` … `line length`), with the number the sentence gives."""
     stated = numbers(sentence)
-    if not stated:
-        return
+    value = numbers(record.value)
+    if not stated or len(value) != 1:
+        return None
+    parts = record.subject.split(".")
+    tool = parts[1] if parts[0] == "tool" and len(parts) > 2 else parts[0]
+    key = set(content_stems(parts[-1], split_camel=True))
+    if not key or not key <= said or not set(content_stems(tool)) <= said:
+        return None
+    return Stated(record, bool(stated & value), " ".join(sorted(stated)))
+
+
+_VERSION = r"\s*(?:v|version\s*|@|>=|>|\^|~|=)?\s*(\d+(?:\.\d+)*)\b"
+_RUNTIME_SPELLINGS = {"node": r"node(?:\.?js)?", "go": r"go(?:lang)?", "python": r"(?:c?python)", "rust": r"rust(?:c)?"}
+
+
+def _version(sentence: str, record: Record) -> Stated | None:
+    """A runtime version (`Node 20`, `Python 3.12`) next to the runtime's name."""
+    if record.subject in ("package", "rust edition"):
+        return None
+    spelled = _RUNTIME_SPELLINGS.get(record.subject.lower(), re.escape(record.subject))
+    m = re.search(rf"(?i)(?<![\w/.-]){spelled}\b{_VERSION}", sentence)
+    wanted = re.search(r"\d+(?:\.\d+)*", record.value)
+    if m is None or wanted is None:
+        return None
+    said, value = m.group(1), wanted.group()
+    same = said == value or value.startswith(said + ".") or said.startswith(value + ".")
+    return Stated(record, same, said)
+
+
+def _owner(sentence: str, record: Record) -> Stated | None:
+    """An owner CODEOWNERS names for a path, with that path, in one sentence."""
+    path = record.subject.strip("/*").replace("/**", "")
+    if not path:
+        return None
+    lowered = sentence.lower()
+    handles = [h.lower() for h in record.value.split()]
+    named = [h for h in handles if re.search(rf"(?<![\w@/-]){re.escape(h.lstrip('@'))}(?![\w-])", lowered.replace("@", " "))]
+    if not named or re.search(rf"(?<![\w.-]){re.escape(path.lower())}(?![\w-])", lowered) is None:
+        return None
+    return Stated(record, True, named[0])
+
+
+def record_values(sentence: str, records: list[Record]) -> Iterator[Stated]:
+    """Each config record `sentence` gives a value for: a tool setting, a runtime version, a path's owners."""
+    said = set(content_stems(sentence, split_camel=True))
     for record in records:
-        if record.kind != "setting":
+        if record.kind == "setting":
+            found = _setting(sentence, said, record)
+        elif record.kind == "version":
+            found = _version(sentence, record)
+        elif record.kind == "owner":
+            found = _owner(sentence, record)
+        else:
             continue
-        parts = record.subject.split(".")
-        tool = parts[1] if parts[0] == "tool" and len(parts) > 2 else parts[0]
-        key = set(content_stems(parts[-1], split_camel=True))
-        if not key or not key <= said or not set(content_stems(tool)) <= said:
-            continue
-        value = numbers(record.value)
-        if len(value) != 1:
-            continue
-        yield Stated(record, bool(stated & value), " ".join(sorted(stated)))
+        if found is not None:
+            yield found

@@ -22,7 +22,7 @@ _FACT_LABELS = {"how to apply", "how", "rule", "fact", "what", "apply", "usage",
 _OUTSIDE = re.compile(
     r"(?i)\b(?:because|since(?!\s+(?:v?\d|version|release|commit))|so that|otherwise|or else|in order to|"
     r"must|mustn't|never|always|should|shouldn't|don't|do not|legal|law|compliance|contract(?:ual)?|policy|sla|"
-    r"regulat\w*|deadline|forbidden|approv\w*|avoid|careful|beware|fragile|flaky|hack|workaround|agreed|decided|"
+    r"regulat\w*|deadline|forbidden|avoid|careful|beware|fragile|flaky|hack|workaround|agreed|decided|"
     r"decision|chose|prefers?|preferred|depends on|relies on|expects?|keep|pinned)\b|,\s*so\b"
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")

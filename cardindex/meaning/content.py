@@ -3,7 +3,7 @@
 Lower-cased words and numbers, stop words dropped, each word stemmed by the one
 stemmer (`meaning.stem`). Identifiers split at `_`, `-`, `.` and `/` so `line-length`,
 `line_length` and "line length" meet. Words in scripts the English stemmer does not
-know (Korean, Chinese) pass through as they are written.
+know (Korean, Chinese) are cut into character pairs, as CJK search indexes do.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from cardindex.meaning.words import STOP
 
 _TOKEN = re.compile(r"\d+(?:\.\d+)+|[^\W_]+", re.UNICODE)
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_CJK = re.compile(r"[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _DATE = re.compile(r"\b(?:19|20)\d\d-\d\d(?:-\d\d)?\b")
 _NUMBER = re.compile(r"(?<![\w.])\d[\d_,]*(?:\.\d+)?(?![\w.]*\w)")
 
@@ -26,7 +27,19 @@ def content_stems(text: str, *, split_camel: bool = False) -> tuple[str, ...]:
     if split_camel:
         text = _CAMEL.sub(" ", text)
     raw = [w for w in _TOKEN.findall(text.lower()) if (len(w) > 1 or w.isdigit()) and w not in STOP]
-    return tuple(stems(raw)) if raw else ()
+    if not raw:
+        return ()
+    if not _CJK.search(text):
+        return tuple(stems(raw))
+    out: list[str] = []
+    for word, stemmed in zip(raw, stems(raw), strict=True):
+        if _CJK.search(word):
+            # Words in scripts without spaces between them, or with particles fused on (Korean
+            # "문자열은" is "문자열" + "은"), meet by their character pairs, as CJK search indexes do.
+            out.extend(word[i:i + 2] for i in range(len(word) - 1)) if len(word) > 2 else out.append(word)
+        else:
+            out.append(stemmed)
+    return tuple(out)
 
 
 def numbers(text: str) -> frozenset[str]:

@@ -75,6 +75,7 @@ class Unit(NamedTuple):
     line: int
     stems: str  # its content stems, each once, space-separated
     label: str  # "" for a docs passage; what a record is ("script lint") otherwise
+    core: str = ""  # a record's own stems (its slot and value), without the words for its kind
 
 
 class RepoFacts(NamedTuple):
@@ -218,9 +219,9 @@ def _doc_units(rel: str, text: str) -> Iterator[Unit]:
 
 def record_unit(record: Record) -> Unit:
     """A config record as a passage: its slot, its value and what its kind of file calls such a thing."""
-    text = f"{record.subject} {record.value} {_KIND_WORDS.get(record.kind, '')}"
-    label = f"{record.kind} {record.subject}"
-    return Unit(record.path, record.line, " ".join(dict.fromkeys(content_stems(text, split_camel=True))), label)
+    core = content_stems(f"{record.subject} {record.value}")
+    stems = dict.fromkeys((*core, *content_stems(_KIND_WORDS.get(record.kind, ""))))
+    return Unit(record.path, record.line, " ".join(stems), f"{record.kind} {record.subject}", " ".join(dict.fromkeys(core)))
 
 
 def load_repo_facts(root: Path, vault: Path) -> RepoFacts:

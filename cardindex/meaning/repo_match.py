@@ -35,6 +35,7 @@ class UnitIndex:
     def __init__(self, units: Sequence[Unit]) -> None:
         self.units = units
         self.sets = [frozenset(u.stems.split()) for u in units]
+        self.cores = [frozenset(u.core.split()) for u in units]
         self.postings: dict[str, list[int]] = defaultdict(list)
         for i, stems in enumerate(self.sets):
             for stem in stems:
@@ -60,6 +61,11 @@ class UnitIndex:
         best: Cover | None = None
         for i in candidates:
             shared = wanted & self.sets[i]
+            if self.cores[i]:
+                found = _record_cover(wanted, shared, self.cores[i])
+                if found is not None and (best is None or found > best.coverage):
+                    best = Cover(self.units[i], found, frozenset(wanted - shared))
+                continue
             if len(shared) < MIN_SHARED:
                 continue
             # A passage far longer than the sentence holds its words by chance more often.
@@ -69,6 +75,21 @@ class UnitIndex:
             if best is None or coverage > best.coverage:
                 best = Cover(self.units[i], coverage, frozenset(wanted - shared))
         return best
+
+
+def _record_cover(wanted: set[str], shared: set[str], core: frozenset[str]) -> float | None:
+    """How well a sentence restates a config record: most of the record's own words, and little else.
+
+    A record is a few words (a script's name and command); the words a sentence puts
+    around them ("over the repo", "calls") are not judged by their rarity, only counted.
+    """
+    held = len(core & wanted)
+    if held < min(2, len(core)) or held < 0.6 * len(core):
+        return None
+    extra = len(wanted - shared)
+    if extra > max(2, 0.3 * len(wanted)):
+        return None
+    return max(COVERED, len(shared) / len(wanted))
 
 
 _memo: list[tuple[list[Unit], UnitIndex]] = []
