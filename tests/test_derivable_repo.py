@@ -134,6 +134,12 @@ TIDEWATER_CLEAN = {
     "lockfile": ("A limit only a lockfile names", "`LOCK_ONLY_LIMIT` is 99."),
     "levy-rule": ("Levy for residents", "Resident boats pay no harbour levy; the council waived it in 2025-04."),
     "node-eol": ("Node 18", "Node 18 left maintenance, so the marina kiosk's old browser bundle is frozen."),
+    "quote-zero": ("Zero-night quotes", "`quote_stay` must never be called with zero nights; the card processor rejects empty charges."),
+    "city-endpoint": ("City occupancy feed", "The city's open-data `Reservation` endpoint returns berth occupancy as a percentage."),
+    "ruff-agreed": ("Line length origin", "Ruff line length 110 was agreed with the data team so notebooks diff cleanly."),
+    "owner-leave": ("Web reviews in March", "@marta-k is on parental leave in March; send web reviews to @joao meanwhile."),
+    "no-payments-import": ("Keep payments out of the bundle",
+                           "Never import from api/tidewater/payments in web code; the bundle has to stay free of server secrets."),
 }
 
 KELP = {

@@ -17,10 +17,10 @@ from itertools import chain
 
 from cardindex.lint.context import Hit, LintContext
 from cardindex.lint.derivable_values import constant_values, record_values
-from cardindex.meaning.claims import Sentence, gives_reason, sentences
+from cardindex.meaning.claims import Sentence, english_prose, gives_reason, prose_of, sentences
 from cardindex.meaning.content import content_stems, has_date
 from cardindex.meaning.repo_facts import RepoFacts, Symbol, constants_named
-from cardindex.meaning.repo_match import COVERED, unit_index
+from cardindex.meaning.repo_match import COVERED, Cover, unit_index
 from cardindex.meaning.text import description_line
 from cardindex.store.card import Card
 
@@ -105,7 +105,11 @@ def file_line(card: Card, ctx: LintContext) -> Iterator[Hit]:
                 return
 
 
-_EXTERNAL = re.compile(r"(?i)\b(?:api|apis|endpoint|endpoints|sdk|webhook payload|their|theirs)\b|https?://|\b\w+\.(?:com|io|org|net|dev)\b")
+# Another system's thing: its URL or domain, "their …", "Stripe's … API", "the GitHub API".
+_EXTERNAL = re.compile(
+    r"https?://|\b\w+\.(?:com|io|org|net|dev)\b|\b(?:their|theirs)\b"
+    r"|\b\w+(?:'s|\u2019s)\s+(?:[\w`-]+\s+){0,3}(?i:api|apis|endpoint|sdk|object|service|server|site|portal)\b"
+    r"|\b[Tt]he\s+[A-Z]\w*\s+(?i:api|sdk)\b")
 
 
 def _plain_word(name: str) -> bool:
@@ -113,16 +117,35 @@ def _plain_word(name: str) -> bool:
     return re.fullmatch(r"[A-Z]?[a-z]+|[A-Z]+", name) is not None
 
 
-def _backed(repo: RepoFacts, name: str, symbol: Symbol, sentence: str) -> bool:
-    """Whether the words of `sentence` about `name` appear where `name` is defined (its lines and the 40 after)."""
+_KEYWORDS = frozenset(content_stems(
+    "def class return self cls function const let var import from export pub fn func if else elif none null nil true "
+    "false new this struct impl type interface async await static public private int str string bool void"))
+_NEXT_DEFINITION = re.compile(r"^(?:export\s+|pub\s+|async\s+)*(?:def|class|function|fn|func|const|struct|enum|type|interface)\b")
+
+
+def _defined_words(repo: RepoFacts, symbol: Symbol) -> set[str]:
+    """The content stems of a symbol's definition: the comments above it and its body, up to the next definition."""
     try:
         with (repo.root / symbol.path).open(encoding="utf-8", errors="replace") as fh:
             lines = fh.read(400_000).splitlines()
     except OSError:
-        return False
-    region = "\n".join(lines[max(0, symbol.line - 6): symbol.line + 40])
-    defined = set(content_stems(region, split_camel=True))
-    said = set(content_stems(sentence, split_camel=True)) - set(content_stems(name, split_camel=True))
+        return set()
+    start = symbol.line - 1
+    end = start + 1
+    while end < min(len(lines), start + 40) and not _NEXT_DEFINITION.match(lines[end]):
+        end += 1
+    before = start
+    while before > max(0, start - 5) and lines[before - 1].lstrip().startswith(("#", "//", "/*", "*", "///")):
+        before -= 1
+    return set(content_stems("\n".join(lines[before:end]), split_camel=True)) - _KEYWORDS
+
+
+def _backed(repo: RepoFacts, name: str, named: set[str], sentence: str) -> bool:
+    """Whether the words of `sentence` about `name` appear where it, or another name the card gives, is defined."""
+    defined: set[str] = set()
+    for other in sorted(named & repo.symbols.keys())[:8]:
+        defined |= _defined_words(repo, repo.symbols[other])
+    said = set(content_stems(sentence, split_camel=True)) - set(content_stems(name, split_camel=True)) - _KEYWORDS
     return len(said & defined) >= 2
 
 
@@ -160,14 +183,14 @@ def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:
                           "a stale copy of what the code records", fix="archive")
             return
         for part in re.split(r"(?<=[.!?;])\s+", sentence.text):
-            if not _DESCRIBES.search(part):
-                continue
+            if not english_prose(part) or not _DESCRIBES.search(prose_of(part)):
+                continue  # says nothing of what a name does, or in words the cues cannot read
             for m in _IDENT.finditer(part):
                 name = next(g for g in m.groups() if g).rsplit(".", 1)[-1]
                 symbol = repo.symbols.get(name)
                 if symbol is None:
                     continue
-                if (_plain_word(name) or _EXTERNAL.search(part)) and not _backed(repo, name, symbol, part):
+                if (_plain_word(name) or _EXTERNAL.search(part)) and not _backed(repo, name, named, part):
                     continue  # a name match alone: the claim may be about something else
                 yield Hit(sentence.line, f"describes {name} ({symbol.path}:{symbol.line}): the code already records it",
                           fix="archive")
@@ -189,7 +212,7 @@ def layout(card: Card, ctx: LintContext) -> Iterator[Hit]:
         return
     for sentence in _claims(card):
         for part in re.split(r"(?<=[.!?;])\s+", sentence.text):
-            if not _LAYOUT.search(part) or _PATH_LINE.search(part):
+            if not english_prose(part) or not _LAYOUT.search(prose_of(part)) or _PATH_LINE.search(part):
                 continue  # no layout word, or reported as a file and line
             paths = [found for m in _PATH.finditer(part.replace("`", " ")) if (found := _resolve(repo, m.group(1)))]
             if paths and _only_the_tree(repo, part, paths):
@@ -257,6 +280,8 @@ def commit(card: Card, ctx: LintContext) -> Iterator[Hit]:
 
 
 COVERED_SHARE = 0.75  # of a card's content stems, in sentences some repo passage covers
+COPIED_SENTENCES = 5  # sentences of one card covered by passages of one doc: the card copies that doc
+COPIED_SHARE = 0.1  # ... when they hold at least this share of its content stems
 
 
 def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
@@ -267,7 +292,8 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
     Makefile targets, CI workflow jobs and steps, pyproject and tool settings, runtime
     versions and CODEOWNERS lines. Reported when most of the card's content words (Snowball
     stems, rare ones weighing most) sit in sentences that one passage each covers, and
-    the rest adds no reason, constraint or date. A tool setting given another number than
+    the rest adds no reason, constraint or date; or when five or more of a long card's
+    sentences are one doc's (a copy of that doc, whatever else it adds). A tool setting given another number than
     the config's is reported as a stale copy.
     """
     repo = ctx.repo
@@ -292,6 +318,8 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
     index = unit_index(repo)
     total = covered = 0
     first = None
+    adds = False  # an uncovered sentence gives a reason, constraint or date the repo lacks
+    by_doc: dict[str, list[tuple[Sentence, Cover, int]]] = {}
     for sentence in claims:
         stems = set(content_stems(sentence.text))
         total += len(stems)
@@ -299,14 +327,19 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
         if cover is not None and cover.coverage >= COVERED:
             covered += len(stems)
             first = first or (sentence, cover)
+            if not cover.unit.label:
+                by_doc.setdefault(cover.unit.path, []).append((sentence, cover, len(stems)))
         elif sentence.reason or has_date(sentence.text):
-            return  # the card adds a reason, constraint or date that the repo lacks
-    if first is None or covered < COVERED_SHARE * total:
+            adds = True
+    if first is not None and not adds and covered >= COVERED_SHARE * total:
+        sentence, cover = first
+        unit = cover.unit
+        label = f" ({unit.label}) already records this" if unit.label else " already says this"
+        yield Hit(sentence.line, f"{unit.path} line {unit.line}{label}", fix="archive")
         return
-    sentence, cover = first
-    unit = cover.unit
-    where = f"{unit.path} line {unit.line}"
-    if unit.label:
-        yield Hit(sentence.line, f"{where} ({unit.label}) already records this", fix="archive")
-    else:
-        yield Hit(sentence.line, f"{where} already says this", fix="archive")
+    # A long card that copies one doc: many of its sentences are that doc's, whatever it adds.
+    copied = max(by_doc.values(), key=len, default=[])
+    if len(copied) >= COPIED_SENTENCES and sum(n for *_, n in copied) >= COPIED_SHARE * total:
+        sentence, cover, _ = copied[0]
+        yield Hit(sentence.line, f"{cover.unit.path} line {cover.unit.line} already says this "
+                  f"(and {len(copied) - 1} more of the card's sentences)", fix="archive")

@@ -71,7 +71,9 @@ def constant_values(sentence: str, constants: dict[str, list[Record]]) -> Iterat
                     if stated is not None and not _equal(stated, after.group(2), value):
                         yield Stated(record, False, after.group(1) + (f" {after.group(2)}" if after.group(2) else ""))
             continue
-        if len(record.value) >= 2 and record.value in rest:
+        if record.value.lower() == name.lower():
+            continue  # an enum-like constant named by its own value says nothing more
+        if len(record.value) >= 2 and re.search(rf"(?<![\w-]){re.escape(record.value)}(?![\w-])", rest):
             yield Stated(record, True, record.value)
             continue
         quoted = re.search(rf"\b{re.escape(name)}\b{_STATED}{_STRING_AFTER}", sentence)
@@ -111,6 +113,9 @@ def _version(sentence: str, record: Record) -> Stated | None:
     return Stated(record, same, said)
 
 
+_OWNING = "owner owners own owns owned review reviews reviewed reviewer reviewers approve approves approval code changes change team"
+
+
 def _owner(sentence: str, record: Record) -> Stated | None:
     """An owner CODEOWNERS names for a path, with that path, in one sentence."""
     path = record.subject.strip("/*").replace("/**", "")
@@ -121,7 +126,9 @@ def _owner(sentence: str, record: Record) -> Stated | None:
     named = [h for h in handles if re.search(rf"(?<![\w@/-]){re.escape(h.lstrip('@'))}(?![\w-])", lowered.replace("@", " "))]
     if not named or re.search(rf"(?<![\w.-]){re.escape(path.lower())}(?![\w-])", lowered) is None:
         return None
-    return Stated(record, True, named[0])
+    # Ownership and little else: "@ines owns internal/wire", not "@ines is away; ask @joao about wire".
+    extra = set(content_stems(sentence)) - set(content_stems(f"{path} {record.value} {_OWNING}"))
+    return Stated(record, True, named[0]) if len(extra) <= 2 else None
 
 
 def record_values(sentence: str, records: list[Record]) -> Iterator[Stated]:

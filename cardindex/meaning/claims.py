@@ -71,6 +71,28 @@ def sentences(card: Card) -> tuple[Sentence, ...]:
     return found
 
 
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
+_LETTER = re.compile(r"[^\W\d_]")
+_CODE_LIKE = re.compile(r"[_/.()\[\]=<>→]|[a-z][A-Z]|\d")  # a word that is a name, a path or an expression
+
+
+def prose_of(text: str) -> str:
+    """`text` without inline code and link targets: the words a person wrote around the names."""
+    return _INLINE_CODE.sub(" ", _LINK_TARGET.sub("]", text))
+
+
+def english_prose(text: str) -> bool:
+    """Whether the prose of `text` is written in Latin letters: what the English cue words can read.
+
+    A Chinese or Korean sentence that names `store.get` holds the English verb "get" only
+    inside the code name; its own verbs, and its reasons, are not in any English list.
+    """
+    words = [w for w in prose_of(text).split() if not _CODE_LIKE.search(w)]
+    letters = _LETTER.findall(" ".join(words))
+    return bool(letters) and sum(1 for ch in letters if _LATIN.match(ch)) >= 0.6 * len(letters)
+
+
 def gives_reason(card: Card) -> bool:
     """Whether any sentence of the card says why, who, or what an outside party requires."""
     return any(s.reason for s in sentences(card))
