@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cardindex.lint.derivable_values import constant_values
 from cardindex.meaning.content import content_stems, numbers
@@ -254,6 +256,27 @@ def kelp_found(kelp: Path) -> dict[str, list[tuple[str, str]]]:
     return _derivable(run, kelp)
 
 
+@pytest.fixture(scope="module")
+def with_reasons(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[str, str]]]:
+    """Every positive of both repos with a reason added: the harbour office's or an outside party's."""
+    from click.testing import CliRunner
+
+    from cardindex.cli.main import cli
+
+    found: dict[str, list[tuple[str, str]]] = {}
+    for files, positives in ((TIDEWATER, TIDEWATER_DERIVABLE), (KELP, KELP_DERIVABLE)):
+        cards = {name: (description, f"{body}\n\n**Why:** the harbour office asked for it after the spring audit.")
+                 for name, (description, body, _) in positives.items()}
+        vault = _repo_with_vault(tmp_path_factory.mktemp("reasons"), files, cards)
+        found |= _derivable(lambda *args: CliRunner().invoke(cli, list(args), prog_name="cards"), vault)
+    return found
+
+
+@pytest.mark.parametrize("name", sorted([*TIDEWATER_DERIVABLE, *KELP_DERIVABLE]))
+def test_a_reason_the_repo_lacks_makes_a_positive_clean(with_reasons, name):
+    assert name not in with_reasons, with_reasons[name]
+
+
 @pytest.mark.parametrize("name", sorted(TIDEWATER_DERIVABLE))
 def test_monorepo_positives_are_derivable(tidewater_found, name):
     code = TIDEWATER_DERIVABLE[name][2]
@@ -365,6 +388,15 @@ def test_constant_values_with_units(sentence, same):
     record = Record("a.py", 1, "constant", "SESSION_TTL_S", "1800")
     found = list(constant_values(sentence, {"SESSION_TTL_S": [record]}))
     assert (found[0].same if found else None) == same
+
+
+@given(st.from_regex(r"[A-Z][A-Z0-9_]{2,20}", fullmatch=True), st.integers(0, 10**9), st.integers(1, 1000))
+def test_a_constant_is_read_back_and_compared_by_value(name, value, factor):
+    (record,) = constants("x.py", f"{name} = {value} * {factor}\n")
+    assert record.value == str(value * factor)
+    same = list(constant_values(f"{name} is {value * factor}.", {name: [record]}))
+    other = list(constant_values(f"{name} is {value * factor + 1}.", {name: [record]}))
+    assert [s.same for s in same] == [True] and [s.same for s in other] == [False]
 
 
 def test_content_stems_meet_across_spellings():
