@@ -136,6 +136,8 @@ TIDEWATER_CLEAN = {
     "lockfile": ("A limit only a lockfile names", "`LOCK_ONLY_LIMIT` is 99."),
     "levy-rule": ("Levy for residents", "Resident boats pay no harbour levy; the council waived it in 2025-04."),
     "node-eol": ("Node 18", "Node 18 left maintenance, so the marina kiosk's old browser bundle is frozen."),
+    "kiosk-python": ("Kiosk tooling", "The kiosk firmware team writes its tools in Python 3.10."),
+    "notebook-python": ("Reporting notebooks", "The reporting notebook runs on Python 3.12 in the data team's JupyterHub."),
     "quote-zero": ("Zero-night quotes", "`quote_stay` must never be called with zero nights; the card processor rejects empty charges."),
     "city-endpoint": ("City occupancy feed", "The city's open-data `Reservation` endpoint returns berth occupancy as a percentage."),
     "ruff-agreed": ("Line length origin", "Ruff line length 110 was agreed with the data team so notebooks diff cleanly."),

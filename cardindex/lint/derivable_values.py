@@ -92,6 +92,8 @@ def _setting(sentence: str, said: set[str], record: Record) -> Stated | None:
     key = set(content_stems(parts[-1], split_camel=True))
     if not key or not key <= said or not set(content_stems(tool)) <= said:
         return None
+    if _extra(sentence, record, "setting set configured config option tool") > 3:
+        return None  # the setting of something else, or more than the setting
     return Stated(record, bool(stated & value), " ".join(sorted(stated)))
 
 
@@ -99,8 +101,22 @@ _VERSION = r"\s*(?:v|version\s*|@|>=|>|\^|~|=)?\s*(\d+(?:\.\d+)*)\b"
 _RUNTIME_SPELLINGS = {"node": r"node(?:\.?js)?", "go": r"go(?:lang)?", "python": r"(?:c?python)", "rust": r"rust(?:c)?"}
 
 
+_VERSION_WORDS = "version versions runtime require requires required need needs newer older later least minimum use uses run runs"
+_RANGE = re.compile(r"[<>^~*]|\|\|")
+
+
+def _extra(sentence: str, record: Record, words: str) -> int:
+    """How many of the sentence's content stems are not the record's slot, value, file name or `words`."""
+    known = content_stems(f"{record.subject} {record.value} {record.path.rsplit('/', 1)[-1]} {words}")
+    return len(set(content_stems(sentence)) - set(known))
+
+
 def _version(sentence: str, record: Record) -> Stated | None:
-    """A runtime version (`Node 20`, `Python 3.12`) next to the runtime's name."""
+    """A runtime version (`Node 20`, `Python 3.12`) next to the runtime's name, in a sentence about little else.
+
+    Only the same version counts: "the kiosk tools use Python 3.10" may be about another
+    program, and a version inside a range (`>=3.10`) is no other value.
+    """
     if record.subject in ("package", "rust edition"):
         return None
     spelled = _RUNTIME_SPELLINGS.get(record.subject.lower(), re.escape(record.subject))
@@ -109,8 +125,9 @@ def _version(sentence: str, record: Record) -> Stated | None:
     if m is None or wanted is None:
         return None
     said, value = m.group(1), wanted.group()
-    same = said == value or value.startswith(said + ".") or said.startswith(value + ".")
-    return Stated(record, same, said)
+    if not (said == value or value.startswith(said + ".") or (said.startswith(value + ".") and not _RANGE.search(record.value))):
+        return None
+    return Stated(record, True, said) if _extra(sentence, record, f"{_VERSION_WORDS} {said}") <= 3 else None
 
 
 _OWNING = "owner owners own owns owned review reviews reviewed reviewer reviewers approve approves approval code changes change team"
