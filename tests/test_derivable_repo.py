@@ -112,6 +112,7 @@ TIDEWATER_DERIVABLE = {
     "max-nights": ("Longest stay", "`MAX_BOOKING_NIGHTS` is 28.", "D102"),
     "session-ttl": ("Session lifetime", "`SESSION_TTL_S` is half an hour: 30 minutes.", "D102"),
     "cancel-stale": ("Cancellation window", "`CANCEL_WINDOW_HOURS` is 24.", "D102"),
+    "ci-jobs": ("What CI runs", "On every push and pull request CI runs the lint, api-tests and Playwright e2e jobs.", "D105"),
     "squash-only": ("Merge method", "Only squash merges are enabled on the repository.", "D105"),
     "migrations": ("Where migrations are", "Migrations are generated with `alembic revision --autogenerate` and live in api/migrations.", "D105"),
     "quote": ("How a stay is priced", "`quote_stay` multiplies the nightly rate plus the harbour levy by the number of nights.", "D102"),
@@ -138,6 +139,7 @@ TIDEWATER_CLEAN = {
     "node-eol": ("Node 18", "Node 18 left maintenance, so the marina kiosk's old browser bundle is frozen."),
     "kiosk-python": ("Kiosk tooling", "The kiosk firmware team writes its tools in Python 3.10."),
     "notebook-python": ("Reporting notebooks", "The reporting notebook runs on Python 3.12 in the data team's JupyterHub."),
+    "ci-flaky": ("Flaky e2e", "The Playwright e2e job on pull requests is flaky on Mondays when the runners are cold."),
     "quote-zero": ("Zero-night quotes", "`quote_stay` must never be called with zero nights; the card processor rejects empty charges."),
     "city-endpoint": ("City occupancy feed", "The city's open-data `Reservation` endpoint returns berth occupancy as a percentage."),
     "ruff-agreed": ("Line length origin", "Ruff line length 110 was agreed with the data team so notebooks diff cleanly."),
@@ -173,6 +175,7 @@ KELP_DERIVABLE = {
     "race": ("Unit tests in CI", "The GitLab unit job runs `go test -race ./...`.", "D105"),
     "go-version": ("Go version", "The module is built with Go 1.22.", "D105"),
     "framing": ("Frame layout", "Each frame begins with a big-endian four-byte length and then the payload.", "D105"),
+    "gitlab-jobs": ("GitLab jobs", "GitLab CI has two jobs, unit and lint.", "D105"),
     "wire-owner": ("Wire package owner", "@ines owns internal/wire.", "D105"),
 }
 
@@ -183,6 +186,7 @@ KELP_CLEAN = {
                       "Ines decided on 1 MiB frames after the 2026-02 memory spike on the relay nodes."),
     "bench-pref": ("Benchmarks", "The user wants benchmarks run on the quiet machine, never on a laptop."),
     "other-protocol": ("Their protocol", "The vendor's relay protocol starts every frame with a two-byte magic number."),
+    "gitlab-other": ("The data team's pipeline", "The data team's GitLab pipeline has a lint job that only checks SQL files."),
     "peers-ops": ("Peer budget in production", "Operations keeps production nodes to about 40 peers to save memory."),
 }
 
@@ -351,7 +355,7 @@ def test_readers_read_each_file_kind():
         Record("p.json", 10, "script", "typecheck", "tsc -b")]
     assert Record("M", 3, "target", "test", "pytest -q api/tests") in list(makefile("M", TIDEWATER["Makefile"]))
     ci = list(github_workflow("ci.yml", TIDEWATER[".github/workflows/ci.yml"]))
-    assert Record("ci.yml", 1, "ci", "CI", "on push pull_request") in ci
+    assert Record("ci.yml", 1, "ci", "CI", "on push pull_request; jobs lint api-tests Playwright e2e") in ci
     assert ("Playwright e2e: Browser tests", "pnpm exec playwright test --project=chromium") in {(r.subject, r.value) for r in ci}
     assert ("unit", "go test -race ./...") in {(r.subject, r.value) for r in gitlab_ci("g", KELP[".gitlab-ci.yml"])}
     found = {(r.kind, r.subject, r.value) for r in settings("pyproject.toml", TIDEWATER["api/pyproject.toml"])}

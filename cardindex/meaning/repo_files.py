@@ -115,12 +115,13 @@ def github_workflow(path: str, text: str) -> Iterator[Record]:
         return
     title = data.get("name")
     triggers = data.get(True, data.get("on"))  # YAML 1.1 reads a bare `on:` as True
-    if isinstance(triggers, (dict, list, str)):
-        events = " ".join(triggers) if not isinstance(triggers, str) else triggers
-        yield Record(path, 1, "ci", str(title or path.rsplit("/", 1)[-1]), f"on {events}")
     jobs = data.get("jobs")
     if not isinstance(jobs, dict):
-        return
+        jobs = {}
+    # The workflow as a whole: when it runs and which jobs it has ("CI runs lint and tests on every PR").
+    events = " ".join(map(str, triggers)) if isinstance(triggers, (dict, list)) else str(triggers or "")
+    names = " ".join(str(j.get("name") or k) if isinstance(j, dict) else str(k) for k, j in jobs.items())
+    yield Record(path, 1, "ci", str(title or path.rsplit("/", 1)[-1]), f"on {events}; jobs {names}".strip())
     for job_id, job in jobs.items():
         if not isinstance(job, dict):
             continue
@@ -138,8 +139,11 @@ def gitlab_ci(path: str, text: str) -> Iterator[Record]:
     data = _yaml(text)
     if not isinstance(data, dict):
         return
+    jobs = [j for j, body in data.items()
+            if isinstance(j, str) and j not in _GITLAB_RESERVED and not j.startswith(".") and isinstance(body, dict)]
+    yield Record(path, 1, "ci", "GitLab CI", f"jobs {' '.join(jobs)}")
     for job, body in data.items():
-        if not isinstance(job, str) or job in _GITLAB_RESERVED or job.startswith(".") or not isinstance(body, dict):
+        if job not in jobs:
             continue
         yield Record(path, _line_of(text, f"{job}:"), "ci", job, str(body.get("stage") or ""))
         for key in ("before_script", "script", "after_script"):
