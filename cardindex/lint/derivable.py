@@ -316,21 +316,26 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
     body = [s for s in all_sentences if not s.description and len(set(content_stems(s.text))) >= 3]
     claims = body or [s for s in all_sentences if s.description]
     index = unit_index(repo)
-    total = covered = 0
+    covered = 0
     first = None
     adds = False  # an uncovered sentence gives a reason, constraint or date the repo lacks
     by_doc: dict[str, list[tuple[Sentence, Cover, int]]] = {}
-    for sentence in claims:
-        stems = set(content_stems(sentence.text))
-        total += len(stems)
+    said = [(sentence, set(content_stems(sentence.text))) for sentence in claims]
+    total = sum(len(stems) for _, stems in said)
+    uncovered = 0
+    for seen, (sentence, stems) in enumerate(said):
+        most = max((len(found) for found in by_doc.values()), default=0)
+        if uncovered > (1 - COVERED_SHARE) * total and most + len(said) - seen < COPIED_SENTENCES:
+            return  # neither most of the card nor five of its sentences can be covered any more
         cover = index.best(list(stems))
         if cover is not None and cover.coverage >= COVERED:
             covered += len(stems)
             first = first or (sentence, cover)
             if not cover.unit.label:
                 by_doc.setdefault(cover.unit.path, []).append((sentence, cover, len(stems)))
-        elif sentence.reason or has_date(sentence.text):
-            adds = True
+            continue
+        uncovered += len(stems)
+        adds = adds or sentence.reason or has_date(sentence.text)
     if first is not None and not adds and covered >= COVERED_SHARE * total:
         sentence, cover = first
         unit = cover.unit

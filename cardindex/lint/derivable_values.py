@@ -7,6 +7,7 @@ so both are reported by the derivable rules, saying which value each side gives.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from typing import NamedTuple
@@ -81,16 +82,21 @@ def constant_values(sentence: str, constants: dict[str, list[Record]]) -> Iterat
             yield Stated(record, False, quoted.group(1))
 
 
-def _setting(sentence: str, said: set[str], record: Record) -> Stated | None:
+@functools.lru_cache(maxsize=4096)
+def _setting_words(subject: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The stems that name a setting: its tool (`ruff`) and its key (`line length`)."""
+    parts = subject.split(".")
+    tool = parts[1] if parts[0] == "tool" and len(parts) > 2 else parts[0]
+    return frozenset(content_stems(tool)), frozenset(content_stems(parts[-1], split_camel=True))
+
+
+def _setting(sentence: str, said: set[str], stated: frozenset[str], record: Record) -> Stated | None:
     """A tool setting named by its tool and key (`ruff` … `line length`), with the number the sentence gives."""
-    stated = numbers(sentence)
+    tool, key = _setting_words(record.subject)
+    if not key or not key <= said or not tool <= said:
+        return None
     value = numbers(record.value)
     if not stated or len(value) != 1:
-        return None
-    parts = record.subject.split(".")
-    tool = parts[1] if parts[0] == "tool" and len(parts) > 2 else parts[0]
-    key = set(content_stems(parts[-1], split_camel=True))
-    if not key or not key <= said or not set(content_stems(tool)) <= said:
         return None
     if _extra(sentence, record, "setting set configured config option tool") > 3:
         return None  # the setting of something else, or more than the setting
@@ -151,12 +157,15 @@ def _owner(sentence: str, record: Record) -> Stated | None:
 def record_values(sentence: str, records: list[Record]) -> Iterator[Stated]:
     """Each config record `sentence` gives a value for: a tool setting, a runtime version, a path's owners."""
     said = set(content_stems(sentence, split_camel=True))
+    lowered = sentence.lower()
+    digits = any(ch.isdigit() for ch in sentence)
+    stated = numbers(sentence) if digits else frozenset()
     for record in records:
-        if record.kind == "setting":
-            found = _setting(sentence, said, record)
-        elif record.kind == "version":
+        if record.kind == "setting" and digits:
+            found = _setting(sentence, said, stated, record)
+        elif record.kind == "version" and digits and record.subject.lower()[:2] in lowered:
             found = _version(sentence, record)
-        elif record.kind == "owner":
+        elif record.kind == "owner" and any(h.lstrip("@").lower() in lowered for h in record.value.split()):
             found = _owner(sentence, record)
         else:
             continue

@@ -291,13 +291,19 @@ def facts_digest(facts: RepoFacts | None, part: str) -> bytes:
     return hashlib.blake2b(repr(value).encode("utf-8", "surrogateescape"), digest_size=16).digest()
 
 
+_named: list[tuple[list[Record], dict[str, list[Record]]]] = []
+
+
 def constants_named(facts: RepoFacts) -> dict[str, list[Record]]:
-    """The repo's constants by name (a name may be defined in more than one file)."""
+    """The repo's constants by name (a name may be defined in more than one file), made once per set of facts."""
+    if _named and _named[0][0] is facts.records:
+        return _named[0][1]
     out: dict[str, list[Record]] = defaultdict(list)
     for record in facts.records:
         if record.kind == "constant":
             out[record.subject].append(record)
-    return dict(out)
+    _named[:] = [(facts.records, dict(out))]
+    return _named[0][1]
 
 
 def plain_facts(facts: RepoFacts) -> tuple[Any, ...]:

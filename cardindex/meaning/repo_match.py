@@ -21,6 +21,7 @@ COVERED = 0.8  # share of a sentence's weight a passage must hold
 MIN_SHARED = 3  # content stems in common, at the least
 _CANDIDATE_STEMS = 3  # passages are looked up by this many of the sentence's rarest stems
 _MAX_POSTINGS = 4_000  # a stem in more passages than this is no use for finding candidates
+_MAX_CANDIDATES = 1_500
 
 
 class Cover(NamedTuple):
@@ -42,10 +43,14 @@ class UnitIndex:
                 self.postings[stem].append(i)
         self.df = Counter({stem: len(ids) for stem, ids in self.postings.items()})
         self._top = math.log(len(units) + 1) + 1
+        self._weights: dict[str, float] = {}
 
     def weight(self, stem: str) -> float:
-        df = self.df.get(stem, 0)
-        return self._top if df == 0 else math.log((len(self.units) + 1) / (df + 1)) + 1
+        found = self._weights.get(stem)
+        if found is None:
+            df = self.df.get(stem, 0)
+            found = self._weights[stem] = self._top if df == 0 else math.log((len(self.units) + 1) / (df + 1)) + 1
+        return found
 
     def best(self, stems: Sequence[str]) -> Cover | None:
         """The passage covering most of `stems` (by weight), if it shares at least `MIN_SHARED` of them."""
@@ -54,9 +59,14 @@ class UnitIndex:
             return None
         weights = {s: self.weight(s) for s in wanted}
         total = sum(weights.values())
+        absent = [s for s in wanted if s not in self.df]
+        if sum(weights[s] for s in absent) > (1 - COVERED) * total and len(absent) > max(2, 0.3 * len(wanted)):
+            return None  # words no passage or record has: nothing can cover the sentence
         present = sorted((s for s in wanted if 0 < self.df.get(s, 0) <= _MAX_POSTINGS), key=lambda s: self.df[s])
         candidates: set[int] = set()
         for stem in present[:_CANDIDATE_STEMS]:
+            if candidates and len(candidates) + self.df[stem] > _MAX_CANDIDATES:
+                break  # the rarer stems found enough: a covering passage holds most of them
             candidates.update(self.postings[stem])
         best: Cover | None = None
         for i in candidates:
