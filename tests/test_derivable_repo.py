@@ -110,9 +110,12 @@ TIDEWATER_DERIVABLE = {
     "owners-api": ("Who owns the API code", "Changes under api/ are owned by @tidewater/backend.", "D105"),
     "hold-minutes": ("How long a berth hold lasts", "A berth hold lasts 15 minutes (`BERTH_HOLD_MINUTES`).", "D102"),
     "max-nights": ("Longest stay", "`MAX_BOOKING_NIGHTS` is 28.", "D102"),
+    "max-party": ("Party size", "A booking takes at most twelve people (`MAX_PARTY_SIZE`).", "D102"),
     "session-ttl": ("Session lifetime", "`SESSION_TTL_S` is half an hour: 30 minutes.", "D102"),
     "cancel-stale": ("Cancellation window", "`CANCEL_WINDOW_HOURS` is 24.", "D102"),
     "ci-jobs": ("What CI runs", "On every push and pull request CI runs the lint, api-tests and Playwright e2e jobs.", "D105"),
+    "layout-list": ("Repo layout", "- `api/` — the Python API: tidewater package and tests\n"
+                    "- `web/` — TypeScript front end (src, pages, components)\n- `.github/` — CI workflows", "D103"),
     "squash-only": ("Merge method", "Only squash merges are enabled on the repository.", "D105"),
     "migrations": ("Where migrations are", "Migrations are generated with `alembic revision --autogenerate` and live in api/migrations.", "D105"),
     "quote": ("How a stay is priced", "`quote_stay` multiplies the nightly rate plus the harbour levy by the number of nights.", "D102"),
@@ -140,6 +143,8 @@ TIDEWATER_CLEAN = {
     "kiosk-python": ("Kiosk tooling", "The kiosk firmware team writes its tools in Python 3.10."),
     "notebook-python": ("Reporting notebooks", "The reporting notebook runs on Python 3.12 in the data team's JupyterHub."),
     "ci-flaky": ("Flaky e2e", "The Playwright e2e job on pull requests is flaky on Mondays when the runners are cold."),
+    "team-list": ("Who works where", "- `api/` — Ana's team, deploys on Tuesdays\n- `web/` — Marta's team, frozen during regattas"),
+    "path-todo": ("Gaps by folder", "- `api/` needs a retry wrapper around card captures\n- `web/` lacks keyboard navigation on the berth map"),
     "quote-zero": ("Zero-night quotes", "`quote_stay` must never be called with zero nights; the card processor rejects empty charges."),
     "city-endpoint": ("City occupancy feed", "The city's open-data `Reservation` endpoint returns berth occupancy as a percentage."),
     "ruff-agreed": ("Line length origin", "Ruff line length 110 was agreed with the data team so notebooks diff cleanly."),
@@ -389,6 +394,7 @@ def test_literal_values(raw, value):
 @pytest.mark.parametrize(("sentence", "same"), [
     ("`SESSION_TTL_S` is 1800.", True), ("SESSION_TTL_S is 30 minutes", True), ("SESSION_TTL_S: half an hour", None),
     ("SESSION_TTL_S is 0.5 hours", True), ("SESSION_TTL_S is 600", False), ("SESSION_TTL_S = 15 minutes", False),
+    ("SESSION_TTL_S is thirty minutes", None), ("SESSION_TTL_S lasts one hour", None), ("SESSION_TTL_S is one hour", False),
 ])
 def test_constant_values_with_units(sentence, same):
     record = Record("a.py", 1, "constant", "SESSION_TTL_S", "1800")

@@ -21,7 +21,7 @@ from cardindex.meaning.claims import Sentence, english_prose, gives_reason, pros
 from cardindex.meaning.content import content_stems, has_date
 from cardindex.meaning.repo_facts import RepoFacts, Symbol, constants_named
 from cardindex.meaning.repo_match import COVERED, Cover, unit_index
-from cardindex.meaning.text import description_line
+from cardindex.meaning.text import body_lines, description_line
 from cardindex.store.card import Card
 
 _PATH_LINE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.[A-Za-z0-9]{1,6})(?::|#L| line | lines? )(\d+)\b")
@@ -210,6 +210,11 @@ def layout(card: Card, ctx: LintContext) -> Iterator[Hit]:
         return  # names no file or folder of the repo
     if gives_reason(card):
         return
+    listing = _listing(repo, card)
+    if listing is not None:
+        yield Hit(listing[0], f"lists where {listing[1]} repo folders and files are: the repo layout already shows it",
+                  fix="archive")
+        return
     for sentence in _claims(card):
         for part in re.split(r"(?<=[.!?;])\s+", sentence.text):
             if not english_prose(part) or not _LAYOUT.search(prose_of(part)) or _PATH_LINE.search(part):
@@ -220,15 +225,34 @@ def layout(card: Card, ctx: LintContext) -> Iterator[Hit]:
                 return
 
 
+_ENTRY = re.compile(r"^\s*(?:[-*+]|\d+[.)]|\|)\s*\**`?((?:[\w.-]+/)*[\w.-]+/?)`?\**\s*(?:[-\u2014\u2013:|(]|$)(.*)$")
+
+
+def _listing(repo: RepoFacts, card: Card) -> tuple[int, int] | None:
+    """A card that lists repo folders and files, each with a gloss the names under it bear out: (first line, entries)."""
+    lines = [(n, line) for n, line in body_lines(card) if line.strip() and not line.lstrip().startswith("#")]
+    entries = []
+    for number, line in lines:
+        m = _ENTRY.match(line)
+        found = _resolve(repo, m.group(1)) if m else None
+        if m is None or found is None:
+            continue
+        gloss = set(content_stems(m.group(2), split_camel=True)) - _LAYOUT_WORDS
+        if len(gloss - _names_under(repo, [found])) <= 3:
+            entries.append(number)
+    if len(entries) >= 2 and len(entries) >= 0.6 * len(lines):
+        return entries[0], len(entries)
+    return None
+
+
 _LAYOUT_WORDS = frozenset(content_stems(
     "lives live living in under is are sits located can be found defined contains contain holds hold layout structure "
     "folder folders directory directories module modules package packages split into file files code source top level "
     "root repo repository tree"))
 
 
-def _only_the_tree(repo: RepoFacts, sentence: str, paths: list[str]) -> bool:
-    """Whether `sentence` says no more about `paths` than the names of the files and folders under them."""
-    said = set(content_stems(sentence, split_camel=True)) - _LAYOUT_WORDS
+def _names_under(repo: RepoFacts, paths: list[str]) -> set[str]:
+    """The stems of `paths` and of the names of every file and folder under them."""
     names: set[str] = set()
     for path in paths:
         names.update(content_stems(path.replace("/", " "), split_camel=True))
@@ -236,7 +260,13 @@ def _only_the_tree(repo: RepoFacts, sentence: str, paths: list[str]) -> bool:
         for f in repo.files:
             if f.startswith(prefix):
                 names.update(content_stems(f[len(prefix):].replace("/", " "), split_camel=True))
-    rest = said - names
+    return names
+
+
+def _only_the_tree(repo: RepoFacts, sentence: str, paths: list[str]) -> bool:
+    """Whether `sentence` says no more about `paths` than the names of the files and folders under them."""
+    said = set(content_stems(sentence, split_camel=True)) - _LAYOUT_WORDS
+    rest = said - _names_under(repo, paths)
     return len(rest) <= max(1, len(said) // 4)
 
 

@@ -50,8 +50,15 @@ def _as_number(text: str) -> float | None:
         return None
 
 
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"])}
+_NUMBER_WORD = re.compile(r"(?i)\b(" + "|".join(_NUMBER_WORDS) + r")\b")
+
+
 def constant_values(sentence: str, constants: dict[str, list[Record]]) -> Iterator[Stated]:
     """Each constant `sentence` names together with a value: the code's value, or another one."""
+    if _NUMBER_WORD.search(sentence):
+        sentence = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group().lower()], sentence)  # "five times": 5
     for name in dict.fromkeys(re.findall(r"[A-Za-z_][\w]*", sentence)):
         records = constants.get(name)
         if not records:
