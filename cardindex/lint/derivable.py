@@ -17,7 +17,7 @@ from itertools import chain
 
 from cardindex.lint.context import Hit, LintContext
 from cardindex.lint.derivable_values import constant_values, record_values
-from cardindex.meaning.claims import Sentence, english_prose, gives_reason, prose_of, sentences
+from cardindex.meaning.claims import Sentence, brings_in_others, english_prose, gives_reason, prose_of, sentences
 from cardindex.meaning.content import content_stems, has_date
 from cardindex.meaning.repo_facts import RepoFacts, Symbol, constants_named
 from cardindex.meaning.repo_match import COVERED, Cover, unit_index
@@ -146,7 +146,7 @@ def _backed(repo: RepoFacts, name: str, named: set[str], sentence: str) -> bool:
     for other in sorted(named & repo.symbols.keys())[:8]:
         defined |= _defined_words(repo, repo.symbols[other])
     said = set(content_stems(sentence, split_camel=True)) - set(content_stems(name, split_camel=True)) - _KEYWORDS
-    return len(said & defined) >= 2
+    return len(said & defined) >= 3
 
 
 def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:
@@ -170,10 +170,13 @@ def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:
     constants = constants_named(repo)
     if repo.symbols.keys().isdisjoint(named) and constants.keys().isdisjoint(named):
         return  # names no symbol of the repo
-    if gives_reason(card):
-        return  # an outside reason or constraint: what the code does not record
+    reasoned, others = gives_reason(card), brings_in_others(card)
+    if others:
+        return  # someone else's reason or demand: what the code does not record
     for sentence in sentences(card):
-        for stated in constant_values(sentence.text, constants):
+        if sentence.reason:
+            continue
+        for stated in ([] if reasoned else constant_values(sentence.text, constants)):
             r = stated.record
             if stated.same:
                 yield Hit(sentence.line, f"gives {r.subject} = {r.value} ({r.path}:{r.line}): the code already records it",
@@ -310,8 +313,9 @@ def commit(card: Card, ctx: LintContext) -> Iterator[Hit]:
 
 
 COVERED_SHARE = 0.75  # of a card's content stems, in sentences some repo passage covers
-COPIED_SENTENCES = 5  # sentences of one card covered by passages of one doc: the card copies that doc
-COPIED_SHARE = 0.1  # ... when they hold at least this share of its content stems
+COPIED_SENTENCES = 5  # sentences of one card mostly covered by passages of one doc: the card copies that doc
+COPIED_COVERAGE = 0.7  # ... each at least this much
+COPIED_SHARE = 0.05  # ... when they hold at least this share of its content stems
 
 
 def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
@@ -358,11 +362,11 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
         if uncovered > (1 - COVERED_SHARE) * total and most + len(said) - seen < COPIED_SENTENCES:
             return  # neither most of the card nor five of its sentences can be covered any more
         cover = index.best(list(stems))
+        if cover is not None and cover.coverage >= COPIED_COVERAGE and not cover.unit.label:
+            by_doc.setdefault(cover.unit.path, []).append((sentence, cover, len(stems)))
         if cover is not None and cover.coverage >= COVERED:
             covered += len(stems)
             first = first or (sentence, cover)
-            if not cover.unit.label:
-                by_doc.setdefault(cover.unit.path, []).append((sentence, cover, len(stems)))
             continue
         uncovered += len(stems)
         adds = adds or sentence.reason or has_date(sentence.text)

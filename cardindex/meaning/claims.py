@@ -25,6 +25,12 @@ _OUTSIDE = re.compile(
     r"regulat\w*|deadline|forbidden|avoid|careful|beware|fragile|flaky|hack|workaround|agreed|decided|"
     r"decision|chose|prefers?|preferred|depends on|relies on|expects?|keep|pinned)\b|,\s*so\b"
 )
+# Of those, the ones that bring in someone else: a person's wish or decision, a party outside the team, a rule.
+_OUTSIDE_PARTY = re.compile(
+    r"(?i)\b(?:asked|requested|wants?|prefers?|preferred|decided|decision|agreed|chose|policy|contract(?:ual)?|legal|"
+    r"law|compliance|regulat\w*|customers?|partners?|vendors?|clients?|insurer|auditors?|third[- ]party|upstream|"
+    r"downstream|depends on|relies on|expects?|keep|pinned|deadline|sla)\b"
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 _LINK_TARGET = re.compile(r"\]\([^)\s]*\)|<https?://[^>]*>|\bhttps?://\S+")
 
@@ -96,3 +102,12 @@ def english_prose(text: str) -> bool:
 def gives_reason(card: Card) -> bool:
     """Whether any sentence of the card says why, who, or what an outside party requires."""
     return any(s.reason for s in sentences(card))
+
+
+def brings_in_others(card: Card) -> bool:
+    """Whether a reason the card gives is someone else's: a person's wish or decision, an outside party, a contract.
+
+    A technical why ("the root cause was the map's key order") is what the code shows
+    too; a decision's why or a partner's demand is not.
+    """
+    return any(s.reason and _OUTSIDE_PARTY.search(s.text) for s in sentences(card))
