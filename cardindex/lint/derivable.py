@@ -1,9 +1,11 @@
-"""Derivable rules: what the code, docs or git history already record.
+"""Derivable rules: what the code, docs, config or git history already record.
 
-A remembered copy of what the repo says exists only to go stale against it. A card that
-mentions code while stating an outside constraint ("`compute_total` must stay under
-50 ms because the terminal times out") records something the code does not, and is
-not flagged.
+A remembered copy of what the repo says exists only to go stale against it. The test is
+the card's claim, not a name in it: a card that mentions code while giving an outside
+reason or constraint ("keep `SIG_HEADER` as it is: the partner's parser expects it"),
+a decision's why, a person or a fact about another system records something the repo
+does not, and is not flagged (`meaning.claims`). A name that is a plain word (`Invoice`,
+`main`) must also be backed by what its definition says, or it may name something else.
 """
 
 from __future__ import annotations
@@ -14,8 +16,12 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
 
 from cardindex.lint.context import Hit, LintContext
-from cardindex.meaning.repo_facts import RepoFacts
-from cardindex.meaning.text import description_line, statements
+from cardindex.lint.derivable_values import constant_values, record_values
+from cardindex.meaning.claims import Sentence, brings_in_others, english_prose, gives_reason, prose_of, sentences
+from cardindex.meaning.content import content_stems, has_date
+from cardindex.meaning.repo_facts import RepoFacts, Symbol, constants_named
+from cardindex.meaning.repo_match import COVERED, Cover, unit_index
+from cardindex.meaning.text import body_lines, description_line
 from cardindex.store.card import Card
 
 _PATH_LINE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.[A-Za-z0-9]{1,6})(?::|#L| line | lines? )(\d+)\b")
@@ -47,6 +53,7 @@ _LAYOUT = re.compile(
 # Cheap to look for first: what `_PATH_LINE` and `_IDENT` cannot match without.
 _LINE_HINT = re.compile(r"\.[A-Za-z0-9]{1,6}(?::|#L| lines? )\d")
 _NAME_HINT = re.compile(r"[`_]|\(\)|[a-z0-9][A-Z]")
+_CONSTANT_HINT = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")
 
 
 def _may_reach(a: str, b: str, score: float) -> bool:
@@ -75,75 +82,202 @@ def _resolve(repo: RepoFacts, reference: str) -> str | None:
     return matches[0] if len(matches) == 1 else None
 
 
+def _claims(card: Card) -> list[Sentence]:
+    """The sentences that state the card's claim: not under a Why label, not giving a reason."""
+    return [s for s in sentences(card) if not s.reason]
+
+
 def file_line(card: Card, ctx: LintContext) -> Iterator[Hit]:
     """A file and line number in the repo (`src/billing.py:42`): the code says what is there.
 
     Line numbers move with every edit; the reference goes stale silently. Point to the
-    behaviour or constraint instead, or leave it to the code.
+    behaviour or constraint instead, or leave it to the code. A reference given as the
+    evidence of a reason (under **Why:**, in a sentence saying why) is not reported.
     """
     repo = ctx.repo
     if repo is None or not card.usable or not _LINE_HINT.search(card.text) or not _PATH_LINE.search(card.text):
         return
-    for number, line in statements(card):
-        for m in _PATH_LINE.finditer(line):
+    for sentence in _claims(card):
+        for m in _PATH_LINE.finditer(sentence.text):
             found = _resolve(repo, m.group(1))
             if found:
-                yield Hit(number, f"cites {found} line {m.group(2)}: the code already records it", fix="archive")
+                yield Hit(sentence.line, f"cites {found} line {m.group(2)}: the code already records it", fix="archive")
                 return
 
 
-def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:
-    """Describes what a function, class or constant defined in the repo does.
+# Another system's thing: its URL or domain, "their …", "Stripe's … API", "the GitHub API".
+_EXTERNAL = re.compile(
+    r"https?://|\b\w+\.(?:com|io|org|net|dev)\b|\b(?:their|theirs)\b"
+    r"|\b\w+(?:'s|\u2019s)\s+(?:[\w`-]+\s+){0,3}(?i:api|apis|endpoint|sdk|object|service|server|site|portal)\b"
+    r"|\b[Tt]he\s+[A-Z]\w*\s+(?i:api|sdk)\b")
 
-    The code and its docstrings are the source of truth; a copy in memory drifts.
-    Mentioning a name while stating an outside constraint is fine.
+
+def _plain_word(name: str) -> bool:
+    """A name that is also an ordinary word (`Invoice`, `main`, `FROM`): it may name something outside the repo."""
+    return re.fullmatch(r"[A-Z]?[a-z]+|[A-Z]+", name) is not None
+
+
+_KEYWORDS = frozenset(content_stems(
+    "def class return self cls function const let var import from export pub fn func if else elif none null nil true "
+    "false new this struct impl type interface async await static public private int str string bool void"))
+_NEXT_DEFINITION = re.compile(r"^(?:export\s+|pub\s+|async\s+)*(?:def|class|function|fn|func|const|struct|enum|type|interface)\b")
+
+
+def _defined_words(repo: RepoFacts, symbol: Symbol) -> set[str]:
+    """The content stems of a symbol's definition: the comments above it and its body, up to the next definition."""
+    try:
+        with (repo.root / symbol.path).open(encoding="utf-8", errors="replace") as fh:
+            lines = fh.read(400_000).splitlines()
+    except OSError:
+        return set()
+    start = symbol.line - 1
+    end = start + 1
+    while end < min(len(lines), start + 40) and not _NEXT_DEFINITION.match(lines[end]):
+        end += 1
+    before = start
+    while before > max(0, start - 5) and lines[before - 1].lstrip().startswith(("#", "//", "/*", "*", "///")):
+        before -= 1
+    return set(content_stems("\n".join(lines[before:end]), split_camel=True)) - _KEYWORDS
+
+
+def _backed(repo: RepoFacts, name: str, named: set[str], sentence: str) -> bool:
+    """Whether the words of `sentence` about `name` appear where it, or another name the card gives, is defined."""
+    defined: set[str] = set()
+    for other in sorted(named & repo.symbols.keys())[:8]:
+        defined |= _defined_words(repo, repo.symbols[other])
+    said = set(content_stems(sentence, split_camel=True)) - set(content_stems(name, split_camel=True)) - _KEYWORDS
+    return len(said & defined) >= 3
+
+
+def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """Describes what a function, class or constant defined in the repo does, or gives a constant's value.
+
+    The code and its docstrings are the source of truth; a copy in memory drifts. A card
+    giving a constant another value than the code's is the same copy gone stale (or
+    never right): the message says both values. Not reported: a card that gives an
+    outside reason or constraint for the name, or describes another system's API whose
+    name matches ours; a name that is a plain word counts only when its definition
+    bears the card out.
     """
     repo = ctx.repo
     if repo is None or not card.usable:
         return
-    if not _NAME_HINT.search(card.text, card.body_offset) and not _NAME_HINT.search(card.description):
+    if not _NAME_HINT.search(card.text, card.body_offset) and not _NAME_HINT.search(card.description) and not \
+            _CONSTANT_HINT.search(card.text, card.body_offset):
         return  # nothing in it looks like a code name
     named = {next(g for g in m.groups() if g).rsplit(".", 1)[-1] for m in _IDENT.finditer(card.text, card.body_offset)}
     named.update(next(g for g in m.groups() if g).rsplit(".", 1)[-1] for m in _IDENT.finditer(card.description))
-    if repo.symbols.keys().isdisjoint(named):
+    constants = constants_named(repo)
+    if repo.symbols.keys().isdisjoint(named) and constants.keys().isdisjoint(named):
         return  # names no symbol of the repo
-    for number, line in statements(card):
-        for sentence in re.split(r"(?<=[.!?;])\s+", line):
-            if _CONSTRAINT.search(sentence):
-                continue
-            for m in _IDENT.finditer(sentence):
+    reasoned, others = gives_reason(card), brings_in_others(card)
+    if others:
+        return  # someone else's reason or demand: what the code does not record
+    for sentence in sentences(card):
+        if sentence.reason:
+            continue
+        for stated in ([] if reasoned else constant_values(sentence.text, constants)):
+            r = stated.record
+            if stated.same:
+                yield Hit(sentence.line, f"gives {r.subject} = {r.value} ({r.path}:{r.line}): the code already records it",
+                          fix="archive")
+            else:
+                yield Hit(sentence.line, f"says {r.subject} is {stated.stated} but {r.path}:{r.line} sets {r.value}: "
+                          "a stale copy of what the code records", fix="archive")
+            return
+        for part in re.split(r"(?<=[.!?;])\s+", sentence.text):
+            if not english_prose(part) or not _DESCRIBES.search(prose_of(part)):
+                continue  # says nothing of what a name does, or in words the cues cannot read
+            for m in _IDENT.finditer(part):
                 name = next(g for g in m.groups() if g).rsplit(".", 1)[-1]
                 symbol = repo.symbols.get(name)
-                if symbol and _DESCRIBES.search(sentence):
-                    yield Hit(number, f"describes {name} ({symbol.path}:{symbol.line}): the code already records it",
-                              fix="archive")
-                    return
+                if symbol is None:
+                    continue
+                if (_plain_word(name) or _EXTERNAL.search(part)) and not _backed(repo, name, named, part):
+                    continue  # a name match alone: the claim may be about something else
+                yield Hit(sentence.line, f"describes {name} ({symbol.path}:{symbol.line}): the code already records it",
+                          fix="archive")
+                return
 
 
 def layout(card: Card, ctx: LintContext) -> Iterator[Hit]:
-    """Describes the module layout (where files and folders are): a file listing shows it."""
+    """Describes the module layout (where files and folders are, what a folder holds): the tree shows it.
+
+    Reported when a claim sentence places a repo path with a layout word and says
+    nothing about it beyond what the names of the files under it say.
+    """
     repo = ctx.repo
     if repo is None or not card.usable:
         return
     if not any(_resolve(repo, m.group(1)) for m in _PATH.finditer(card.text[card.body_offset:].replace("`", " "))):
         return  # names no file or folder of the repo
-    for number, line in statements(card):
-        for sentence in re.split(r"(?<=[.!?;])\s+", line):
-            if _CONSTRAINT.search(sentence) or not _LAYOUT.search(sentence):
-                continue
-            if _PATH_LINE.search(sentence):
-                continue  # reported as a file and line
-            for m in _PATH.finditer(sentence.replace("`", " ")):
-                found = _resolve(repo, m.group(1))
-                if found:
-                    yield Hit(number, f"describes where {found} is: the repo layout already shows it", fix="archive")
-                    return
+    if gives_reason(card):
+        return
+    listing = _listing(repo, card)
+    if listing is not None:
+        yield Hit(listing[0], f"lists where {listing[1]} repo folders and files are: the repo layout already shows it",
+                  fix="archive")
+        return
+    for sentence in _claims(card):
+        for part in re.split(r"(?<=[.!?;])\s+", sentence.text):
+            if not english_prose(part) or not _LAYOUT.search(prose_of(part)) or _PATH_LINE.search(part):
+                continue  # no layout word, or reported as a file and line
+            paths = [found for m in _PATH.finditer(part.replace("`", " ")) if (found := _resolve(repo, m.group(1)))]
+            if paths and _only_the_tree(repo, part, paths):
+                yield Hit(sentence.line, f"describes where {paths[0]} is: the repo layout already shows it", fix="archive")
+                return
+
+
+_ENTRY = re.compile(r"^\s*(?:[-*+]|\d+[.)]|\|)\s*\**`?((?:[\w.-]+/)*[\w.-]+/?)`?\**\s*(?:[-\u2014\u2013:|(]|$)(.*)$")
+
+
+def _listing(repo: RepoFacts, card: Card) -> tuple[int, int] | None:
+    """A card that lists repo folders and files, each with a gloss the names under it bear out: (first line, entries)."""
+    lines = [(n, line) for n, line in body_lines(card) if line.strip() and not line.lstrip().startswith("#")]
+    entries = []
+    for number, line in lines:
+        m = _ENTRY.match(line)
+        found = _resolve(repo, m.group(1)) if m else None
+        if m is None or found is None:
+            continue
+        gloss = set(content_stems(m.group(2), split_camel=True)) - _LAYOUT_WORDS
+        if len(gloss - _names_under(repo, [found])) <= 3:
+            entries.append(number)
+    if len(entries) >= 2 and len(entries) >= 0.6 * len(lines):
+        return entries[0], len(entries)
+    return None
+
+
+_LAYOUT_WORDS = frozenset(content_stems(
+    "lives live living in under is are sits located can be found defined contains contain holds hold layout structure "
+    "folder folders directory directories module modules package packages split into file files code source top level "
+    "root repo repository tree"))
+
+
+def _names_under(repo: RepoFacts, paths: list[str]) -> set[str]:
+    """The stems of `paths` and of the names of every file and folder under them."""
+    names: set[str] = set()
+    for path in paths:
+        names.update(content_stems(path.replace("/", " "), split_camel=True))
+        prefix = path + "/"
+        for f in repo.files:
+            if f.startswith(prefix):
+                names.update(content_stems(f[len(prefix):].replace("/", " "), split_camel=True))
+    return names
+
+
+def _only_the_tree(repo: RepoFacts, sentence: str, paths: list[str]) -> bool:
+    """Whether `sentence` says no more about `paths` than the names of the files and folders under them."""
+    said = set(content_stems(sentence, split_camel=True)) - _LAYOUT_WORDS
+    rest = said - _names_under(repo, paths)
+    return len(rest) <= max(1, len(said) // 4)
 
 
 def commit(card: Card, ctx: LintContext) -> Iterator[Hit]:
     """Repeats a commit: its hash, or its subject. `git log` already records it.
 
-    Keep the why that the commit message does not say, if any, and drop the rest.
+    Keep the why that the commit message does not say, if any, and drop the rest. A hash
+    cited as the evidence of a reason (under **Why:**) is not reported.
     """
     repo = ctx.repo
     if repo is None or not card.usable or not repo.commits:
@@ -151,18 +285,20 @@ def commit(card: Card, ctx: LintContext) -> Iterator[Hit]:
     from rapidfuzz import fuzz
 
     described = description_line(card)
-    for number, hexes, sentences in ctx.said(card):
-        for hex_string in hexes:
+    reasons = {s.line for s in sentences(card) if s.reason and not s.description}
+    claims = {s.line for s in _claims(card)}
+    for number, hexes, said in ctx.said(card):
+        for hex_string in hexes if number in claims or number not in reasons else ():
             for commit_hash, subject, _, _ in repo.subjects:
                 if commit_hash.startswith(hex_string):
                     yield Hit(number, f"cites commit {commit_hash[:10]} ({subject!r}): git history records it", fix="archive")
                     return
         if number == described:
             continue  # a description says what the card is for, not what happened
-        for said in sentences:
-            if said.count(" ") < 2:
+        for text in said:
+            if text.count(" ") < 2:
                 continue
-            said_tokens = set(said.split())
+            said_tokens = set(text.split())
             if len(repo.subject_index.keys() & said_tokens) < 2:
                 continue  # no subject can share two words with it
             shared = _shared(said_tokens, repo.subject_index)
@@ -170,30 +306,79 @@ def commit(card: Card, ctx: LintContext) -> Iterator[Hit]:
                 commit_hash, subject, normalized, wanted = repo.subjects[i]
                 if len(wanted) < 3:
                     continue
-                covered = len(wanted & said_tokens) >= 0.8 * len(wanted) and fuzz.token_set_ratio(said, normalized) >= 90
-                if covered or (_may_reach(said, normalized, 80) and fuzz.ratio(said, normalized) >= 80):
+                covered = len(wanted & said_tokens) >= 0.8 * len(wanted) and fuzz.token_set_ratio(text, normalized) >= 90
+                if covered or (_may_reach(text, normalized, 80) and fuzz.ratio(text, normalized) >= 80):
                     yield Hit(number, f"repeats commit {commit_hash[:10]} {subject!r}: git history records it", fix="archive")
                     return
 
 
+COVERED_SHARE = 0.75  # of a card's content stems, in sentences some repo passage covers
+COPIED_SENTENCES = 5  # sentences of one card mostly covered by passages of one doc: the card copies that doc
+COPIED_COVERAGE = 0.7  # ... each at least this much
+COPIED_SHARE = 0.05  # ... when they hold at least this share of its content stems
+
+
 def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
-    """Says what the README or docs already say (the same sentence, however lightly reworded)."""
+    """Says what the repo's docs or config files already say, however reworded.
+
+    Docs are every Markdown or reStructuredText file outside the vault (README, docs/,
+    CLAUDE.md, AGENTS.md…), cut into passages; config records are package.json scripts,
+    Makefile targets, CI workflow jobs and steps, pyproject and tool settings, runtime
+    versions and CODEOWNERS lines. Reported when most of the card's content words (Snowball
+    stems, rare ones weighing most) sit in sentences that one passage each covers, and
+    the rest adds no reason, constraint or date; or when five or more of a long card's
+    sentences are one doc's (a copy of that doc, whatever else it adds). A tool setting given another number than
+    the config's is reported as a stale copy.
+    """
     repo = ctx.repo
-    if repo is None or not card.usable or not repo.docs:
+    if repo is None or not card.usable or not repo.units:
         return
-    from rapidfuzz import fuzz
-
-    for number, _, sentences in ctx.said(card):
-        for said in sentences:
-            tokens = set(said.split())
-            if len(tokens) < 5 or len(repo.doc_index.keys() & tokens) < 2:
-                continue  # too short, or no doc sentence can share two of its words
-            counts = _shared(tokens, repo.doc_index)
-            for i in (i for i, n in counts.items() if n >= 2):
-                doc = repo.docs[i]
-                if (_may_reach(said, doc.text, 75) and fuzz.token_set_ratio(said, doc.text) >= 90
-                        and fuzz.token_sort_ratio(said, doc.text) >= 75):
-                    yield Hit(number, f"{doc.path} line {doc.line} already says this", fix="archive")
-                    return
-
-
+    all_sentences = sentences(card)
+    reasoned = gives_reason(card)
+    for sentence in all_sentences:
+        if reasoned:
+            break  # a reason or constraint: what the config does not record
+        for stated in record_values(sentence.text, repo.records):
+            r = stated.record
+            if stated.same:
+                yield Hit(sentence.line, f"{r.path} line {r.line} ({r.kind} {r.subject}) already records this",
+                          fix="archive")
+            else:
+                yield Hit(sentence.line, f"says {r.subject} is {stated.stated} but {r.path} line {r.line} gives "
+                          f"{r.value}: a stale copy of what the config records", fix="archive")
+            return
+    body = [s for s in all_sentences if not s.description and len(set(content_stems(s.text))) >= 3]
+    claims = body or [s for s in all_sentences if s.description]
+    index = unit_index(repo)
+    covered = 0
+    first = None
+    adds = False  # an uncovered sentence gives a reason, constraint or date the repo lacks
+    by_doc: dict[str, list[tuple[Sentence, Cover, int]]] = {}
+    said = [(sentence, set(content_stems(sentence.text))) for sentence in claims]
+    total = sum(len(stems) for _, stems in said)
+    uncovered = 0
+    for seen, (sentence, stems) in enumerate(said):
+        most = max((len(found) for found in by_doc.values()), default=0)
+        if uncovered > (1 - COVERED_SHARE) * total and most + len(said) - seen < COPIED_SENTENCES:
+            return  # neither most of the card nor five of its sentences can be covered any more
+        cover = index.best(list(stems))
+        if cover is not None and cover.coverage >= COPIED_COVERAGE and not cover.unit.label:
+            by_doc.setdefault(cover.unit.path, []).append((sentence, cover, len(stems)))
+        if cover is not None and cover.coverage >= COVERED:
+            covered += len(stems)
+            first = first or (sentence, cover)
+            continue
+        uncovered += len(stems)
+        adds = adds or sentence.reason or has_date(sentence.text)
+    if first is not None and not adds and covered >= COVERED_SHARE * total:
+        sentence, cover = first
+        unit = cover.unit
+        label = f" ({unit.label}) already records this" if unit.label else " already says this"
+        yield Hit(sentence.line, f"{unit.path} line {unit.line}{label}", fix="archive")
+        return
+    # A long card that copies one doc: many of its sentences are that doc's, whatever it adds.
+    copied = max(by_doc.values(), key=len, default=[])
+    if len(copied) >= COPIED_SENTENCES and sum(n for *_, n in copied) >= COPIED_SHARE * total:
+        sentence, cover, _ = copied[0]
+        yield Hit(sentence.line, f"{cover.unit.path} line {cover.unit.line} already says this "
+                  f"(and {len(copied) - 1} more of the card's sentences)", fix="archive")

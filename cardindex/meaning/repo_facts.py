@@ -1,6 +1,10 @@
-"""What the repo around a vault already records: files, code names, doc sentences, commits.
+"""What the repo around a vault already records: files, code names and constants, docs passages, config records, commits.
 
-The derivable rules compare cards against this. The vault's own files are left out.
+The derivable rules compare cards against this. Left out: the vault's own files, other
+memory vaults in the repo (a folder holding MEMORY.md or .cardindex.yaml), vendored and
+generated folders, lockfiles and files over 256 kB. `repo_files` reads the config files
+(package.json, Makefile, CI workflows, pyproject and tool config, version files,
+CODEOWNERS) and the constants in code; docs are cut into passages of content stems.
 """
 
 from __future__ import annotations
@@ -11,25 +15,51 @@ import re
 import subprocess
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from cardindex.meaning.content import content_stems
+from cardindex.meaning.repo_files import Record, constants, reader
 from cardindex.meaning.words import words
 from cardindex.store.parse_cache import RACY_NS
 
 MAX_FILES = 20_000
 MAX_FILE_BYTES = 256_000
 MAX_COMMITS = 2_000
+MAX_UNITS = 60_000
+MAX_UNIT_STEMS = 40  # a longer docs paragraph is cut into runs of sentences about this long
 _SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", "dist", "build", ".mypy_cache",
-              ".pytest_cache", ".cardindex", "target", "vendor"}
-_CODE = {".py", ".js", ".ts", ".tsx", ".jsx", ".go", ".rs", ".java", ".kt", ".rb", ".php", ".c", ".h", ".cpp", ".cs", ".swift", ".scala", ".sh"}
-_DOC_NAMES = re.compile(r"(?i)^(readme|contributing|architecture|changelog|design)[^/]*\.(md|rst|txt)$")
+              ".pytest_cache", ".cardindex", "target", "vendor", "third_party", "third-party", "bower_components",
+              ".next", ".nuxt", "coverage", "site-packages", "agent-memory", "memory-bank"}
+# Files that say what tools resolved, not what people decided: never compared.
+_LOCKFILES = {"package-lock.json", "yarn.lock", "pnpm-lock.yaml", "Cargo.lock", "poetry.lock", "uv.lock", "Gemfile.lock",
+              "composer.lock", "go.sum", "Pipfile.lock", "bun.lockb", "npm-shrinkwrap.json"}
+# A folder holding one of these is another memory vault (a copy of this one, a subagent's): not what the repo records.
+_VAULT_MARKERS = {"MEMORY.md", ".cardindex.yaml"}
+_CODE = {".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".tsx", ".jsx", ".go", ".rs", ".java", ".kt", ".rb", ".php", ".c",
+         ".h", ".cc", ".cpp", ".hpp", ".cs", ".swift", ".scala", ".sh", ".zig", ".dart", ".ex", ".exs", ".lua", ".vue",
+         ".svelte"}
+_DOC_SUFFIXES = {".md", ".markdown", ".rst", ".mdc", ".adoc"}
+_DOC_NAMES = re.compile(r"(?i)^(readme|contributing|architecture|changelog|design|claude|agents)[^/]*\.(md|rst|txt)$")
+_TEST_PATH = re.compile(r"(?i)(?:^|/)(?:tests?|__tests__|spec)/|(?:^|/)test_[^/]*$|[._-](?:test|spec)\.[a-z]+$")
 _SYMBOL_PATTERNS = [
-    re.compile(r"^\s*(?:export\s+)?(?:async\s+)?(?:def|function|fn|func)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)", re.MULTILINE),
+    re.compile(r"^\s*(?:export\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:def|function|fn|func)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)", re.MULTILINE),
     re.compile(r"^\s*(?:export\s+)?(?:pub\s+)?(?:abstract\s+)?(?:class|struct|enum|trait|interface|type)\s+([A-Za-z_]\w*)", re.MULTILINE),
     re.compile(r"^\s*(?:export\s+)?(?:pub\s+)?(?:const\s+|final\s+|static\s+)*([A-Z][A-Z0-9_]{2,})\s*(?::[^=\n]*)?=", re.MULTILINE),
 ]
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?!\s|$))+[.!?]?")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|\||>|---)")
+# What each kind of record is called in prose: these words of a card restate the file kind, not something new.
+_KIND_WORDS = {
+    "script": "script run command npm yarn pnpm bun package json",
+    "target": "make makefile target run command",
+    "ci": "ci workflow job step pipeline run runs github actions gitlab check",
+    "setting": "setting settings config configured configuration option set",
+    "version": "version runtime require requires required need needs",
+    "owner": "owner owners own owns review reviews reviewer codeowners",
+}
 
 
 class Symbol(NamedTuple):
@@ -38,10 +68,14 @@ class Symbol(NamedTuple):
     kind: str
 
 
-class DocSentence(NamedTuple):
+class Unit(NamedTuple):
+    """A passage of a docs file, or one record of a config file, as the docs rule compares it."""
+
     path: str
     line: int
-    text: str  # normalized words
+    stems: str  # its content stems, each once, space-separated
+    label: str  # "" for a docs passage; what a record is ("script lint") otherwise
+    core: str = ""  # a record's own stems (its slot and value), without the words for its kind
 
 
 class RepoFacts(NamedTuple):
@@ -49,8 +83,9 @@ class RepoFacts(NamedTuple):
     files: frozenset[str]
     dirs: frozenset[str]
     symbols: dict[str, Symbol]
-    docs: list[DocSentence]
-    doc_index: dict[str, list[int]]  # rare word -> indexes into docs
+    units: list[Unit]  # docs passages and config records
+    records: list[Record]  # config records and constants
+    code_digest: bytes  # of every code file read: D102 reads a symbol's definition
     commits: list[tuple[str, str]]  # (hash, subject)
     subjects: list[tuple[str, str, str, frozenset[str]]]  # (hash, subject, normalized, its words)
     subject_index: dict[str, list[int]]  # word -> indexes into subjects
@@ -66,6 +101,7 @@ def _git(root: Path, *args: str) -> str | None:
 
 
 def _list_files(root: Path, vault: Path) -> list[str]:
+    """The repo's files the derivable rules may read: not the vault's, not vendored, not lockfiles, not other vaults."""
     listed = _git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
     if listed is not None:
         files = [f for f in listed.split("\0") if f]
@@ -81,15 +117,28 @@ def _list_files(root: Path, vault: Path) -> list[str]:
         vault_rel = vault.relative_to(root).as_posix()
     except ValueError:
         vault_rel = None
-    if vault_rel in (None, "."):
-        return files[:MAX_FILES] if vault_rel is None else []
-    return [f for f in files if not f.startswith(vault_rel + "/")][:MAX_FILES]
+    if vault_rel == ".":
+        return []
+    others = {f.rsplit("/", 1)[0] + "/" for f in files if "/" in f and f.rsplit("/", 1)[1] in _VAULT_MARKERS}
+    skipped = tuple(sorted(others | ({vault_rel + "/"} if vault_rel else set())))
+    out = []
+    for f in files:
+        parts = f.split("/")
+        if f.startswith(skipped) or parts[-1] in _LOCKFILES or not _SKIP_DIRS.isdisjoint(parts[:-1]):
+            continue
+        out.append(f)
+        if len(out) >= MAX_FILES:
+            break
+    return out
 
 
 def _kind(rel: str) -> str | None:
-    """"doc" or "code" for a file whose text the derivable rules read, else None."""
-    suffix = os.path.splitext(rel)[1].lower()
-    if _DOC_NAMES.match(rel.rsplit("/", 1)[-1]) or (rel.startswith("docs/") and suffix in (".md", ".rst", ".txt")):
+    """"doc", "config" or "code" for a file whose text the derivable rules read, else None."""
+    base = rel.rsplit("/", 1)[-1]
+    suffix = os.path.splitext(base)[1].lower()
+    if reader(rel) is not None:
+        return "config"
+    if suffix in _DOC_SUFFIXES or _DOC_NAMES.match(base) or (rel.startswith("docs/") and suffix == ".txt"):
         return "doc"
     return "code" if suffix in _CODE else None
 
@@ -123,16 +172,69 @@ def repo_stamp(root: Path, vault: Path) -> bytes:
     return h.digest()
 
 
+def passages(text: str) -> Iterator[tuple[int, str]]:
+    """The passages of a docs file with their first line: paragraphs, list items, table rows, headings, code blocks."""
+    buffer: list[str] = []
+    first = 0
+    fenced = False
+    for number, line in enumerate(text.splitlines(), 1):
+        if _FENCE.match(line):
+            if buffer:
+                yield first, "\n".join(buffer)
+            buffer, fenced = [], not fenced
+            continue
+        if not line.strip() or (not fenced and _BLOCK_START.match(line)):
+            if buffer:
+                yield first, "\n".join(buffer)
+            buffer = []
+            if not line.strip():
+                continue
+        if not buffer:
+            first = number
+        buffer.append(line)
+    if buffer:
+        yield first, "\n".join(buffer)
+
+
+def _doc_units(rel: str, text: str) -> Iterator[Unit]:
+    for first, passage in passages(text):
+        found = content_stems(passage)
+        if len(set(found)) < 3:
+            continue
+        if len(found) <= MAX_UNIT_STEMS:
+            yield Unit(rel, first, " ".join(dict.fromkeys(found)), "")
+            continue
+        run: list[str] = []
+        line = first
+        for m in _SENTENCE.finditer(passage):
+            if not run:
+                line = first + passage.count("\n", 0, m.start())
+            run.extend(content_stems(m.group()))
+            if len(run) >= MAX_UNIT_STEMS // 2:
+                yield Unit(rel, line, " ".join(dict.fromkeys(run)), "")
+                run = []
+        if len(set(run)) >= 3:
+            yield Unit(rel, line, " ".join(dict.fromkeys(run)), "")
+
+
+def record_unit(record: Record) -> Unit:
+    """A config record as a passage: its slot, its value and what its kind of file calls such a thing."""
+    core = content_stems(f"{record.subject} {record.value}")
+    stems = dict.fromkeys((*core, *content_stems(_KIND_WORDS.get(record.kind, ""))))
+    return Unit(record.path, record.line, " ".join(stems), f"{record.kind} {record.subject}", " ".join(dict.fromkeys(core)))
+
+
 def load_repo_facts(root: Path, vault: Path) -> RepoFacts:
     files = _list_files(root, vault)
     dirs = {f.rsplit("/", i)[0] for f in files for i in range(1, f.count("/") + 1)}
     symbols: dict[str, Symbol] = {}
-    docs: list[DocSentence] = []
+    units: list[Unit] = []
+    records: list[Record] = []
+    code = hashlib.blake2b(digest_size=16)
     for rel in files:
         kind = _kind(rel)
         if kind is None:
             continue
-        is_doc = kind == "doc"
         try:
             path = root / rel
             if path.stat().st_size > MAX_FILE_BYTES:
@@ -140,26 +242,23 @@ def load_repo_facts(root: Path, vault: Path) -> RepoFacts:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        if is_doc:
-            for number, line in enumerate(text.splitlines(), 1):
-                for m in _SENTENCE.finditer(line):
-                    normalized = words(m.group()).text
-                    if normalized.count(" ") >= 4:
-                        docs.append(DocSentence(rel, number, normalized))
+        if kind == "doc":
+            if len(units) < MAX_UNITS:
+                units.extend(_doc_units(rel, text))
+        elif kind == "config":
+            read = reader(rel)
+            found = list(read(rel, text)) if read is not None else []
+            records.extend(found)
+            units.extend(record_unit(r) for r in found)
         else:
+            code.update(rel.encode("utf-8", "surrogateescape") + b"\0" + text.encode("utf-8", "surrogateescape"))
+            if not _TEST_PATH.search(rel):
+                records.extend(constants(rel, text))
             for pattern in _SYMBOL_PATTERNS:
                 for m in pattern.finditer(text):
                     name = m.group(1)
                     if len(name) >= 4 and name not in symbols:
                         symbols[name] = Symbol(rel, text.count("\n", 0, m.start(1)) + 1, "code")
-    frequency: dict[str, int] = defaultdict(int)
-    for doc in docs:
-        for token in set(doc.text.split()):
-            frequency[token] += 1
-    doc_index: dict[str, list[int]] = defaultdict(list)
-    for i, doc in enumerate(docs):
-        for _, token in sorted((frequency[t], t) for t in set(doc.text.split()))[:4]:
-            doc_index[token].append(i)
     log = _log(root)
     commits = [tuple(line.split("\0", 1)) for line in log.splitlines() if "\0" in line]
     pairs = [(h, s) for h, s in commits]
@@ -171,8 +270,8 @@ def load_repo_facts(root: Path, vault: Path) -> RepoFacts:
     by_name: dict[str, list[str]] = defaultdict(list)
     for name in [*files, *dirs]:
         by_name[name.rsplit("/", 1)[-1]].append(name)
-    return RepoFacts(root, frozenset(files), frozenset(dirs), symbols, docs, dict(doc_index), pairs, subjects,
-                     dict(subject_index), dict(by_name))
+    return RepoFacts(root, frozenset(files), frozenset(dirs), symbols, units[:MAX_UNITS], records, code.digest(), pairs,
+                     subjects, dict(subject_index), dict(by_name))
 
 
 def facts_digest(facts: RepoFacts | None, part: str) -> bytes:
@@ -185,22 +284,37 @@ def facts_digest(facts: RepoFacts | None, part: str) -> bytes:
         return b"no repo"
     value: object = {
         "files": (sorted(facts.files), sorted(facts.dirs)),
-        "symbols": sorted(facts.symbols.items()),
-        "docs": facts.docs,
+        "symbols": (sorted(facts.symbols.items()), [r for r in facts.records if r.kind == "constant"], facts.code_digest),
+        "docs": (facts.units, [r for r in facts.records if r.kind != "constant"]),
         "commits": facts.commits,
     }[part]
     return hashlib.blake2b(repr(value).encode("utf-8", "surrogateescape"), digest_size=16).digest()
 
 
+_named: list[tuple[list[Record], dict[str, list[Record]]]] = []
+
+
+def constants_named(facts: RepoFacts) -> dict[str, list[Record]]:
+    """The repo's constants by name (a name may be defined in more than one file), made once per set of facts."""
+    if _named and _named[0][0] is facts.records:
+        return _named[0][1]
+    out: dict[str, list[Record]] = defaultdict(list)
+    for record in facts.records:
+        if record.kind == "constant":
+            out[record.subject].append(record)
+    _named[:] = [(facts.records, dict(out))]
+    return _named[0][1]
+
+
 def plain_facts(facts: RepoFacts) -> tuple[Any, ...]:
     """`facts` in marshal's types, for the lint cache."""
     return (str(facts.root), sorted(facts.files), sorted(facts.dirs), {k: tuple(v) for k, v in facts.symbols.items()},
-            [tuple(d) for d in facts.docs], facts.doc_index, facts.commits, facts.subjects, facts.subject_index,
-            facts.by_name)
+            [tuple(u) for u in facts.units], [tuple(r) for r in facts.records], facts.code_digest, facts.commits,
+            facts.subjects, facts.subject_index, facts.by_name)
 
 
 def facts_of_plain(plain: tuple[Any, ...]) -> RepoFacts:
-    root, files, dirs, symbols, docs, doc_index, commits, subjects, subject_index, by_name = plain
+    root, files, dirs, symbols, units, records, code_digest, commits, subjects, subject_index, by_name = plain
     return RepoFacts(Path(root), frozenset(files), frozenset(dirs), {k: Symbol(*v) for k, v in symbols.items()},
-                     [DocSentence(*d) for d in docs], doc_index, [tuple(c) for c in commits],
+                     [Unit(*u) for u in units], [Record(*r) for r in records], code_digest, [tuple(c) for c in commits],
                      [tuple(x) for x in subjects], subject_index, by_name)

@@ -1,0 +1,180 @@
+"""Values a card gives that a repo file sets: a constant's literal, a tool setting's number.
+
+Same value: the card is a copy of what the code or config records. Another value in the
+same slot: the copy went stale, or was never right; the file is the record either way,
+so both are reported by the derivable rules, saying which value each side gives.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from cardindex.meaning.content import content_stems, numbers
+from cardindex.meaning.repo_files import Record
+
+# Time and size units a card may give a constant's value in: its value in the unit's base.
+_UNITS = {"ms": 0.001, "millisecond": 0.001, "milliseconds": 0.001, "s": 1, "sec": 1, "secs": 1, "second": 1,
+          "seconds": 1, "min": 60, "mins": 60, "minute": 60, "minutes": 60, "h": 3600, "hr": 3600, "hrs": 3600,
+          "hour": 3600, "hours": 3600, "day": 86400, "days": 86400, "kb": 1024, "kib": 1024, "mb": 1 << 20,
+          "mib": 1 << 20, "gb": 1 << 30, "gib": 1 << 30}
+_STATED = r"`?\s*(?:\)|\s)*(?:is|=|==|:|equals|of|at|to|defaults? to|is set to|set to|stays? at|holds?)\s*`?\s*"
+_NUMBER_AFTER = r"(-?\d[\d_,]*(?:\.\d+)?)\s*([A-Za-z]+)?"
+_STRING_AFTER = r"[\"'`]([^\"'`\n]{1,80})[\"'`]"
+
+
+class Stated(NamedTuple):
+    record: Record
+    same: bool
+    stated: str  # the value as the card gives it
+
+
+def _scales(unit: str | None) -> set[float]:
+    factor = _UNITS.get((unit or "").lower())
+    if factor is None:
+        return {1.0}
+    # The code may keep the value in the unit's base, in thousandths of it, or in larger units.
+    return {1.0, factor, factor * 1000, factor / 1000, factor / 60, factor / 3600, factor / 1024, factor / (1 << 20)}
+
+
+def _equal(stated: float, unit: str | None, value: float) -> bool:
+    return any(abs(stated * scale - value) <= 1e-12 * max(1.0, abs(value)) for scale in _scales(unit))
+
+
+def _as_number(text: str) -> float | None:
+    try:
+        return float(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        return None
+
+
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"])}
+_NUMBER_WORD = re.compile(r"(?i)\b(" + "|".join(_NUMBER_WORDS) + r")\b")
+
+
+def constant_values(sentence: str, constants: dict[str, list[Record]]) -> Iterator[Stated]:
+    """Each constant `sentence` names together with a value: the code's value, or another one."""
+    if _NUMBER_WORD.search(sentence):
+        sentence = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group().lower()], sentence)  # "five times": 5
+    for name in dict.fromkeys(re.findall(r"[A-Za-z_][\w]*", sentence)):
+        records = constants.get(name)
+        if not records:
+            continue
+        record = records[0]
+        rest = re.sub(rf"\b{re.escape(name)}\b", " ", sentence)
+        value = _as_number(record.value)
+        after = re.search(rf"\b{re.escape(name)}\b{_STATED}{_NUMBER_AFTER}", sentence)
+        if value is not None:
+            for m in re.finditer(_NUMBER_AFTER, rest):
+                stated = _as_number(m.group(1))
+                if stated is not None and _equal(stated, m.group(2), value):
+                    yield Stated(record, True, m.group(1))
+                    break
+            else:
+                if after is not None:
+                    stated = _as_number(after.group(1))
+                    if stated is not None and not _equal(stated, after.group(2), value):
+                        yield Stated(record, False, after.group(1) + (f" {after.group(2)}" if after.group(2) else ""))
+            continue
+        if record.value.lower() == name.lower():
+            continue  # an enum-like constant named by its own value says nothing more
+        if len(record.value) >= 2 and re.search(rf"(?<![\w-]){re.escape(record.value)}(?![\w-])", rest):
+            yield Stated(record, True, record.value)
+            continue
+        quoted = re.search(rf"\b{re.escape(name)}\b{_STATED}{_STRING_AFTER}", sentence)
+        if quoted is not None and quoted.group(1) != record.value:
+            yield Stated(record, False, quoted.group(1))
+
+
+@functools.lru_cache(maxsize=4096)
+def _setting_words(subject: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The stems that name a setting: its tool (`ruff`) and its key (`line length`)."""
+    parts = subject.split(".")
+    tool = parts[1] if parts[0] == "tool" and len(parts) > 2 else parts[0]
+    return frozenset(content_stems(tool)), frozenset(content_stems(parts[-1], split_camel=True))
+
+
+def _setting(sentence: str, said: set[str], stated: frozenset[str], record: Record) -> Stated | None:
+    """A tool setting named by its tool and key (`ruff` … `line length`), with the number the sentence gives."""
+    tool, key = _setting_words(record.subject)
+    if not key or not key <= said or not tool <= said:
+        return None
+    value = numbers(record.value)
+    if not stated or len(value) != 1:
+        return None
+    if _extra(sentence, record, "setting set configured config option tool") > 3:
+        return None  # the setting of something else, or more than the setting
+    return Stated(record, bool(stated & value), " ".join(sorted(stated)))
+
+
+_VERSION = r"\s*(?:v|version\s*|@|>=|>|\^|~|=)?\s*(\d+(?:\.\d+)*)\b"
+_RUNTIME_SPELLINGS = {"node": r"node(?:\.?js)?", "go": r"go(?:lang)?", "python": r"(?:c?python)", "rust": r"rust(?:c)?"}
+
+
+_VERSION_WORDS = "version versions runtime require requires required need needs newer older later least minimum use uses run runs"
+_RANGE = re.compile(r"[<>^~*]|\|\|")
+
+
+def _extra(sentence: str, record: Record, words: str) -> int:
+    """How many of the sentence's content stems are not the record's slot, value, file name or `words`."""
+    known = content_stems(f"{record.subject} {record.value} {record.path.rsplit('/', 1)[-1]} {words}")
+    return len(set(content_stems(sentence)) - set(known))
+
+
+def _version(sentence: str, record: Record) -> Stated | None:
+    """A runtime version (`Node 20`, `Python 3.12`) next to the runtime's name, in a sentence about little else.
+
+    Only the same version counts: "the kiosk tools use Python 3.10" may be about another
+    program, and a version inside a range (`>=3.10`) is no other value.
+    """
+    if record.subject in ("package", "rust edition"):
+        return None
+    spelled = _RUNTIME_SPELLINGS.get(record.subject.lower(), re.escape(record.subject))
+    m = re.search(rf"(?i)(?<![\w/.-]){spelled}\b{_VERSION}", sentence)
+    wanted = re.search(r"\d+(?:\.\d+)*", record.value)
+    if m is None or wanted is None:
+        return None
+    said, value = m.group(1), wanted.group()
+    if not (said == value or value.startswith(said + ".") or (said.startswith(value + ".") and not _RANGE.search(record.value))):
+        return None
+    return Stated(record, True, said) if _extra(sentence, record, f"{_VERSION_WORDS} {said}") <= 3 else None
+
+
+_OWNING = "owner owners own owns owned review reviews reviewed reviewer reviewers approve approves approval code changes change team"
+
+
+def _owner(sentence: str, record: Record) -> Stated | None:
+    """An owner CODEOWNERS names for a path, with that path, in one sentence."""
+    path = record.subject.strip("/*").replace("/**", "")
+    if not path:
+        return None
+    lowered = sentence.lower()
+    handles = [h.lower() for h in record.value.split()]
+    named = [h for h in handles if re.search(rf"(?<![\w@/-]){re.escape(h.lstrip('@'))}(?![\w-])", lowered.replace("@", " "))]
+    if not named or re.search(rf"(?<![\w.-]){re.escape(path.lower())}(?![\w-])", lowered) is None:
+        return None
+    # Ownership and little else: "@ines owns internal/wire", not "@ines is away; ask @joao about wire".
+    extra = set(content_stems(sentence)) - set(content_stems(f"{path} {record.value} {_OWNING}"))
+    return Stated(record, True, named[0]) if len(extra) <= 2 else None
+
+
+def record_values(sentence: str, records: list[Record]) -> Iterator[Stated]:
+    """Each config record `sentence` gives a value for: a tool setting, a runtime version, a path's owners."""
+    said = set(content_stems(sentence, split_camel=True))
+    lowered = sentence.lower()
+    digits = any(ch.isdigit() for ch in sentence)
+    stated = numbers(sentence) if digits else frozenset()
+    for record in records:
+        if record.kind == "setting" and digits:
+            found = _setting(sentence, said, stated, record)
+        elif record.kind == "version" and digits and record.subject.lower()[:2] in lowered:
+            found = _version(sentence, record)
+        elif record.kind == "owner" and any(h.lstrip("@").lower() in lowered for h in record.value.split()):
+            found = _owner(sentence, record)
+        else:
+            continue
+        if found is not None:
+            yield found

@@ -1,0 +1,59 @@
+"""Content words as Snowball stems: what the derivable rules compare between a card and a repo file.
+
+Lower-cased words and numbers, stop words dropped, each word stemmed by the one
+stemmer (`meaning.stem`). Identifiers split at `_`, `-`, `.` and `/` so `line-length`,
+`line_length` and "line length" meet. Words in scripts the English stemmer does not
+know (Korean, Chinese) are cut into character pairs, as CJK search indexes do.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from cardindex.meaning.stem import stems
+from cardindex.meaning.words import STOP
+
+_TOKEN = re.compile(r"\d+(?:\.\d+)+|[^\W_]+", re.UNICODE)
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_CJK = re.compile(r"[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_DATE = re.compile(r"\b(?:19|20)\d\d-\d\d(?:-\d\d)?\b")
+_NUMBER = re.compile(r"(?<![\w.])\d[\d_,]*(?:\.\d+)?(?![\w.]*\w)")
+
+
+@functools.lru_cache(maxsize=50_000)
+def content_stems(text: str, *, split_camel: bool = False) -> tuple[str, ...]:
+    """The content stems of `text`, in order, repeats kept."""
+    if split_camel:
+        text = _CAMEL.sub(" ", text)
+    raw = [w for w in _TOKEN.findall(text.lower()) if (len(w) > 1 or w.isdigit()) and w not in STOP]
+    if not raw:
+        return ()
+    if not _CJK.search(text):
+        return tuple(stems(raw))
+    out: list[str] = []
+    for word, stemmed in zip(raw, stems(raw), strict=True):
+        if _CJK.search(word):
+            # Words in scripts without spaces between them, or with particles fused on (Korean
+            # "문자열은" is "문자열" + "은"), meet by their character pairs, as CJK search indexes do.
+            out.extend(word[i:i + 2] for i in range(len(word) - 1)) if len(word) > 2 else out.append(word)
+        else:
+            out.append(stemmed)
+    return tuple(out)
+
+
+def numbers(text: str) -> frozenset[str]:
+    """The numbers written in `text`, one spelling each (`1,000` and `1_000` are `1000`)."""
+    out = set()
+    for m in _NUMBER.finditer(text):
+        raw = m.group().replace("_", "").replace(",", "")
+        try:
+            value = float(raw)
+        except ValueError:
+            continue
+        out.add(str(int(value)) if value.is_integer() else repr(value))
+    return frozenset(out)
+
+
+def has_date(text: str) -> bool:
+    return _DATE.search(text) is not None

@@ -1,0 +1,114 @@
+"""Which repo passage says what a sentence says: coverage of its content stems, weighted by rarity.
+
+A sentence is covered by a passage (a docs paragraph, a config record) when the
+passage holds nearly all of the sentence's content stems, each weighted by how rare it is
+in the repo's passages (inverse document frequency). A name, number or word the repo
+never uses weighs most, so a sentence that adds a reason, a person, a date or an outside
+party to what the docs say is not covered; one that rewords the docs with the same
+content words is. Pure functions of the repo's facts, built once per run.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from cardindex.meaning.repo_facts import RepoFacts, Unit
+
+COVERED = 0.8  # share of a sentence's weight a passage must hold
+MIN_SHARED = 3  # content stems in common, at the least
+_CANDIDATE_STEMS = 3  # passages are looked up by this many of the sentence's rarest stems
+_MAX_POSTINGS = 4_000  # a stem in more passages than this is no use for finding candidates
+_MAX_CANDIDATES = 1_500
+
+
+class Cover(NamedTuple):
+    unit: Unit
+    coverage: float  # weighted share of the sentence's stems the unit holds
+    missing: frozenset[str]  # the sentence's stems it lacks
+
+
+class UnitIndex:
+    """An inverted index over the repo's passages, with each stem's weight."""
+
+    def __init__(self, units: Sequence[Unit]) -> None:
+        self.units = units
+        self.sets = [frozenset(u.stems.split()) for u in units]
+        self.cores = [frozenset(u.core.split()) for u in units]
+        self.postings: dict[str, list[int]] = defaultdict(list)
+        for i, stems in enumerate(self.sets):
+            for stem in stems:
+                self.postings[stem].append(i)
+        self.df = Counter({stem: len(ids) for stem, ids in self.postings.items()})
+        self._top = math.log(len(units) + 1) + 1
+        self._weights: dict[str, float] = {}
+
+    def weight(self, stem: str) -> float:
+        found = self._weights.get(stem)
+        if found is None:
+            df = self.df.get(stem, 0)
+            found = self._weights[stem] = self._top if df == 0 else math.log((len(self.units) + 1) / (df + 1)) + 1
+        return found
+
+    def best(self, stems: Sequence[str]) -> Cover | None:
+        """The passage covering most of `stems` (by weight), if it shares at least `MIN_SHARED` of them."""
+        wanted = set(stems)
+        if len(wanted) < MIN_SHARED:
+            return None
+        weights = {s: self.weight(s) for s in wanted}
+        total = sum(weights.values())
+        absent = [s for s in wanted if s not in self.df]
+        if sum(weights[s] for s in absent) > (1 - COVERED) * total and len(absent) > max(2, 0.3 * len(wanted)):
+            return None  # words no passage or record has: nothing can cover the sentence
+        present = sorted((s for s in wanted if 0 < self.df.get(s, 0) <= _MAX_POSTINGS), key=lambda s: self.df[s])
+        candidates: set[int] = set()
+        for stem in present[:_CANDIDATE_STEMS]:
+            if candidates and len(candidates) + self.df[stem] > _MAX_CANDIDATES:
+                break  # the rarer stems found enough: a covering passage holds most of them
+            candidates.update(self.postings[stem])
+        best: Cover | None = None
+        for i in candidates:
+            shared = wanted & self.sets[i]
+            if self.cores[i]:
+                found = _record_cover(wanted, shared, self.cores[i])
+                if found is not None and (best is None or found > best.coverage):
+                    best = Cover(self.units[i], found, frozenset(wanted - shared))
+                continue
+            if len(shared) < MIN_SHARED:
+                continue
+            # A passage far longer than the sentence holds its words by chance more often.
+            if len(shared) < 6 and len(shared) < 0.25 * len(self.sets[i]):
+                continue
+            coverage = sum(weights[s] for s in shared) / total
+            if best is None or coverage > best.coverage:
+                best = Cover(self.units[i], coverage, frozenset(wanted - shared))
+        return best
+
+
+def _record_cover(wanted: set[str], shared: set[str], core: frozenset[str]) -> float | None:
+    """How well a sentence restates a config record: most of the record's own words, and little else.
+
+    A record is a few words (a script's name and command); the words a sentence puts
+    around them ("over the repo", "calls") are not judged by their rarity, only counted.
+    """
+    held = len(core & wanted)
+    if held < min(2, len(core)) or held < 0.6 * len(core):
+        return None
+    extra = len(wanted - shared)
+    if extra > max(2, 0.3 * len(wanted)):
+        return None
+    return max(COVERED, len(shared) / len(wanted))
+
+
+_memo: list[tuple[list[Unit], UnitIndex]] = []
+
+
+def unit_index(facts: RepoFacts) -> UnitIndex:
+    """The index of `facts`' passages, built once for one set of facts."""
+    if _memo and _memo[0][0] is facts.units:
+        return _memo[0][1]
+    index = UnitIndex(facts.units)
+    _memo[:] = [(facts.units, index)]
+    return index
