@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from cardindex.meaning.language import is_english
 from cardindex.meaning.text import description_line, statements
 from cardindex.store.card import Card
 
@@ -89,14 +90,13 @@ def prose_of(text: str) -> str:
 
 
 def english_prose(text: str) -> bool:
-    """Whether the prose of `text` is written in Latin letters: what the English cue words can read.
+    """Whether the prose of `text` is English: what the English cue words can read (`meaning.language`, the one judgement).
 
     A Chinese or Korean sentence that names `store.get` holds the English verb "get" only
     inside the code name; its own verbs, and its reasons, are not in any English list.
     """
     words = [w for w in prose_of(text).split() if not _CODE_LIKE.search(w)]
-    letters = _LETTER.findall(" ".join(words))
-    return bool(letters) and sum(1 for ch in letters if _LATIN.match(ch)) >= 0.6 * len(letters)
+    return is_english(" ".join(words)) is True
 
 
 def gives_reason(card: Card) -> bool:
