@@ -194,7 +194,8 @@ def _looks_random(run: str) -> bool:
 def _path_like(value: str) -> bool:
     """`com/document/d/1BxiMV…/edit`: a path (an id in it is no credential), not base64 that has slashes in it."""
     segments = [segment for segment in value.split("/") if segment]
-    words = sum(bool(re.fullmatch(r"[a-z][a-z-]+", segment)) for segment in segments)
+    # A word is lower-case or capitalised, CamelCase too (`Desktop`, `CloudStorage`): folders people name.
+    words = sum(bool(re.fullmatch(r"[a-z][a-z-]+|(?:[A-Z][a-z]+)+", segment)) for segment in segments)
     return len(segments) >= 3 and words * 2 > len(segments)
 
 

@@ -1,0 +1,31 @@
+"""A path whose folders are named like words is no random token (K104), even with a comma or a number in it.
+
+Found on a real vault: a cloud-storage path (`…OneDrive-Company,Inc/Desktop/capture_May8_1405PST.pcapng`)
+was reported, and redacted everywhere, as a 32-character secret.
+"""
+
+from __future__ import annotations
+
+import secrets as random_source
+import string
+
+import pytest
+
+from cardindex.secrets import find_secrets
+
+
+@pytest.mark.parametrize("text", [
+    "- `/Users/dana/Library/CloudStorage/OneDrive-Northwind,Inc/Desktop/ap1_May8_qos_1405PST.pcapng` (181 MB)",
+    "Captures live in Shared,Drives/Network/Captures/floor3_Jun12_0930_trace.pcap",
+    "C:/Users/Dana/Documents/Projects/WarehouseScanner/build_2026_11_30_release.zip",
+])
+def test_paths_named_like_words_are_not_tokens(text: str) -> None:
+    assert find_secrets(text) == ()
+
+
+def test_a_random_token_with_slashes_is_still_found() -> None:
+    alphabet = string.ascii_letters + string.digits
+    for _ in range(20):
+        token = "/".join("".join(random_source.choice(alphabet) for _ in range(12)) for _ in range(4))
+        found = find_secrets(f"the upload signature is {token}")
+        assert found, token
