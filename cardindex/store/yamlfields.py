@@ -148,6 +148,20 @@ def _impossible_date(text: str) -> tuple[int | None, str, str]:
 _COLON_LINE = re.compile(r"([A-Za-z_][\w-]*):[ \t]+(\S.*?)\s*$")
 
 
+def _quoted_then_more(value: str) -> bool:
+    """`"a phrase" and more`: a value that opens a quote, closes it, and goes on (not a comment)."""
+    if not value or value[0] not in "'\"":
+        return False
+    mark = value[0]
+    end = value.find(mark, 1)
+    while end != -1 and mark == "'" and value[end + 1 : end + 2] == "'":  # '' is a quote inside '…'
+        end = value.find(mark, end + 2)
+    if end == -1 or (mark == '"' and value[end - 1] == "\\"):
+        return False
+    rest = value[end + 1 :].strip()
+    return bool(rest) and not rest.startswith("#")
+
+
 def _quote_colon_values(fm_lines: list[str]) -> tuple[list[str], list[Problem]] | None:
     """Read `key: text with: colons` as `key: "text with: colons"`, as Claude Code does."""
     fixed = list(fm_lines)
@@ -161,9 +175,16 @@ def _quote_colon_values(fm_lines: list[str]) -> tuple[list[str], list[Problem]] 
         if not m:
             continue
         key, value = m.groups()
+        ending = line[len(line.rstrip("\r\n")) :]
+        if _quoted_then_more(value):
+            # `description: "안 나옴" 같은 …`: a quoted phrase, then more text. YAML stops at the
+            # closing quote; Claude Code reads the whole line as the value, and so do we.
+            fixed[i] = f"{indent}{key}: {quote(value)}{ending}"
+            warnings.append(Problem(i + 2, f"a quoted phrase followed by more text in '{key}' is invalid YAML; "
+                                           "read as text", "warning", "quote the whole value", "lenient"))
+            continue
         if value[0] in "'\"[{|>&*!#" or not (": " in value or value.endswith(":")):
             continue
-        ending = line[len(line.rstrip("\r\n")) :]
         fixed[i] = f"{indent}{key}: {quote(value)}{ending}"
         warnings.append(
             Problem(i + 2, f"unquoted ': ' in '{key}' is invalid YAML; read as text", "warning", "quote the value", "lenient")
