@@ -164,3 +164,39 @@ def test_cli_dry_run_budget_secrets_and_up_to_date(invoke: Callable[..., Result]
     assert again.exit_code == 0 and "up to date" in again.stdout
     bad = invoke("state", "--at", "soon")
     assert bad.exit_code == 2 and "--at must be an ISO date" in bad.stderr
+
+
+def _script(tmp_path: Path, name: str, body: str) -> str:
+    path = tmp_path / name
+    path.write_text(f"#!/bin/sh\ncat > /dev/null\n{body}\n", encoding="utf-8")
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_an_llm_command_may_rewrite_it_within_the_budget(invoke: Callable[..., Result], vault: Path,
+                                                         tmp_path: Path) -> None:
+    invoke("log", "Halfway through the export screen", env={"CARDS_NOW": "2026-11-30T10:00:00Z"})
+    good = _script(tmp_path, "good.sh", "printf '## Focus\\n- Finish the export screen.\\n'")
+    done = invoke("state", "--at", "2026-11-30T12:00:00Z", "--llm", good)
+    assert done.exit_code == 0, done.stderr
+    text = (vault / "CURRENT_STATE.md").read_text(encoding="utf-8")
+    assert text.startswith(state.TITLE + "\n<!-- `cards state` 2026-11-30T12:00:00Z")
+    assert "- Finish the export screen." in text and "Halfway" not in text
+    assert state.written_at(text) is not None
+    too_long = _script(tmp_path, "long.sh", "head -c 3000 /dev/zero | tr '\\0' x")
+    failing = _script(tmp_path, "fail.sh", "echo broken >&2; exit 3")
+    for command, why in ((too_long, "over the budget"), (failing, "exit 3")):
+        kept = invoke("state", "--at", "2026-11-30T13:00:00Z", "--llm", command)
+        assert kept.exit_code == 0 and why in kept.stderr and "kept the deterministic one" in kept.stderr
+        assert "Halfway through the export screen" in (vault / "CURRENT_STATE.md").read_text(encoding="utf-8")
+
+
+def test_an_untrusted_vault_llm_never_writes_it(invoke: Callable[..., Result], vault: Path, tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    evil = _script(tmp_path, "evil.sh", f"touch {marker}; printf 'owned\\n'")
+    (vault / ".cardindex.yaml").write_text(f"llm: {evil}\n", encoding="utf-8")
+    invoke("log", "Halfway through the export screen", env={"CARDS_NOW": "2026-11-30T10:00:00Z"})
+    done = invoke("state", "--at", "2026-11-30T12:00:00Z", "--with-llm")
+    assert done.exit_code == 0 and not marker.exists()
+    assert "not trusted" in done.stderr
+    assert "owned" not in (vault / "CURRENT_STATE.md").read_text(encoding="utf-8")

@@ -30,6 +30,7 @@ from cardindex.store.card import Card
 from cardindex.store.daily_log import Entry, days, entries, stamp
 
 if TYPE_CHECKING:
+    from cardindex.lifecycle.llm import LlmCommand
     from cardindex.store.vault import Vault
 
 HORIZON_DAYS = 7  # log days older than this are cold: they fall out of the working memory
@@ -228,8 +229,44 @@ class Written(NamedTuple):
     added: list[str]
 
 
-def write(vault: Vault, now: dt.datetime, budget: int | None = None, *, dry_run: bool = False) -> Written:
-    """Build the working memory and replace the state file with it as one journalled job."""
+LLM_PROMPT = """\
+Rewrite this working memory of a software project for an agent starting its next session.
+Keep what is still open and what comes next; merge lines that say the same; drop nothing
+that is a decision or a warning. Answer with Markdown only, at most {room} characters,
+no preamble. The deterministic version:
+
+{text}"""
+
+
+def with_llm(vault: Vault, command: LlmCommand, state: State, budget: int) -> tuple[str, str | None]:
+    """The state text as the llm command rewrote it (within the budget), or the deterministic one and why not."""
+    from cardindex.lifecycle.llm import ask
+
+    title, stamp_line = state.text.split("\n", 2)[:2]
+    header = f"{title}\n{stamp_line}\n"  # "# Current state" and the stamp `written_at` reads
+    room = budget - len(header) - 2
+    raw, problem = ask(vault, command, LLM_PROMPT.format(room=room, text=state.text))
+    if raw is None:
+        return state.text, problem
+    answer = shown(raw.strip())
+    if answer.startswith(TITLE):
+        answer = answer[len(TITLE):].lstrip("\n")
+    if not answer:
+        return state.text, "empty answer"
+    text = f"{header}\n{answer}\n"
+    if len(text) > budget:
+        return state.text, f"the answer is {len(text):,} characters, over the budget of {budget:,}"
+    return text, None
+
+
+def write(vault: Vault, now: dt.datetime, budget: int | None = None, *, dry_run: bool = False,
+          llm: LlmCommand | None = None) -> Written:
+    """Build the working memory and replace the state file with it as one journalled job.
+
+    With `llm` (a command `lifecycle.llm.choose` allowed), that command rewrites the
+    deterministic version within the same budget; anything wrong with its answer keeps
+    the deterministic one (a warning on stderr says why).
+    """
     from cardindex.agents.context import build as build_context
     from cardindex.store.jobs import Write, run_job
     from cardindex.store.journal import Action, sha256
@@ -252,6 +289,14 @@ def write(vault: Vault, now: dt.datetime, budget: int | None = None, *, dry_run:
         old = (prior or b"").decode("utf-8", "replace")
         state = build(log=log_entries(vault.root / vault.log_dir, now), cards=live, ranked=ranked,
                       changed_since=written_at(old), mtimes=vault.mtimes(), now=now, budget=budget)
+        if llm is not None:
+            import sys
+
+            text, problem = with_llm(vault, llm, state, budget)
+            if problem:
+                print(f"warning: llm command for the working memory: {problem}; kept the deterministic one",
+                      file=sys.stderr)
+            state = state._replace(text=text)
         gone, new = dropped(old, state.text)
         data = state.text.encode("utf-8")
         if dry_run or (prior is not None and _same_but_time(old, state.text)):
