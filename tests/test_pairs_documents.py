@@ -159,3 +159,48 @@ def test_consolidation_takes_a_document_pair_as_report_only() -> None:
     b = _card("pilot-service.md", "Tidewater harbour pilotage notes", B_ABOUT, PILOTAGE_B)
     (pair,) = find_pairs([a, b])
     assert apart(pair, frozenset()) is not None
+
+
+YARD = """# Container yard operations
+
+- Reefer containers are plugged in within thirty minutes of landing.
+- Straddle carriers keep to the painted lanes; pedestrians use the fenced walkway.
+- {crane}
+- Empty boxes are stacked five high at most, loaded ones three.
+- Customs holds are parked in block F until the release is stamped.
+- Night shifts change over at 22:00 at the gatehouse.
+- The yard planner publishes the berth schedule every morning by seven.
+"""
+CRANE_RULE = "The quay crane stops lifting when the wind is above 40 knots."
+
+
+def _crane_cards(bullet: str) -> list[Card]:
+    short = _card("crane-wind.md", "Quay crane wind limit", "The quay crane stops lifting in winds above 40 knots",
+                  CRANE_RULE + "\n\n**Why:** a gust swung a loaded spreader into the stack in 2024.\n")
+    long = _card("yard.md", "Container yard operations", "How the container yard runs day to day",
+                 YARD.format(crane=bullet))
+    return [short, long]
+
+
+def test_a_short_card_restated_in_one_bullet_of_a_long_card_is_a_duplicate() -> None:
+    cards = _crane_cards("The quay crane stops lifting once the wind goes above 40 knots.")
+    pairs = find_pairs(cards)
+    assert [(p.a.path, p.b.path, p.reason) for p in pairs] == [("crane-wind.md", "yard.md", "restated")]
+    assert "one part of yard.md" in pairs[0].detail
+    assert [p.reason for p in pairs_with(cards[0], cards[1:])] == ["restated"]  # the gate agrees
+
+
+def test_a_bullet_naming_the_subject_but_saying_something_else_is_no_duplicate() -> None:
+    assert find_pairs(_crane_cards("The quay crane gets a new spreader and fresh cables every spring.")) == []
+
+
+def test_a_bullet_sharing_only_the_number_is_no_duplicate() -> None:
+    assert find_pairs(_crane_cards("Trucks wait at most 40 minutes at the gate before they are called.")) == []
+
+
+def test_consolidate_leaves_a_restated_short_card_and_its_long_card(invoke: Any, vault: Path) -> None:
+    for card in _crane_cards("The quay crane stops lifting once the wind goes above 40 knots."):
+        (vault / card.path).write_text(card.text, encoding="utf-8")
+    assert len(_duplicates(invoke)) == 2
+    plan = invoke("consolidate", "--dry-run", "--all")
+    assert plan.exit_code == 0 and "nothing to do" in plan.stdout, plan.stdout

@@ -19,9 +19,13 @@ Between two documents the statement model's own verdicts on their descriptions (
 fact reworded, another value in one place) stand only when the documents are alike
 (`Documents.overrules`): one title over two contents is two notes.
 
+A short card can also be **stated again inside a document**: one unit of a long card (a
+bullet of a project card, a section of a how-to) holds most of the short card's
+description and says little the short card does not (`Documents.containments`).
+
 Such a pair is reported as a duplicate with reason `restated`: lint and the write gate
-name it; consolidation leaves both cards alone (a merge of two long documents is a
-rewrite no rule can check).
+name it; consolidation leaves both cards alone (a merge of two long documents, or of a
+many-topic card into a short one, is a rewrite no rule can check).
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ MIN_UNIT_WORDS = 3  # shorter units (a label, a bare link) say nothing of their 
 TITLE_SHARE = 0.5  # of the shorter title's words that the other title has
 MUTUAL = 0.45  # rarity-weighted share of each statement that a unit of the other holds
 COSINE = 0.25  # of the two bodies' rarity-weighted word counts
+CONTAINED = 0.7  # a unit holds this much of a short card's description, and says little else
+CONTAINED_BLOCK = 60  # a word in more documents than this does not find where a short card is restated
 TITLE_BLOCK = 40  # two title words shared by more documents than this say nothing
 REASON = "restated"
 
@@ -93,13 +99,22 @@ def document(card: Card) -> Document | None:
     body = card.body
     if body.count("\n") + 1 < MIN_UNITS:
         return None  # cheap test first: a document has at least as many lines as units
-    found = [frozenset(words(u).tokens) for u in units(body)]
+    found = [_parts(words(u).tokens) for u in units(body)]
     kept = tuple(u for u in found if len(u) >= MIN_UNIT_WORDS)
     if len(kept) < MIN_UNITS:
         return None
     title_text = card.name or card.description
     named = frozenset(t for raw in title_text.split() if _NAME_SHAPE.search(raw) for t in words(raw).tokens)
     return Document(frozenset(words(title_text).tokens), named, kept, Counter(words(body).tokens))
+
+
+def _parts(tokens: Sequence[str]) -> frozenset[str]:
+    """The words of a unit, a word written with slashes also as its parts ("locked/protected", "feature/x")."""
+    out = set(tokens)
+    for token in tokens:
+        if "/" in token and "://" not in token:
+            out.update(words(token.replace("/", " ")).tokens)
+    return frozenset(out)
 
 
 def signature(card: Card) -> str:
@@ -202,4 +217,51 @@ class Documents:
             cosine = self.cosine(i, j)
             if cosine >= COSINE:
                 out.append((i, j, round(min(mutual, cosine * 2) * 100, 1)))
+        return out
+
+    def containments(self, cards: Sequence[Card], statements: Sequence[Statement], weight: Mapping[str, float],
+                     wanted: set[tuple[int, int]] | None = None) -> list[tuple[int, int, float]]:
+        """(i, j, score): short card i stated again in one unit of document j.
+
+        One unit of j (a bullet, a paragraph), with j's title, holds most of i's description
+        (rarity-weighted), and most of that unit is words card i has: a bullet that names the
+        short card's subject but says something else about it is no restatement. Candidates:
+        the documents holding the two rarest words of the short card's description.
+        """
+        if not self.docs:
+            return []
+        rare_default = max(weight.values(), default=1.0)
+
+        def w(tokens: frozenset[str]) -> float:
+            return sum(weight.get(t, rare_default) for t in tokens)
+
+        postings: dict[str, list[int]] = defaultdict(list)
+        for j, d in self.docs.items():
+            for token in d.title.union(*d.units):
+                postings[token].append(j)
+        out = []
+        for i, card in enumerate(cards):
+            if i in self.docs:
+                continue
+            described = frozenset(statements[i].description.tokens)
+            if len(described) < MIN_UNIT_WORDS:
+                continue
+            rarest = sorted(described, key=lambda t: (-weight.get(t, rare_default), t))[:2]
+            lists = [postings.get(t, []) for t in rarest]
+            if any(not ps or len(ps) > CONTAINED_BLOCK for ps in lists):
+                continue
+            whole: frozenset[str] | None = None
+            for j in sorted(set(lists[0]).intersection(*lists[1:])):
+                if wanted is not None and (min(i, j), max(i, j)) not in wanted:
+                    continue
+                doc = self.docs[j]
+                if whole is None:
+                    whole = frozenset(words(f"{card.description}\n{card.body}").tokens)
+                best = 0.0
+                for unit in doc.units:
+                    held = w(described & (unit | doc.title)) / w(described)
+                    if held >= CONTAINED:
+                        best = max(best, min(held, w(unit & whole) / (w(unit) or 1.0)))
+                if best >= CONTAINED:
+                    out.append((i, j, round(best * 100, 1)))
         return out

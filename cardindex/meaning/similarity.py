@@ -174,6 +174,15 @@ def _documents(docs: Documents, sides: Sequence[Side], statements: Sequence[Stat
             continue
         out.append(Pair(a.card, b.card, "duplicate", DOCUMENT_REASON, score,
                         "the same subject documented twice (report only: consolidate leaves both)"))
+        paired.add((i, j))
+    for i, j, score in docs.containments([s.card for s in sides], statements, weight, wanted):
+        a, b = sides[i], sides[j]
+        if (min(i, j), max(i, j)) in paired or \
+                slots.relate(a.scope, b.scope, a.key, b.key, lambda: False, multi_valued) == slots.APART:
+            continue
+        first, second = (a, b) if a.card.path < b.card.path else (b, a)
+        out.append(Pair(first.card, second.card, "duplicate", DOCUMENT_REASON, score,
+                        f"one part of {b.card.path} states it again (report only: consolidate leaves both)"))
     return out
 
 
@@ -202,8 +211,21 @@ def pairs_with(new: Card, cards: Sequence[Card], multi_valued: frozenset[str] = 
         pair = classify_sides(me, side(card, statement(card), weight), weight, multi_valued)
         if pair is not None:
             out.append(pair)
-    if document(new) is None:
+    # Long cards are also compared as documents, and a short card with the parts of long ones.
+    mine_long = document(new) is not None
+    pool = [new, *(c for c in others if mine_long or document(c) is not None)]
+    if len(pool) < 2:
         return out
+    docs = Documents(pool)
+    index = {c.path: i for i, c in enumerate(pool)}
+    out = [p for p in out if not (p.reason in OVERRULED and p.b.path in index and docs.overrules(0, index[p.b.path]))]
+    found = {c.path for p in out for c in (p.a, p.b)} - {new.path}
+    sts = [statement(c) for c in pool]
+    doc_weight = weights(sts)
+    more = _documents(docs, [side(c, st, doc_weight) for c, st in zip(pool, sts, strict=True)], sts, doc_weight,
+                      multi_valued, set(), {(0, j) for j in range(1, len(pool))})
+    out.extend(p for p in more if ({p.a.path, p.b.path} - {new.path}).isdisjoint(found))
+    return out
     # A long card is also compared as a document with the vault's other long cards.
     long = [new, *(c for c in others if document(c) is not None)]
     docs = Documents(long)
