@@ -204,3 +204,14 @@ def test_consolidate_leaves_a_restated_short_card_and_its_long_card(invoke: Any,
     assert len(_duplicates(invoke)) == 2
     plan = invoke("consolidate", "--dry-run", "--all")
     assert plan.exit_code == 0 and "nothing to do" in plan.stdout, plan.stdout
+
+
+def test_consolidation_leaves_two_long_cards_whatever_pair_their_descriptions_make() -> None:
+    from cardindex.lifecycle.decide import apart
+    from cardindex.meaning.similarity import Pair
+
+    a = _card("pilotage.md", "Tidewater harbour pilotage", A_ABOUT, PILOTAGE_A)
+    b = _card("pilot-service.md", "Tidewater harbour pilotage notes", B_ABOUT, PILOTAGE_B)
+    for kind, reason in (("duplicate", "wording"), ("contradiction", "value")):
+        assert apart(Pair(a, b, kind, reason, 100.0, "as the descriptions read"), frozenset()) is not None
+    assert apart(Pair(a, b, "contradiction", "same-key", 100.0, "one key"), frozenset()) is None
