@@ -13,6 +13,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from cardindex.meaning.documents import document, units
 from cardindex.meaning.similarity import find_pairs, pairs_with
 from cardindex.store.card import Card
@@ -215,3 +218,17 @@ def test_consolidation_leaves_two_long_cards_whatever_pair_their_descriptions_ma
     for kind, reason in (("duplicate", "wording"), ("contradiction", "value")):
         assert apart(Pair(a, b, kind, reason, 100.0, "as the descriptions read"), frozenset()) is not None
     assert apart(Pair(a, b, "contradiction", "same-key", 100.0, "one key"), frozenset()) is None
+
+
+_BULLETS = [line for line in (PILOTAGE_A + APIARY + PILOTAGE_B).splitlines() if line.startswith("- ")]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(_BULLETS), min_size=6, max_size=9, unique=True),
+       st.lists(st.sampled_from(_BULLETS), min_size=6, max_size=9, unique=True))
+def test_document_pairs_do_not_depend_on_the_order_of_cards(left: list[str], right: list[str]) -> None:
+    a = _card("a.md", "Tidewater harbour notes", A_ABOUT, "\n".join(left) + "\n")
+    b = _card("b.md", "Tidewater harbour notes, second copy", B_ABOUT, "\n".join(right) + "\n")
+    forward = {(frozenset((p.a.path, p.b.path)), p.kind, p.reason) for p in find_pairs([a, b])}
+    backward = {(frozenset((p.a.path, p.b.path)), p.kind, p.reason) for p in find_pairs([b, a])}
+    assert forward == backward
