@@ -5,7 +5,9 @@ cannot both hold ("contradiction"). The planner decides on the cards themselves,
 decisions hold whatever the detector finds:
 
 - **apart**: different scopes, or a multi-valued key with another value, are different
-  facts: never merged, superseded or marked, even when a pair for them arrives;
+  facts: never merged, superseded or marked, even when a pair for them arrives; two long
+  documents (`meaning.documents`), or a short card stated again in a long one, are left to
+  the user: lint reports them, consolidation leaves both (a same-key pair is still settled);
 - **change**: a newer card that carries a change signal (`meaning.change`: "now", "no
   longer", "switched to", "instead of" the old value …) and states a value the older
   one lacks replaces it: supersede, never merge the new value into the older card. With
@@ -33,6 +35,8 @@ from typing import NamedTuple
 
 from cardindex.lifecycle.evidence import best, evidence_order
 from cardindex.meaning.change import change_signal
+from cardindex.meaning.documents import REASON as DOCUMENT_REASON
+from cardindex.meaning.documents import document
 from cardindex.meaning.similarity import Pair
 from cardindex.meaning.words import statement, words
 from cardindex.store.card import Card
@@ -74,6 +78,8 @@ def legible(card: Card) -> bool:
 def apart(pair: Pair, multi_valued: frozenset[str]) -> str | None:
     """Why the pair's cards are different facts whatever the detector said, or None."""
     a, b = pair.a, pair.b
+    if pair.reason == DOCUMENT_REASON or (pair.reason != "same-key" and document(a) and document(b)):
+        return "two long documents on one subject: reported by lint, merged only by hand"
     if scope_of(a) != scope_of(b):
         return f"different scopes ({a.scope}, {b.scope})"
     if pair.reason != "same-key" and not (legible(a) and legible(b)):

@@ -95,8 +95,8 @@ class LintContext:
     def _all_pairs(self, usable: list[Card], multi: frozenset[str]) -> list[Pair]:
         """`find_pairs` over the live cards, or what it gave last time when no statement changed.
 
-        The pairs depend on each card's path, key and statement alone (in order), so an
-        edit elsewhere in a card (a reason, a later paragraph, a tag) reuses them.
+        The pairs depend on each card's path, key and statement alone (in order), and for a
+        long card its body, so an edit elsewhere in a short card (a reason, a tag) reuses them.
         """
         from cardindex.meaning.similarity import Pair, find_pairs
 
@@ -115,10 +115,13 @@ class LintContext:
         return found
 
     def _compared(self, card: Card) -> bytes:
-        """A digest of what `find_pairs` reads of `card`: its path, key, scope, language and statement."""
+        """A digest of what `find_pairs` reads of `card`: its path, key, scope, language and statement
+        (and, for a long card compared as a document, its name and body)."""
         from cardindex.meaning import slots
+        from cardindex.meaning.documents import signature
 
-        parts = [card.path, card.key or "", slots.scope_of(card), "en" if slots.english(card) else "other"]
+        parts = [card.path, card.key or "", slots.scope_of(card), "en" if slots.english(card) else "other",
+                 signature(card)]
         for w in self.statement(card):
             parts += [w.text, " ".join(sorted(w.values))]
         return hashlib.blake2b("\0".join(parts).encode("utf-8", "surrogatepass"), digest_size=16).digest()

@@ -30,9 +30,11 @@ def duplicate(card: Card, ctx: LintContext) -> Iterator[Hit]:
     Two copies drift apart and one of them goes stale. Keep the better-described card
     (consolidation merges them, recording `merged_from`) and archive the other. Cards in
     two scopes (`path:apps/web`, `path:services/api`) and two values of a key listed in
-    `multi_valued_keys` are different facts, never duplicates.
+    `multi_valued_keys` are different facts, never duplicates. Two long cards (research
+    notes, long how-tos) whose titles, contents and vocabularies agree are one document
+    saved twice: reported for you to merge by hand; consolidation leaves both.
     """
-    yield from _pairs(card, ctx, "duplicate", ("wording", "same-key"))
+    yield from _pairs(card, ctx, "duplicate", ("wording", "same-key", "restated"))
 
 
 def same_key(card: Card, ctx: LintContext) -> Iterator[Hit]:

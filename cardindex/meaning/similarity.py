@@ -12,6 +12,9 @@ apart (a rule and its negation score 100 on token_set_ratio), so this works in t
    second (`values`): one slot and one value is a duplicate, one slot and another value
    (or the opposite polarity) a contradiction; different scopes and two values of a
    multi-valued key are different facts.
+3. **Documents** (`documents`): long cards the statement model cannot judge (research
+   notes, long how-tos) pair as one document written twice when their titles, their
+   contents and their vocabularies agree; reported, never merged.
 """
 
 from __future__ import annotations
@@ -21,13 +24,17 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import chain, combinations
 
-from cardindex.meaning.classify import Pair, classify_sides, side, swapped_values
+from cardindex.meaning import slots
+from cardindex.meaning.classify import Pair, Side, classify_sides, side, swapped_values
+from cardindex.meaning.documents import REASON as DOCUMENT_REASON
+from cardindex.meaning.documents import Documents, document
 from cardindex.meaning.words import CALENDAR, Statement, statement
 from cardindex.store.card import Card
 
 MAX_BLOCK = 60  # a word shared by more cards than this is not rare enough to block on
 RARE_WORDS = 8  # each card is indexed under this many of its rarest words
 DESCRIPTION_WORDS = 3  # and under each two of this many of its description's rarest words
+OVERRULED = ("wording", "value")  # verdicts on two documents' descriptions that their contents can overrule
 DESCRIPTION_BLOCK = 20  # two words shared by more descriptions than this say nothing about a pair
 
 __all__ = ["Pair", "candidates", "classify", "find_pairs", "measured_change", "pairs_with", "weights"]
@@ -144,11 +151,38 @@ def find_pairs(cards: Sequence[Card], multi_valued: frozenset[str] = frozenset()
     weight = weights(statements)
     sides = [side(c, st, weight) for c, st in zip(usable, statements, strict=True)]
     out = []
+    paired: set[tuple[int, int]] = set()
+    docs = Documents(usable)
     for i, j, _same_key in _candidates([s.key for s in sides], statements, [s.all for s in sides], weight, multi_valued):
         pair = classify_sides(sides[i], sides[j], weight, multi_valued)
-        if pair is not None:
+        if pair is not None and not (pair.reason in OVERRULED and docs.overrules(i, j)):
             out.append(pair)
+            paired.add((i, j))
+    out.extend(_documents(docs, sides, statements, weight, multi_valued, paired))
     out.sort(key=lambda p: (p.a.path, p.b.path))
+    return out
+
+
+def _documents(docs: Documents, sides: Sequence[Side], statements: Sequence[Statement], weight: Mapping[str, float],
+               multi_valued: frozenset[str], paired: set[tuple[int, int]],
+               wanted: set[tuple[int, int]] | None = None) -> list[Pair]:
+    """Long cards that are one document written twice (`documents`), among pairs not classified otherwise."""
+    out = []
+    for i, j, score in docs.pairs(statements, weight, wanted):
+        a, b = sides[i], sides[j]
+        if (i, j) in paired or slots.relate(a.scope, b.scope, a.key, b.key, lambda: False, multi_valued) == slots.APART:
+            continue
+        out.append(Pair(a.card, b.card, "duplicate", DOCUMENT_REASON, score,
+                        "the same subject documented twice (report only: consolidate leaves both)"))
+        paired.add((i, j))
+    for i, j, score in docs.containments([s.card for s in sides], statements, weight, wanted):
+        a, b = sides[i], sides[j]
+        if (min(i, j), max(i, j)) in paired or \
+                slots.relate(a.scope, b.scope, a.key, b.key, lambda: False, multi_valued) == slots.APART:
+            continue
+        first, second = (a, b) if a.card.path < b.card.path else (b, a)
+        out.append(Pair(first.card, second.card, "duplicate", DOCUMENT_REASON, score,
+                        f"one part of {b.card.path} states it again (report only: consolidate leaves both)"))
     return out
 
 
@@ -177,6 +211,32 @@ def pairs_with(new: Card, cards: Sequence[Card], multi_valued: frozenset[str] = 
         pair = classify_sides(me, side(card, statement(card), weight), weight, multi_valued)
         if pair is not None:
             out.append(pair)
+    # Long cards are also compared as documents, and a short card with the parts of long ones.
+    mine_long = document(new) is not None
+    pool = [new, *(c for c in others if mine_long or document(c) is not None)]
+    if len(pool) < 2:
+        return out
+    docs = Documents(pool)
+    index = {c.path: i for i, c in enumerate(pool)}
+    out = [p for p in out if not (p.reason in OVERRULED and p.b.path in index and docs.overrules(0, index[p.b.path]))]
+    found = {c.path for p in out for c in (p.a, p.b)} - {new.path}
+    sts = [statement(c) for c in pool]
+    doc_weight = weights(sts)
+    more = _documents(docs, [side(c, st, doc_weight) for c, st in zip(pool, sts, strict=True)], sts, doc_weight,
+                      multi_valued, set(), {(0, j) for j in range(1, len(pool))})
+    out.extend(p for p in more if ({p.a.path, p.b.path} - {new.path}).isdisjoint(found))
+    return out
+    # A long card is also compared as a document with the vault's other long cards.
+    long = [new, *(c for c in others if document(c) is not None)]
+    docs = Documents(long)
+    index = {c.path: i for i, c in enumerate(long)}
+    out = [p for p in out if not (p.reason in OVERRULED and (p.b.path in index and docs.overrules(0, index[p.b.path])))]
+    found = {p.b.path for p in out}
+    sts = [statement(c) for c in long]
+    doc_weight = weights(sts)
+    out.extend(p for p in _documents(docs, [side(c, st, doc_weight) for c, st in zip(long, sts, strict=True)], sts,
+                                     doc_weight, multi_valued, set(), {(0, j) for j in range(1, len(long))})
+               if p.b.path not in found)
     return out
 
 

@@ -20,8 +20,9 @@ import functools
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
-from cardindex.meaning.words import CALENDAR, NEGATORS, Words
+from cardindex.meaning.words import CALENDAR, NEGATORS, SYNONYMS, Words
 
+_MEANS = frozenset([SYNONYMS["uses"]])  # the verb that names a means ("uses X") is no value: the X is
 FUZZY = 88  # rapidfuzz ratio above which two longer words are one word misspelt or spelt another way
 
 
@@ -130,9 +131,22 @@ def changed(wa: Words, wb: Words, slot: frozenset[str] = frozenset(), *, one_pla
     if shared < 2 and not (shared and len(left) + len(right) <= 3):
         return None
     swapped = _one_place(wa.tokens, wb.tokens)
+    if not one_place and not marked_agree and _means_swapped(wa.tokens, wb.tokens, left - _MEANS, right - _MEANS) \
+            and shared >= 2:
+        # One word each, the rest the same words in another order, and one side names it as the
+        # means ("uses pnpm for installs" / "installs packages with yarn"): the means is the value.
+        return _said(wa, left - _MEANS), _said(wb, right - _MEANS)
     if swapped or (not one_place and not marked_agree and len(left) + len(right) <= shared + 2 and _aligned(wa.tokens, wb.tokens, left, right)):
         return _said(wa, left), _said(wb, right)
     return None  # the words differ in many places: the same thing said another way
+
+
+def _means_swapped(ta: tuple[str, ...], tb: tuple[str, ...], left: set[str], right: set[str]) -> bool:
+    """One word on each side, and one of them is what a "uses" names: two means of one job."""
+    if len(left) != 1 or len(right) != 1:
+        return False
+    return any(_MEANS.intersection(tokens[max(0, tokens.index(w) - 1):tokens.index(w)])
+               for tokens, (w,) in ((ta, tuple(left)), (tb, tuple(right))))
 
 
 def _opcodes(ta: tuple[str, ...], tb: tuple[str, ...]) -> Sequence[tuple[str, int, int, int, int]]:
