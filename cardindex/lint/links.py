@@ -33,6 +33,8 @@ def _without_code(line: str) -> str:
 
 def body_links(card: Card) -> Iterator[tuple[int, str, bool]]:
     """(file line, target, is an embed) for each `[[link]]` of the body outside code, in order."""
+    if "[[" not in card.body:
+        return
     for number, line in body_lines(card):
         if "[[" not in line:
             continue
