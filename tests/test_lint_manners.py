@@ -363,3 +363,16 @@ def test_lint_dir_as_a_real_process(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "cardindex", "lint", "memory/"], cwd=root.parent, env=env,
                           capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "All checks passed! 1 card checked.\n")
+
+
+def test_a_link_spelled_another_way_is_still_flagged_with_the_card_it_may_mean(tmp_path: Path, run_cli: Run) -> None:
+    root = make_vault(tmp_path / "v", {
+        "12-oven_descaling.md": card("How often the bakery oven is descaled", "Every 40 bakes."),
+        "tide_tables.md": card("Which tide table the ferry uses", "The harbour master's."),
+        "notes.md": card("Where the bakery and ferry notes point", "See [[oven-descaling]], [[Tide Tables]] and [[choir]]."),
+    })
+    assert sorted(_links(run_cli, root)) == sorted([
+        ("notes.md", 5, "[[oven-descaling]] links to no card; did you mean [[12-oven_descaling]]?"),
+        ("notes.md", 5, "[[Tide Tables]] links to no card; did you mean [[tide_tables]]?"),
+        ("notes.md", 5, "[[choir]] links to no card"),
+    ])

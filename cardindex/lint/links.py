@@ -21,7 +21,10 @@ from cardindex.store.card import Card
 
 _LINK = re.compile(r"(!?)\[\[([^\]\n|#]+)(?:[|#][^\]\n]*)?\]\]")
 _CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")  # CommonMark: a run of backticks closed by a run as long
+_SEPARATORS = re.compile(r"[-_\s]+")
+_ORDER_PREFIX = re.compile(r"^\d+[-_.\s]+")  # `75-native-first.md`: a number that orders the files
 _files_of: weakref.WeakKeyDictionary[LintContext, frozenset[str]] = weakref.WeakKeyDictionary()
+_spellings_of: weakref.WeakKeyDictionary[LintContext, dict[str, str]] = weakref.WeakKeyDictionary()
 
 
 def _without_code(line: str) -> str:
@@ -68,6 +71,25 @@ def _names_a_file(card: Card, target: str, ctx: LintContext) -> bool:
     return relative.name.casefold() in _file_names(ctx)
 
 
+def _folded(name: str) -> str:
+    return _SEPARATORS.sub("-", name.casefold()).strip("-")
+
+
+def _spellings(ctx: LintContext) -> dict[str, str]:
+    """What a link may have meant: each card's file stem, under its stem and name with case and `-`/`_`/spaces
+    folded, and without a leading ordering number. Only to suggest; a link resolves exactly or not at all."""
+    found = _spellings_of.get(ctx)
+    if found is None:
+        found = {}
+        for card in sorted(ctx.cards, key=lambda c: c.path):
+            stem = card.id.rsplit("/", 1)[-1]
+            for name in (stem, card.name or "", _ORDER_PREFIX.sub("", stem)):
+                if name:
+                    found.setdefault(_folded(name), stem)
+        _spellings_of[ctx] = found
+    return found
+
+
 def dangling(card: Card, ctx: LintContext) -> Iterator[tuple[int, str]]:
     """(line, message) for each link or embed that names no card and no file in the vault."""
     for line, target, embed in body_links(card):
@@ -77,5 +99,9 @@ def dangling(card: Card, ctx: LintContext) -> Iterator[tuple[int, str]]:
         suffix = PurePosixPath(name).suffix
         if suffix and suffix != ".md" and _names_a_file(card, target, ctx):
             continue
-        kind = f"![[{target}]] embeds no file" if embed else f"[[{target}]] links to no card"
-        yield line, kind
+        if embed and suffix and suffix != ".md":
+            yield line, f"![[{target}]] embeds no file"
+            continue
+        meant = _spellings(ctx).get(_folded(name.removesuffix(".md")))
+        hint = f"; did you mean [[{meant}]]?" if meant else ""
+        yield line, f"{'!' if embed else ''}[[{target}]] links to no card{hint}"
