@@ -376,3 +376,26 @@ def test_a_link_spelled_another_way_is_still_flagged_with_the_card_it_may_mean(t
         ("notes.md", 5, "[[Tide Tables]] links to no card; did you mean [[tide_tables]]?"),
         ("notes.md", 5, "[[choir]] links to no card"),
     ])
+
+
+def test_diff_never_prints_a_secret(tmp_path: Path, run_cli: Run) -> None:
+    root = make_vault(tmp_path / "v", {
+        "oven.md": f"---\ndescription: Oven vendor: the service login\ntype: reference\n---\nThe vendor portal token is {GH}.\n",
+    })
+    result = lint(run_cli, root, "--diff")
+    assert result.exit_code == 1 and '+description: "Oven vendor: the service login"' in result.stdout
+    assert GH not in result.stdout and GH[:8] not in result.stdout and "[redacted]" in result.stdout
+
+
+@settings(max_examples=80, deadline=None)
+@given(target=st.text(alphabet=string.ascii_letters + string.digits + " -_", min_size=1, max_size=20).filter(str.strip),
+       ticks=st.integers(1, 3), before=st.sampled_from(["", "See ", "A ferry note: "]))
+def test_brackets_in_a_code_span_are_never_a_link_and_outside_always_one(target: str, ticks: int, before: str) -> None:
+    from cardindex.lint.links import body_links
+    from cardindex.store.card import Card
+
+    fence = "`" * ticks
+    coded = Card.from_text("x.md", f"---\ndescription: d\ntype: project\n---\n{before}{fence}[[{target}]]{fence} and more.\n")
+    assert list(body_links(coded)) == []
+    plain = Card.from_text("x.md", f"---\ndescription: d\ntype: project\n---\n{before}[[{target}]] and `code`.\n")
+    assert list(body_links(plain)) == [(5, target.strip(), False)]

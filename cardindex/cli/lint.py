@@ -44,7 +44,7 @@ def run(
     from cardindex.lint import fixes as planned
     from cardindex.lint import statistics
     from cardindex.lint.finding import SAFE_FIXES, UNSAFE_FIXES
-    from cardindex.lint.formatters import FORMATTERS, fixable, summary
+    from cardindex.lint.formatters import FORMATTERS, summary
     from cardindex.lint.registry import selected
     from cardindex.lint.runner import lint
     from cardindex.store.recovery import settle
@@ -60,6 +60,7 @@ def run(
     report = buffer if output_file else sys.stdout
     groups: list[tuple[Path, list[Finding]]] = []
     previews: list[tuple[Path, planned.Preview]] = []
+    would_fix = 0
     listed: list[tuple[Path, str, str]] = []
     checked = 0
     for root, paths in _groups(vault_option, files):
@@ -77,6 +78,7 @@ def run(
             plan = planned.plan(vault, findings, unsafe=unsafe_fixes)
             if diff:
                 previews += [(root, p) for p in planned.preview(vault, plan, now)]
+                would_fix += len(plan.fixed)
             if show_fixes:
                 listed += [(root, path, what) for path, what in planned.described(plan)]
             if fix and _apply_fixes(vault, plan):
@@ -101,7 +103,7 @@ def run(
         write_atomic(Path(output_file), buffer.getvalue())
     if diff:
         changed = len({(root, p.path) for root, p in previews})
-        print(f"Would fix {fixable(everything, fixes)} finding(s) in {changed} file(s); "
+        print(f"Would fix {would_fix} finding(s) in {changed} file(s); "
               "run `cards lint --fix` to apply" if previews else "No fixes to make.", file=sys.stderr)
         return 1 if previews and not exit_zero else 0
     if output_format == "text" and (checked or everything or not files):  # quiet when no file was a card

@@ -120,10 +120,16 @@ def _index_preview(vault: Vault, fixes: Fixes, today: dt.date) -> Preview | None
 
 
 def unified_diff(change: Preview) -> str:
-    """`change` as a unified diff, `a/` and `b/` paths relative to the vault, like git's."""
-    before = change.before.splitlines(keepends=True)
-    after = change.after.splitlines(keepends=True)
-    lines = difflib.unified_diff(before, after, f"a/{change.path}", f"b/{change.new_path}")
+    """`change` as a unified diff, `a/` and `b/` paths relative to the vault, like git's.
+
+    Card text leaves the tool only through the one redaction: both sides are `shown`
+    first, so a secret in a line of context reads `[redacted]` on both sides.
+    """
+    from cardindex.redaction import printable, shown
+
+    before = shown(change.before).splitlines(keepends=True)
+    after = shown(change.after).splitlines(keepends=True)
+    lines = difflib.unified_diff(before, after, f"a/{printable(change.path)}", f"b/{printable(change.new_path)}")
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
