@@ -12,9 +12,10 @@ reads the same whatever the package's layout.
 
 A labelled real vault is one labels.json that also names its `vault` (the memory folder of
 a clone), its `repo` (the clone, compared against with `--repo`) and optionally `config`
-(written as the copy's `.cardindex.yaml`, e.g. `{"index_file": "MEMORY.md"}`). The vault
-is copied to a temporary folder, so the clone is not touched; the scores of several are
-also summed into one table. Only the default rules are scored; a finding counts against
+(`{"index_file": "MEMORY.md"}` is what the vault finds by itself; anything else must be in
+its own `.cardindex.yaml`). The vault is linted in place (a copy elsewhere would leave the
+original in the repo, as a doc every card repeats) and no card changes (checked); the
+scores of several are also summed into one table. Only the default rules are scored; a finding counts against
 precision by its severity only when `--errors-only` is given.
 
 A labelled corpus is the format of tests/lint_corpus/README.md: `vault/`, `labels.json`
@@ -351,19 +352,23 @@ def evaluate_labelled_vault(labels_path: Path, cards: Sequence[str], today: str 
     if not vault_source.is_dir() or not repo.is_dir():
         raise EvalError(f"{labels_path}: `vault` and `repo` must name existing folders (fetch the clone first)")
     config = data.get("config") or {}
+    unusual = {k: v for k, v in config.items() if not (k == "index_file" and (vault_source / str(v)).is_file())}
+    if unusual and not (vault_source / ".cardindex.yaml").is_file():
+        raise EvalError(f"{labels_path}: `config` {unusual} needs a .cardindex.yaml in {vault_source}; write it there")
+    # Linted in place: a copy elsewhere would leave the original folder in the repo, where
+    # the derivable rules would read every card as a doc the card repeats. `lint` and
+    # `consolidate --dry-run` change no card (they may write the vault's .cardindex/ cache).
     with tempfile.TemporaryDirectory(prefix="eval-lint-") as tmp:
         base = Path(tmp)
-        vault = base / "vault"
-        shutil.copytree(vault_source, vault, symlinks=True,
-                        ignore=shutil.ignore_patterns(".cardindex", ".cardindex.yaml"))
-        if config:
-            import yaml  # only here: the scorer needs nothing from cardindex
-
-            (vault / ".cardindex.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+        vault = vault_source
+        before = {p: p.read_bytes() for p in vault.rglob("*.md") if ".cardindex" not in p.parts}
         env = cards_env(base, today or labels.today)
         findings, lint_seconds = run_json(cards, vault, ["lint", "--format", "json", "--repo", str(repo)], env)
         plan, cons_seconds = run_json(
             cards, vault, ["consolidate", "--dry-run", "--all", "--now", today or labels.today, "--format", "json"], env)
+        after = {p: p.read_bytes() for p in vault.rglob("*.md") if ".cardindex" not in p.parts}
+        if after != before:
+            raise EvalError(f"{vault}: a card changed while it was measured")
     if not isinstance(findings, list) or not isinstance(plan, dict):
         raise EvalError("cards printed JSON of an unexpected shape")
     if errors_only:
