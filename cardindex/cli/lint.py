@@ -14,7 +14,7 @@ from cardindex.cli.options import Options, exit_with
 
 if TYPE_CHECKING:
     from cardindex.lint.finding import Finding
-    from cardindex.lint.fixes import Fixes
+    from cardindex.lint.fixes import Fixes, Preview
     from cardindex.store.vault import Vault
 
 
@@ -59,7 +59,7 @@ def run(
     buffer = io.StringIO()
     report = buffer if output_file else sys.stdout
     groups: list[tuple[Path, list[Finding]]] = []
-    previews: list[tuple[Path, planned.Preview]] = []
+    previews: list[tuple[Path, Preview]] = []
     would_fix = 0
     listed: list[tuple[Path, str, str]] = []
     checked = 0
@@ -112,11 +112,10 @@ def run(
     return 0 if exit_zero or not failing else 1
 
 
-def _diff_for(root: Path, change: object) -> str:
+def _diff_for(root: Path, change: Preview) -> str:
     """A fix's unified diff with `a/` and `b/` paths relative to the current folder, as text output names files."""
-    from cardindex.lint.fixes import Preview, unified_diff
+    from cardindex.lint.fixes import unified_diff
 
-    assert isinstance(change, Preview)
     where = os.path.relpath(root)
     if where == ".":
         return unified_diff(change)
