@@ -207,7 +207,8 @@ def test_json_output_is_what_json_dump_writes(related):
     ]
     out = io.StringIO()
     Json(out, Path(".")).write(findings)
-    expected = json.dumps([f.as_json() for f in findings], indent=1, ensure_ascii=False) + "\n"
+    expected = json.dumps([{**f.as_json(), "vault": str(Path(".").resolve())} for f in findings], indent=1,
+                          ensure_ascii=False) + "\n"
     assert out.getvalue() == expected
     empty = io.StringIO()
     Json(empty, Path(".")).write([])

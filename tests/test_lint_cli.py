@@ -175,7 +175,8 @@ def test_bad_lint_config_exits_2_with_one_line(tmp_path, make_card, run_cli, con
 
 def test_json_is_exactly_spec_findings(mixed, run_cli):
     findings = lint_json(run_cli, mixed)
-    assert [list(f) for f in findings] == [JSON_KEYS] * 4
+    assert [list(f) for f in findings] == [[*JSON_KEYS, "vault"]] * 4  # SPEC's keys, then which vault (README)
+    assert {f["vault"] for f in findings} == {str(mixed.resolve())}
     assert [(f["path"], f["line"], f["code"], f["category"], f["severity"], f["related"], f["fix"]) for f in findings] == MIXED
     assert all(isinstance(f["message"], str) and f["message"] for f in findings)
 

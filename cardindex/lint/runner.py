@@ -68,7 +68,12 @@ def lint(
         ctx.cache.save(vault.cards)
     findings = without_accepted(findings, targets, vault.root)
     findings.sort(key=Finding.sort_key)
-    return findings
+    return once(findings)
+
+
+def once(findings: list[Finding]) -> list[Finding]:
+    """Sorted `findings` with each one once: a rule that hits one thing twice on a line is one finding."""
+    return [f for i, f in enumerate(findings) if i == 0 or f != findings[i - 1]]
 
 
 def _open_cache(vault: Vault, rules: list[Rule], ctx: LintContext) -> LintCache:

@@ -7,6 +7,7 @@ baseline (`lint/baseline.py`) are left out by the runner; they are still redacte
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 from cardindex.lint.context import Hit, LintContext
@@ -26,13 +27,46 @@ def code_of(secret: Secret) -> str:
 
 
 def message_of(secret: Secret, text: str) -> str:
-    """The finding's message: the kind and a redacted hint, never the value."""
-    return f"{secret.kind} (redacted)" if code_of(secret) == "K102" else secret.label(text)
+    """The finding's message: the kind and a redacted hint, never the value.
+
+    Two secrets on one line can read alike (`ghp_…(40 chars, redacted)` twice): then
+    each names its column, so two findings never look like one reported twice.
+    """
+    message = f"{secret.kind} (redacted)" if code_of(secret) == "K102" else secret.label(text)
+    alike = [s for s in find_secrets(text) if s.line == secret.line and s.kind == secret.kind and s.start != secret.start
+             and s.label(text) == secret.label(text)]
+    if alike:
+        column = secret.start - (text.rfind("\n", 0, secret.start) + 1) + 1
+        message += f" at column {column}"
+    return message
+
+
+_PRECEDENCE = ("K102", "K101", "K103", "K104")  # the most specific kind names a value found as several
+
+
+@functools.lru_cache(maxsize=256)
+def reported(text: str) -> tuple[tuple[str, Secret], ...]:
+    """Each secret value of `text` once: (its rule, its first occurrence).
+
+    One value often sits in a card twice: `cards add` takes the description from the
+    text's first line, and people repeat a token in the description and the body. That
+    is one secret to revoke, so one finding, on the line where it first appears (and
+    under the most specific rule, should the same value be found as two kinds).
+    """
+    first: dict[str, tuple[str, Secret]] = {}
+    for secret in find_secrets(text):
+        value, code = text[secret.start:secret.end], code_of(secret)
+        seen = first.get(value)
+        if seen is None:
+            first[value] = (code, secret)
+        elif _PRECEDENCE.index(code) < _PRECEDENCE.index(seen[0]):
+            first[value] = (code, seen[1]._replace(kind=secret.kind))
+    return tuple(sorted(first.values(), key=lambda found: found[1].start))
 
 
 def _hits(card: Card, code: str) -> Iterator[Hit]:
-    for secret in find_secrets(card.text):
-        if code_of(secret) == code:
+    for rule, secret in reported(card.text):
+        if rule == code:
             yield Hit(secret.line, message_of(secret, card.text))
 
 

@@ -115,18 +115,17 @@ def long_description(card: Card, ctx: LintContext) -> Iterator[Hit]:
 
 
 def dangling_link(card: Card, ctx: LintContext) -> Iterator[Hit]:
-    """A `[[link]]` in the body names no card.
+    """A `[[link]]` in the body names no card, or an embed (`![[diagram.png]]`) no file.
 
     Claude Code memories link each other as `[[name]]`: by a card's `name`, its id
     (`billing/owner`) or its file name. A link to nothing sends the reader nowhere; fix
-    the name, or remove the link if that card was deleted.
+    the name, or remove the link if that card was deleted. `[[x]]` in inline code or a
+    fenced code block is no link; an embed or link naming a file that is not a card
+    (`![[diagram.png]]`) stands when that file is in the vault.
     """
     if not card.usable:
         return
-    from cardindex.store.card import links
+    from cardindex.lint.links import dangling
 
-    offset = card.text[: card.body_offset].count("\n")
-    for target in links(card.body):
-        if target.casefold().removesuffix(".md") not in ctx.link_targets:
-            line = next((i for i, text in enumerate(card.body.splitlines(), 1) if f"[[{target}" in text), 1)
-            yield Hit(offset + line, f"[[{target}]] links to no card")
+    for line, message in dangling(card, ctx):
+        yield Hit(line, message)
