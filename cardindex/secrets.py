@@ -53,8 +53,15 @@ def entropy(value: str) -> float:
 
 
 def _plausible(value: str) -> bool:
-    """Filter placeholders, templates, UUIDs and repeated or sequential characters out."""
-    return not (_re.placeholder.search(value) or _re.uuid.fullmatch(value) or len(set(value)) <= 3)
+    """Filter placeholders, templates, UUIDs, repeated or sequential characters, and words joined by dashes out."""
+    return not (_re.placeholder.search(value) or _re.uuid.fullmatch(value) or len(set(value)) <= 3
+                or _worded(value))
+
+
+def _worded(value: str) -> bool:
+    """`glpat-about-the-allowlist`: lower-case words joined by `-` or `_` are a name, not a random token."""
+    pieces = re.split(r"[-_]+", value)
+    return len(pieces) >= 3 and all(len(p) >= 2 and p.isalpha() and p.islower() for p in pieces)
 
 
 # Tokens in a known format: (family, prefixes, pattern with the secret as group 1, least

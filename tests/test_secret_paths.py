@@ -29,3 +29,12 @@ def test_a_random_token_with_slashes_is_still_found() -> None:
         token = "/".join("".join(random_source.choice(alphabet) for _ in range(12)) for _ in range(4))
         found = find_secrets(f"the upload signature is {token}")
         assert found, token
+
+
+def test_words_joined_by_dashes_after_a_token_prefix_are_a_name() -> None:
+    """Found by the hypothesis property over identifiers: `glpat-about-about-allowlist` is a name, not a GitLab token."""
+    assert find_secrets("the glpat-about-the-allowlist rule") == ()
+    assert find_secrets("see ghp_rotate_every_quarter_policy") == ()
+    alphabet = string.ascii_letters + string.digits
+    token = "glpat-" + "".join(random_source.choice(alphabet) for _ in range(20))
+    assert find_secrets(f"the CI token {token}")
