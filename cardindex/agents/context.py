@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from cardindex.agents.facts import fact as fact  # re-exported: state and the MCP server read it here
 from cardindex.agents.scopes import scope_matches
 from cardindex.index.build import by_type_first
 from cardindex.index.withhold import holding_secrets
@@ -32,10 +32,7 @@ from cardindex.store.remembered import Memo, digest
 from cardindex.store.vault import Vault, today
 
 DEFAULT_BUDGET = 6000
-MAX_FACT = 400
 RESERVE = 120  # room kept for the closing "N more" line
-_REASON_LINE = re.compile(r"(?i)^\W*(?:why|how to apply)\b")
-_MARKUP = re.compile(r"^\s*(?:#+|[-*+]|\d+[.)])\s+")
 
 
 class Item(NamedTuple):
@@ -53,19 +50,6 @@ class Context(NamedTuple):
     scope: str | None
     as_of: dt.date
     withheld: tuple[Card, ...] = ()
-
-
-def fact(card: Card) -> str:
-    """The card's fact in one paragraph: its body without the Why/How lines, cut to MAX_FACT."""
-    lines = []
-    for line in card.body.splitlines():
-        if _REASON_LINE.match(line):
-            break
-        lines.append(_MARKUP.sub("", line).strip())
-    text = " ".join(" ".join(lines).split())
-    if len(text) > MAX_FACT:
-        text = text[:MAX_FACT].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
-    return text
 
 
 def entry(card: Card) -> str:

@@ -31,7 +31,7 @@ from typing import NamedTuple
 from cardindex.store.search_index import Entry, RebuildNeeded, Row, SearchIndex, Stamp, Synced, entry
 from cardindex.store.vault import EDITOR_TEMP_NAMES, NOT_CARDS, Vault, valid_name
 
-SWEEP = 2000  # cards whose stat each search checks, in turn
+SWEEP = 1000  # cards whose stat each search checks, in turn
 
 
 class Scan(NamedTuple):
@@ -211,12 +211,13 @@ def _sweep(index: SearchIndex, walker: Walker, trusted: int, changed: dict[str, 
     """Stat the next `SWEEP` indexed cards; those whose stat changed go into `changed`, those gone are returned."""
     missing: set[str] = set()
     rows, cursor = index.slice(SWEEP)
+    root = walker.root + os.sep
     for e in rows:
         rel = e[0]
         if rel in changed or rel in gone:
             continue
         try:
-            now = entry(rel, os.stat(os.path.join(walker.root, rel)), e[5])
+            now = entry(rel, os.stat(root + rel), e[5])
         except OSError:
             missing.add(rel)
             continue
