@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cardindex.agents.facts import fact as fact  # re-exported: state and the MCP server read it here
+from cardindex.agents.facts import fact
 from cardindex.agents.scopes import scope_matches
 from cardindex.index.build import by_type_first
 from cardindex.index.withhold import holding_secrets
