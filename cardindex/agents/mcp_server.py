@@ -391,7 +391,7 @@ def _read(vault: Vault, ref: str) -> CardView:
 
 
 def _context(vault: Vault, scope: str | None, budget: int, query: str | None = None) -> str:
-    return render_context(vault, scope=scope, budget=budget, query=query)
+    return render_context(vault, scope=scope, budget=budget, query=query, others=layers(vault)[1:])
 
 
 def _add(vault: Vault, text: str, **options: Any) -> AddResult:

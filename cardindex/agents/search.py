@@ -262,13 +262,13 @@ USER_VAULT = "CARDS_USER_VAULT"
 
 
 def layers(vault: Vault, extra: Sequence[str] = ()) -> list[Vault]:
-    """The vaults searched together: `vault` (the project's, where writes go), then each of `extra`
-    and the user-level vault named by `$CARDS_USER_VAULT`, each once."""
+    """The vaults read together: `vault` (the project's, where writes go), then each of `extra`
+    and the user-level vault (`$CARDS_USER_VAULT`, else `user_vault:` in the user's config), each once."""
     from cardindex.errors import UsageError
 
     out = [vault]
     seen = {vault.real_root}
-    named = [*extra, *([os.environ[USER_VAULT]] if os.environ.get(USER_VAULT) else [])]
+    named = [*extra, *([os.environ[USER_VAULT]] if os.environ.get(USER_VAULT) else _configured())]
     for name in named:
         root = Path(name).expanduser()
         if not root.is_dir():
@@ -278,6 +278,17 @@ def layers(vault: Vault, extra: Sequence[str] = ()) -> list[Vault]:
             seen.add(other.real_root)
             out.append(other)
     return out
+
+
+def _configured() -> list[str]:
+    from cardindex.store.trust import user_config_path
+
+    if not user_config_path().exists():  # the common case, without loading the settings reader
+        return []
+    from cardindex.store.trust import user_config
+
+    configured = user_config().user_vault
+    return [str(configured)] if configured is not None else []
 
 
 def find_layered(vaults: Sequence[Vault], query: str, *, limit: int = 10, **filters: Any) -> list[Hit]:
