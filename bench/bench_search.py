@@ -6,8 +6,13 @@ gitignored), then, every number the median wall time of a real subprocess:
   floor        a Python loop that walks the vault and reads every card's bytes
   cold         `cards search` with no search index (builds it)
   warm         `cards search` again, nothing changed
-  one edit     `cards search` after one card's body changed (a different card each time)
-  sync         in-process: the index update after that one changed card, and on an unchanged vault
+  one edit     `cards search` after one card was saved by rename (as `cards` and most editors save:
+               a temp file renamed over it), a different card each time
+  in place     `cards search` after one card was rewritten in place (same inode; found by the sweep)
+  sync         in-process: the index update after one saved card, and on an unchanged vault
+
+The package is byte-compiled first (an installed `cards` has its .pyc files; with
+PYTHONDONTWRITEBYTECODE set, as here, every process would compile every module again).
 
     python bench/bench_search.py --sizes 10000,100000 --repeat 5
 
@@ -63,6 +68,13 @@ def vault_for(work: Path, n: int, seed: int) -> Path:
     return vault
 
 
+def save(path: Path, data: bytes) -> None:
+    """Save as an editor does: a temp file beside the card, renamed over it."""
+    tmp = path.with_name(f".{path.name}.bench-tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
 def sync_seconds(vault: Path) -> float:
     code = ("import sys, time; from pathlib import Path; from cardindex.store.vault import Vault; "
             "from cardindex.agents.search import open_index; t = time.perf_counter(); "
@@ -80,6 +92,9 @@ def main() -> int:
     ap.add_argument("--cards", default=os.path.join(os.path.dirname(sys.executable), "cards"))
     args = ap.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "cardindex")], check=True, env=env,
+                   capture_output=True)
     print(f"{'cards':>7} {'row':16} {'median s':>9} {'min s':>7} {'x floor':>8}")
     for n in (int(s) for s in args.sizes.split(",")):
         vault = vault_for(args.work, n, args.seed)
@@ -92,21 +107,24 @@ def main() -> int:
         timed([*search, QUERIES[0]])
         rows["warm"] = [timed([*search, QUERIES[i % len(QUERIES)]]) for i in range(args.repeat)]
         cards = sorted(p for p in vault.rglob("*.md") if ".cardindex" not in p.parts)
-        edits, syncs = [], []
+        edits, in_place, syncs = [], [], []
         for i in range(args.repeat):
             path = cards[(i * 7919) % len(cards)]
             original = path.read_bytes()
-            path.write_bytes(original + f"\nEdited {i} for the benchmark.\n".encode())
             try:
+                save(path, original + f"\nEdited {i} for the benchmark.\n".encode())
                 edits.append(timed([*search, QUERIES[0]]))
-                path.write_bytes(original + f"\nEdited again {i}.\n".encode())
+                save(path, original + f"\nEdited again {i}.\n".encode())
                 syncs.append(sync_seconds(vault))
+                path.write_bytes(original + f"\nEdited in place {i}.\n".encode())
+                in_place.append(timed([*search, QUERIES[0]]))
             finally:
-                path.write_bytes(original)
+                save(path, original)
         timed([*search, QUERIES[0]])
         time.sleep(2.1)
         timed([*search, QUERIES[0]])
         rows["one edit"] = edits
+        rows["in place"] = in_place
         rows["sync, one edit"] = syncs
         rows["sync, unchanged"] = [sync_seconds(vault) for _ in range(args.repeat)]
         floor = statistics.median(rows["floor"])

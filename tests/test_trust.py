@@ -177,7 +177,7 @@ def test_trust_prints_the_command_redacted(invoke: Invoke, vault: Path, xdg: Pat
 
 @pytest.mark.parametrize(("text", "message"), [
     ("llm: [a, b]\n", "'llm' must be text: a command line"),
-    ("vaults: []\n", "unknown setting 'vaults' (known: llm)"),
+    ("vaults: []\n", "unknown setting 'vaults' (known: llm, user_vault)"),
     ("a: &a [x, x]\nb: [*a, *a]\n", "YAML anchors and aliases are not allowed in the config"),
 ])
 def test_a_bad_user_config_is_one_line(invoke: Invoke, vault: Path, xdg: Path, text: str, message: str) -> None:

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from cardindex.agents.facts import fact
 from cardindex.agents.scopes import scope_matches
 from cardindex.index.build import by_type_first
 from cardindex.index.withhold import holding_secrets
@@ -32,10 +32,7 @@ from cardindex.store.remembered import Memo, digest
 from cardindex.store.vault import Vault, today
 
 DEFAULT_BUDGET = 6000
-MAX_FACT = 400
 RESERVE = 120  # room kept for the closing "N more" line
-_REASON_LINE = re.compile(r"(?i)^\W*(?:why|how to apply)\b")
-_MARKUP = re.compile(r"^\s*(?:#+|[-*+]|\d+[.)])\s+")
 
 
 class Item(NamedTuple):
@@ -53,19 +50,6 @@ class Context(NamedTuple):
     scope: str | None
     as_of: dt.date
     withheld: tuple[Card, ...] = ()
-
-
-def fact(card: Card) -> str:
-    """The card's fact in one paragraph: its body without the Why/How lines, cut to MAX_FACT."""
-    lines = []
-    for line in card.body.splitlines():
-        if _REASON_LINE.match(line):
-            break
-        lines.append(_MARKUP.sub("", line).strip())
-    text = " ".join(" ".join(lines).split())
-    if len(text) > MAX_FACT:
-        text = text[:MAX_FACT].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
-    return text
 
 
 def entry(card: Card) -> str:
@@ -139,7 +123,9 @@ def build(
 def _item(card: Card, by_id: Mapping[str, Card], placed: set[str]) -> Item:
     if card.status != "conflict":
         return Item((card,), False, entry(card))
-    sides = [card, *(by_id[i] for i in id_list(card.fields.get("conflicts_with")) if i in by_id and i not in placed)]
+    layer = card.path.partition(":")[0] + ":" if ":" in card.path else ""  # a card of another vault names its sides there
+    named = [layer + i if layer + i in by_id else i for i in id_list(card.fields.get("conflicts_with"))]
+    sides = [card, *(by_id[i] for i in named if i in by_id and i not in placed)]
     body = "\n".join(entry(c) for c in sides)
     return Item(tuple(sides), True, f"- CONFLICT, verify before acting ({len(sides)} sides):\n" + _indent(body))
 
@@ -181,14 +167,20 @@ def render(
     as_of: dt.date | None = None,
     output_format: str = "text",
     query: str | None = None,
+    others: Sequence[Vault] = (),
 ) -> str:
-    """The session-start context as text or JSON: what `cards context` prints and the MCP tool returns."""
+    """The session-start context as text or JSON: what `cards context` prints and the MCP tool returns.
+
+    `others` (a user-level vault, say) are read beside `vault`: their cards join the same
+    ranking and budget, each named `FOLDER:ID` after its vault's folder.
+    """
     day = as_of or today()
     memo = None
     if as_of is None:  # an unchanged vault answers from the memo without loading a card
-        fingerprint = vault.fingerprint()
-        key = None if fingerprint is None else digest(fingerprint, day.isoformat(), vault.config, scope, budget,
-                                                      output_format, str(vault.root), query)
+        prints = [v.fingerprint() for v in (vault, *others)]
+        key = None if None in prints else digest(*prints, day.isoformat(), vault.config, scope, budget,
+                                                 output_format, str(vault.root), query,
+                                                 *(str(v.real_root) for v in others))
         memo = Memo(vault.state_dir / "cache" / "context.marshal", key)
         remembered = memo.get()
         if isinstance(remembered, str):
@@ -199,6 +191,7 @@ def render(
         cards = live_at(vault, as_of)
     else:
         cards = vault.cards
+    layered = [(f"{other.root.name}:", other, other.cards) for other in others]
     when = f"as of {day.isoformat()}" if as_of else day.isoformat()
     where = f", scope {scope}" if scope else ""
     task = ""
@@ -208,7 +201,12 @@ def render(
 
         task = f", ranked for: {' '.join(query.split())}"
         relevance = rank_cards(vault, query, cards if as_of is not None else None)
-    header = f"# Memory (cards context, {when}{where}{task})\n"
+        for label, other, _ in layered:
+            relevance.update((label + path, score) for path, score in rank_cards(other, query).items())
+    for label, _, theirs in layered:
+        cards = [*cards, *(c._replace(path=label + c.path) for c in theirs)]
+    also = "".join(f", with {label[:-1]}" for label, _, _ in layered)
+    header = f"# Memory (cards context, {when}{where}{task}{also})\n"
     built = build(cards, today=day, scope=scope, budget=budget, max_age=vault.config.max_age,
                           repo_name=_repo_name(vault), header=header, state_dir=vault.state_dir, relevance=relevance)
     text = json.dumps(as_json(built), indent=1, ensure_ascii=False) + "\n" if output_format == "json" else built.text

@@ -33,8 +33,8 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from cardindex import __version__
-from cardindex.agents import context as session
 from cardindex.agents.context import render as render_context
+from cardindex.agents.facts import fact
 from cardindex.agents.mcp_lifecycle import register as register_lifecycle
 from cardindex.agents.search import find_layered, layers
 from cardindex.agents.summary import jsonable, summary
@@ -367,7 +367,7 @@ def _search(vault: Vault, query: str, card_type: str | None, scope: str | None, 
             archived: bool = False) -> SearchResult:
     return SearchResult(hits=[
         SearchHit(id=h.card.id, path=h.card.path, description=h.card.description, type=h.card.type,
-                  status=h.status, fact=session.fact(h.card), score=h.score, matched=h.field, weak=h.weak,
+                  status=h.status, fact=fact(h.card), score=h.score, matched=h.field, weak=h.weak,
                   conflict_with=list(h.conflict_with),
                   vault=str(h.vault) if h.vault is not None and h.vault != vault.root else None)
         for h in find_layered(layers(vault), query, card_type=card_type, scope=scope, limit=limit,
@@ -391,7 +391,7 @@ def _read(vault: Vault, ref: str) -> CardView:
 
 
 def _context(vault: Vault, scope: str | None, budget: int, query: str | None = None) -> str:
-    return render_context(vault, scope=scope, budget=budget, query=query)
+    return render_context(vault, scope=scope, budget=budget, query=query, others=layers(vault)[1:])
 
 
 def _add(vault: Vault, text: str, **options: Any) -> AddResult:

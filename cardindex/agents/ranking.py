@@ -9,7 +9,10 @@ has nothing else). A group matches a card through any of its alternatives:
   not hold is also tried as two words it does ("oncall" finds "on call");
 - only for a word the vault holds in no form: its typo corrections, the word forms the
   vault holds within one edit (two for words of 8 letters or more), counted at
-  `TYPO_FACTOR`. Lengths must be close, so a short word never matches inside a longer one.
+  `TYPO_FACTOR`. Lengths must be close, so a short word never matches inside a longer one;
+- the words that mean the same in a software team's talk (`meaning.team_words`: "PR" and
+  "pull request", "ship" and "deploy"), counted at `EQUIVALENT_FACTOR`; a phrase of the
+  table said in the query ("customer service") gives its equivalents to each of its words.
 
 Candidates come from SQLite FTS5 (any alternative of any group); each is scored with
 BM25F: per group, the term frequency of each field weighted (`WEIGHTS`) and normalised
@@ -41,6 +44,7 @@ K1 = 1.2
 TYPO_FACTOR = 0.7
 PREFIX_FACTOR = 0.8
 PHRASE_BONUS = 0.15
+EQUIVALENT_FACTOR = 0.6
 WEAK_COVERAGE = 0.3
 CANDIDATES = 120
 Alt = tuple[tuple[str, ...], float]  # a term (or a phrase of terms) and how much it counts
@@ -84,7 +88,9 @@ def plan(index: SearchIndex, query: str) -> Plan:
         content = list(asked)
     stems_of = {w: tuple(word_terms(w)) for w in asked}
     joined = {i: stem(asked[i] + asked[i + 1]) for i in range(len(asked) - 1) if "-" not in asked[i] + asked[i + 1]}
+    same = _equivalents(asked)
     wanted = {t for ts in stems_of.values() for t in ts} | set(joined.values())
+    wanted |= {t for alts in same.values() for a in alts for t in a}
     df = index.document_frequency(wanted)
     groups: list[Group] = []
     seen: set[str] = set()
@@ -104,12 +110,33 @@ def plan(index: SearchIndex, query: str) -> Plan:
             alts += _split(index, w, df) + _typos(index, w)
             df.update(index.document_frequency(t for a, _ in alts for t in a if t not in df))
             counts = [_alt_df(index, a, df) for a, _ in alts]
+        own = [a for (a, _), c in zip(alts, counts, strict=True) if c]
+        said = {a for a, _ in alts}
+        extra = [(a, EQUIVALENT_FACTOR) for a in same.get(i, ()) if a not in said]
+        alts += extra
+        counts += [_alt_df(index, a, df) for a, _ in extra]
         held = any(counts)
         kept = [(a, c) for a, c in zip(alts, counts, strict=True) if c]
         idfs = tuple(_idf(total, c) for _, c in kept)
-        groups.append(Group(w, tuple(a for a, _ in kept), max(idfs) if idfs else _idf(total, 0), held, idfs))
+        # The query's weight of a word is its own (or its corrections'); an equivalent only stands in for it.
+        base = [idf for ((alt, _), idf) in zip(kept, idfs, strict=True) if alt[0] in own] or list(idfs)
+        groups.append(Group(w, tuple(a for a, _ in kept), max(base) if base else _idf(total, 0), held, idfs))
     pairs = {(stem(asked[i]), stem(asked[i + 1])): t for i, t in joined.items() if df.get(t)}
     return Plan(groups, total, pairs)
+
+
+def _equivalents(asked: Sequence[str]) -> dict[int, list[tuple[str, ...]]]:
+    """word position -> the phrases (as terms) that mean what it, or a table phrase it is part of, means."""
+    from cardindex.meaning.team_words import equivalents, longest
+
+    tokens = [(stem(part), i) for i, w in enumerate(asked) for part in w.split("-") if part]
+    out: dict[int, list[tuple[str, ...]]] = {}
+    for start in range(len(tokens)):
+        for end in range(start + 1, min(len(tokens), start + longest()) + 1):
+            found = equivalents(tuple(t for t, _ in tokens[start:end]))
+            for i in {i for _, i in tokens[start:end]}:
+                out.setdefault(i, []).extend(a for a in found if a not in out.get(i, []))
+    return out
 
 
 def _alt_df(index: SearchIndex, alt: tuple[str, ...], df: dict[str, int]) -> int:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -26,8 +26,7 @@ from cardindex.agents.scopes import scope_matches
 from cardindex.errors import CardIndexError
 from cardindex.meaning.terms import FORMAT, stem, surface_words, terms
 from cardindex.store.card import Card, id_list
-from cardindex.store.search_index import Row, SearchIndex
-from cardindex.store.search_index import entry as index_entry
+from cardindex.store.search_index import Row, SearchIndex, content_hash
 from cardindex.store.vault import Vault, today
 
 BODY_CHARS = 20_000
@@ -61,16 +60,15 @@ def row_of(card: Card) -> Row:
 
 
 def open_index(vault: Vault) -> SearchIndex:
-    """The vault's search index, current with the files on disk."""
+    """The vault's search index, current with what can have changed on disk (`store.search_fresh`)."""
+    from cardindex.store.search_fresh import refresh
+
     index = SearchIndex(vault.state_dir if vault.use_cache else None, FORMAT)
-    archive = vault.archive_dir + "/"
-    entries = []
-    for archived in (False, True):
-        for rel, entry in vault.listing(archived=archived):
-            try:
-                entries.append(index_entry(rel, entry.stat(), archived or rel.startswith(archive)))
-            except OSError:
-                continue  # removed since listed
+    refresh(index, vault, read=_reader(vault), load=_loader(vault))
+    return index
+
+
+def _reader(vault: Vault) -> Callable[[str], bytes | None]:
     root = str(vault.root)
 
     def read(rel: str) -> bytes | None:
@@ -80,6 +78,10 @@ def open_index(vault: Vault) -> SearchIndex:
         except OSError:
             return None
 
+    return read
+
+
+def _loader(vault: Vault) -> Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]]:
     def load(rels: Sequence[str]) -> Mapping[str, tuple[bytes, Row]]:
         if len(rels) < 64:
             cards = []
@@ -91,10 +93,14 @@ def open_index(vault: Vault) -> SearchIndex:
         else:
             wanted = set(rels)
             cards = [c for c in [*vault.cards, *vault.archived()] if c.path in wanted]
-        return {c.path: (c.text.encode("utf-8", "surrogateescape"), row_of(c)) for c in cards}
+        return {c.path: (_source(c), row_of(c)) for c in cards}
 
-    index.sync(entries, read=read, load=load)
-    return index
+    return load
+
+
+def _source(card: Card) -> bytes:
+    """What a card's content hash is taken of."""
+    return card.text.encode("utf-8", "surrogateescape")
 
 
 def memory_index(cards: Sequence[Card], archive_dir: str) -> SearchIndex:
@@ -171,22 +177,26 @@ def _find(vault: Vault, index: SearchIndex, known: Mapping[str, Card], query: st
           scope: str | None, status: str | None, everything: bool, day: dt.date, limit: int, min_score: float
           ) -> list[Hit]:
     where, params = _where(card_type, status, everything, day)
-    p = ranking.plan(index, query)
-    scored = ranking.rank(index, p, where=where, params=params,
-                          limit=ranking.CANDIDATES * (10 if scope else 1))
-    if scope is not None:
-        scored = [s for s in scored if scope_matches(str(s.info.get("scope") or "global"), scope)]
+    read: dict[str, Card | None] = {}
+    for _attempt in range(3):
+        p = ranking.plan(index, query)
+        scored = ranking.rank(index, p, where=where, params=params,
+                              limit=ranking.CANDIDATES * (10 if scope else 1))
+        if scope is not None:
+            scored = [s for s in scored if scope_matches(str(s.info.get("scope") or "global"), scope)]
+        chosen = [s for s in scored if s.score >= min_score][:limit]
+        if known or not _stale(vault, index, chosen, read):
+            break
     if not scored:
         return []
     is_weak = ranking.weak(scored[0])
-    chosen = [s for s in scored if s.score >= min_score][:limit]
     by_path = {s.path: s for s in scored}
     hits: list[Hit] = []
     placed: set[str] = set()
     for s in chosen:
         if s.path in placed:
             continue
-        card = _card(vault, known, s.path)
+        card = read[s.path] if s.path in read else _card(vault, known, s.path)
         if card is None:
             continue
         sides = tuple(i for i in s.info.get("conflicts_with") or () if s.info.get("status") == "conflict")
@@ -202,6 +212,29 @@ def _find(vault: Vault, index: SearchIndex, known: Mapping[str, Card], query: st
                             tuple(id_list(other.fields.get("conflicts_with"))) or (card.id,)))
             placed.add(other.path)
     return hits
+
+
+def _stale(vault: Vault, index: SearchIndex, chosen: Sequence[ranking.Scored], read: dict[str, Card | None]) -> bool:
+    """Whether a chosen hit's card differs from what the index holds; if so, the index takes it again.
+
+    Every hit is read to be shown, so its bytes are compared with the index's hash: a card
+    edited since the index last looked (in place, outside the sweep) is never shown stale.
+    """
+    paths = [s.path for s in chosen if s.path not in read]
+    held = index.hashes(paths)
+    stale = []
+    for path in paths:
+        card = read[path] = _card(vault, {}, path)
+        if card is None or content_hash(_source(card)) != held.get(path):
+            stale.append(path)
+    if not stale:
+        return False
+    for path in stale:
+        read.pop(path, None)
+    from cardindex.store.search_fresh import retake
+
+    retake(index, vault, stale, read=_reader(vault), load=_loader(vault))
+    return True
 
 
 def _card(vault: Vault, known: Mapping[str, Card], path: str) -> Card | None:
@@ -229,13 +262,13 @@ USER_VAULT = "CARDS_USER_VAULT"
 
 
 def layers(vault: Vault, extra: Sequence[str] = ()) -> list[Vault]:
-    """The vaults searched together: `vault` (the project's, where writes go), then each of `extra`
-    and the user-level vault named by `$CARDS_USER_VAULT`, each once."""
+    """The vaults read together: `vault` (the project's, where writes go), then each of `extra`
+    and the user-level vault (`$CARDS_USER_VAULT`, else `user_vault:` in the user's config), each once."""
     from cardindex.errors import UsageError
 
     out = [vault]
     seen = {vault.real_root}
-    named = [*extra, *([os.environ[USER_VAULT]] if os.environ.get(USER_VAULT) else [])]
+    named = [*extra, *([os.environ[USER_VAULT]] if os.environ.get(USER_VAULT) else _configured())]
     for name in named:
         root = Path(name).expanduser()
         if not root.is_dir():
@@ -245,6 +278,17 @@ def layers(vault: Vault, extra: Sequence[str] = ()) -> list[Vault]:
             seen.add(other.real_root)
             out.append(other)
     return out
+
+
+def _configured() -> list[str]:
+    from cardindex.store.trust import user_config_path
+
+    if not user_config_path().exists():  # the common case, without loading the settings reader
+        return []
+    from cardindex.store.trust import user_config
+
+    configured = user_config().user_vault
+    return [str(configured)] if configured is not None else []
 
 
 def find_layered(vaults: Sequence[Vault], query: str, *, limit: int = 10, **filters: Any) -> list[Hit]:

@@ -143,7 +143,7 @@ def _note_line(note: Note) -> str:
 
 
 def _card_line(card: Card) -> str:
-    from cardindex.agents.context import fact
+    from cardindex.agents.facts import fact
 
     description = card.description or card.id
     said = fact(card)

@@ -14,13 +14,14 @@ if TYPE_CHECKING:
     from cardindex.store.vault import Vault
 
 
-def run(*, vault: Vault, output: str | None = None, **options: Any) -> int:
+def run(*, vault: Vault, output: str | None = None, with_vaults: tuple[str, ...] = (), **options: Any) -> int:
     """Print the context (`options` as for `render`), or write it to `output` atomically."""
     from cardindex.agents.context import render
+    from cardindex.agents.search import layers
     from cardindex.errors import UsageError
     from cardindex.store.atomic import write_atomic
 
-    text = render(vault, **options)
+    text = render(vault, others=layers(vault, with_vaults)[1:], **options)
     if output:
         target = Path(output)
         if target.is_dir() or not target.name:
@@ -38,10 +39,13 @@ def run(*, vault: Vault, output: str | None = None, **options: Any) -> int:
 @click.option("-q", "--query", metavar="TEXT", help="The task at hand: cards that match it come first, best first.")
 @click.option("--as-of", type=DATE, metavar="DATE", help="What the vault said at the end of DATE (from the journal).")
 @click.option("-o", "--output", metavar="FILE", help="Write to FILE (atomically) instead of stdout.")
+@click.option("-w", "--with-vault", "with_vaults", multiple=True, metavar="PATH",
+              help="Read this vault too (repeatable); $CARDS_USER_VAULT or user_vault: in the user's config "
+                   "names a user-level one.")
 @FORMAT
 @click.pass_obj
 def context_command(obj: Options, scope: str | None, budget: int, query: str | None, as_of: dt.datetime | None,
-                    output: str | None, output_format: str) -> None:
+                    output: str | None, with_vaults: tuple[str, ...], output_format: str) -> None:
     """What an agent should read at session start: the live cards that matter, within a budget.
 
     Locked, conflicting, user and feedback cards first, then the newest evidence; a
@@ -58,4 +62,4 @@ def context_command(obj: Options, scope: str | None, budget: int, query: str | N
       cards context --as-of 2026-10-01 --format json
     """
     exit_with(run(vault=obj.open("warn"), scope=scope, budget=budget, as_of=as_of.date() if as_of else None,
-                  output_format=output_format, output=output, query=query))
+                  output_format=output_format, output=output, query=query, with_vaults=with_vaults))

@@ -82,42 +82,46 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _register() -> None:
-    """Each command lives in its own module; they import only click and the shared options at startup."""
-    from cardindex.cli import (
-        add,
-        browse,
-        completion,
-        consolidate,
-        context,
-        git,
-        import_,
-        index,
-        init,
-        journal,
-        lifecycle,
-        lint,
-        log,
-        mcp,
-        rule,
-        search,
-        state,
-        status,
-        trust,
-        undo,
-        watch,
-    )
-
-    for command in (
-        init.init_command, add.add_command, index.index_command, browse.list_cards_command, browse.show_command,
-        lint.lint_command, rule.rule_command, journal.journal_command, undo.undo_command,
-        consolidate.consolidate_command, lifecycle.supersede_command, lifecycle.archive_command, lifecycle.rm_command,
-        status.status_command, context.context_command, search.search_command, watch.watch_command,
-        git.git_setup_command, git.merge_index_command, import_.import_cards_command, mcp.mcp_command,
-        trust.trust_vault_command, log.log_command, state.state_command,
-        completion.completion_command,
-    ):
-        cli.add_command(command)
+# name -> (module in this package, its command): each is imported only when it runs (or for --help),
+# so `cards search` loads click, the search command and the core it calls, and nothing else.
+COMMANDS = {
+    "init": ("init", "init_command"), "add": ("add", "add_command"), "index": ("index", "index_command"),
+    "list": ("browse", "list_cards_command"), "show": ("browse", "show_command"), "lint": ("lint", "lint_command"),
+    "rule": ("rule", "rule_command"), "journal": ("journal", "journal_command"), "undo": ("undo", "undo_command"),
+    "consolidate": ("consolidate", "consolidate_command"), "supersede": ("lifecycle", "supersede_command"),
+    "archive": ("lifecycle", "archive_command"), "rm": ("lifecycle", "rm_command"),
+    "status": ("status", "status_command"), "context": ("context", "context_command"),
+    "search": ("search", "search_command"), "watch": ("watch", "watch_command"),
+    "git-setup": ("git", "git_setup_command"), "merge-index": ("git", "merge_index_command"),
+    "import": ("import_", "import_cards_command"), "mcp": ("mcp", "mcp_command"),
+    "trust": ("trust", "trust_vault_command"), "log": ("log", "log_command"), "state": ("state", "state_command"),
+    "completion": ("completion", "completion_command"),
+}
 
 
-_register()
+class _Commands(dict[str, Any]):
+    """The group's commands, each imported from its module on first use (click reads `commands` as a dict)."""
+
+    def __getitem__(self, name: str) -> Any:
+        value = super().__getitem__(name)
+        if isinstance(value, tuple):
+            import importlib
+
+            module, attr = value
+            value = getattr(importlib.import_module(f"cardindex.cli.{module}"), attr)
+            super().__setitem__(name, value)
+        return value
+
+    def get(self, name: str, default: Any = None) -> Any:
+        if name not in self:
+            return default
+        return self[name]
+
+    def values(self) -> Any:
+        return [self[k] for k in self]
+
+    def items(self) -> Any:
+        return [(k, self[k]) for k in self]
+
+
+cli.commands = _Commands(COMMANDS)

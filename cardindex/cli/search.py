@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 def run(*, vault: Vault, query: str, output_format: str = "text", with_vaults: tuple[str, ...] = (),
         **filters: Any) -> int:
     """Print the hits of `find_layered` (`filters` as for `find`); exit 1 when there are none."""
-    from cardindex.agents.context import fact
+    from cardindex.agents.facts import fact
     from cardindex.agents.search import find_layered, layers
     from cardindex.agents.summary import summary
     from cardindex.cli.output import echo, echo_json

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 FIELDS = ("title", "description", "key", "tags", "body")
-SCHEMA = 2
+SCHEMA = 3
 RACY_NS = 2_000_000_000  # as the parse cache: a change this close to a sync may share its timestamp
 BULK = 64  # from this many files to (re)analyse, load them through the vault's parse cache at once
 
@@ -39,6 +39,7 @@ BULK = 64  # from this many files to (re)analyse, load them through the vault's 
 # One card file as listed: (vault-relative path, mtime_ns, ctime_ns, size, inode, in the archive).
 # A plain tuple, the shape of the docs row it is compared with: a vault of 100k cards lists 100k.
 Entry = tuple[str, int, int, int, int, bool]
+Stamp = tuple[int, int, int]  # a folder's (mtime_ns, ctime_ns, inode): it changes when a name in it does
 
 
 class Row(NamedTuple):
@@ -47,6 +48,10 @@ class Row(NamedTuple):
     fields: tuple[str, ...]  # space-joined terms, one string per FIELDS entry
     words: tuple[tuple[str, str], ...]  # (word as written, its term)
     info: dict[str, Any]  # marshal-able: type, status, scope, expires, ...
+
+
+class RebuildNeeded(Exception):
+    """The index had to be opened anew: bring it up to the whole vault, not by an increment."""
 
 
 class Synced(NamedTuple):
@@ -69,9 +74,11 @@ def content_hash(data: bytes) -> bytes:
 _DDL = f"""
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS docs(
-  id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, mtime INT, ctime INT, size INT, ino INT, hash BLOB,
+  id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, dir TEXT NOT NULL, mtime INT, ctime INT, size INT, ino INT, hash BLOB,
   archived INT NOT NULL, usable INT NOT NULL, type TEXT, status TEXT, expires TEXT, info BLOB,
   {", ".join(f"len_{f} INT NOT NULL" for f in FIELDS)});
+CREATE INDEX IF NOT EXISTS docs_by_dir ON docs(dir);
+CREATE TABLE IF NOT EXISTS folders(path TEXT PRIMARY KEY, mtime INT, ctime INT, ino INT) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS words(word TEXT PRIMARY KEY, term TEXT NOT NULL, n INT NOT NULL) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS words_by_length ON words(n);
 CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5({", ".join(FIELDS)}, tokenize="unicode61 remove_diacritics 0");
@@ -87,6 +94,8 @@ class SearchIndex:
         self.path = None if state_dir is None else state_dir / "cache" / "search.sqlite"
         self.db = self._open()
         self._sums: list[int] | None = None
+        self._meta_cache: dict[str, Any] | None = None
+        self._recorded: list[Entry] = []  # what this write transaction recorded the stat of
         self.last: Synced | None = None  # what the last sync did
 
     # ------------------------------------------------------------------ opening
@@ -145,42 +154,148 @@ class SearchIndex:
         *,
         read: Callable[[str], bytes | None],
         load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
+        folders: Mapping[str, Stamp] | None = None,
+        linked: bool = False,
     ) -> Synced:
-        """Bring the index up to `entries` (the vault as listed now).
+        """Bring the index up to `entries` (the vault as listed now, every card).
 
         `read(rel)` returns a file's bytes (None when gone); `load(rels)` returns the bytes'
-        hash source and the analysed row of each of those cards.
+        hash source and the analysed row of each of those cards. `folders` are the stamps
+        of every folder listed (what `search_fresh` checks next time), `linked` whether
+        the vault holds a symlink.
         """
+        return self._retry(lambda: self._sync(entries, read, load, folders, linked))
+
+    def apply(
+        self,
+        changed: Sequence[Entry],
+        gone: Iterable[str],
+        folders: Mapping[str, Stamp],
+        folders_gone: Iterable[str],
+        cursor: int,
+        *,
+        racy: bool,
+        read: Callable[[str], bytes | None],
+        load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
+        forced: bool = False,
+    ) -> Synced:
+        """Apply what `search_fresh` found: cards whose stat changed (or are new), cards and folders gone,
+        folders listed again, where the next sweep starts. Writes nothing when nothing changed.
+        With `forced`, every card of `changed` is hashed again even when its stat is as recorded."""
+        gone = set(gone)
+        folders_gone = set(folders_gone)
+        if not (changed or gone or folders or folders_gone or racy) and cursor == self._meta().get("cursor", 0):
+            self.last = Synced(0, 0, 0, True)
+            return self.last
+        return self._retry(lambda: self._apply(changed, gone, folders, folders_gone, cursor, read, load, forced),
+                           once=True)
+
+    def racy_paths(self) -> list[str]:
+        """Cards whose stat was recorded so close to a sync that it may hide a change: checked by the next."""
+        found = self._meta().get("racy")
+        return list(marshal.loads(found)) if found else []
+
+    def _retry(self, work: Callable[[], Synced], once: bool = False) -> Synced:
+        """Run `work`; a corrupt index is removed and reopened, an unwritable one moved to memory, and `work`
+        tried again (with `once`, the caller is told by RebuildNeeded: an increment means nothing on a new index)."""
         for attempt in range(3):
             try:
-                self.last = self._sync(entries, read, load)
+                self.last = work()
                 return self.last
             except sqlite3.DatabaseError:
+                if once:
+                    self._reopen(0)
+                    raise RebuildNeeded() from None
                 if self.path is None or attempt == 2:
                     raise
-                self.db.close()
-                self._sums = None
-                if attempt == 0:
-                    self._remove()  # corrupt: rebuilt from the cards
-                    self.db = self._open()
-                else:
-                    self.path = None  # cannot be written (a read-only vault): in memory for this run
-                    self.db = self._connect(":memory:")
+                self._reopen(attempt)
         raise AssertionError("unreachable")
+
+    def _reopen(self, attempt: int) -> None:
+        """After a failed write: the first time, remove a corrupt file and open it anew; then, in memory."""
+        self.db.close()
+        self._sums = None
+        self._meta_cache = None
+        if attempt == 0 and self.path is not None:
+            self._remove()  # corrupt: rebuilt from the cards
+            self.db = self._open()
+        else:
+            self.path = None  # cannot be written (a read-only vault): in memory for this run
+            self.db = self._connect(":memory:")
+
+    def _meta(self) -> dict[str, Any]:
+        if self._meta_cache is None:
+            self._meta_cache = dict(self.db.execute("SELECT k, v FROM meta").fetchall())
+        return self._meta_cache
 
     def _sync(
         self,
         entries: Sequence[Entry],
         read: Callable[[str], bytes | None],
         load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
+        folders: Mapping[str, Stamp] | None,
+        linked: bool,
     ) -> Synced:
         started = time.time_ns()
         listing = content_hash(marshal.dumps(list(entries)))
-        meta = dict(self.db.execute("SELECT k, v FROM meta").fetchall())
+        meta = self._meta()
         trusted_before = meta.get("trusted_before", 0)
         racy = {e[0] for e in entries if e[1] >= trusted_before or e[2] >= trusted_before}
-        if meta.get("listing") == listing and not racy:
+        if meta.get("listing") == listing and not racy and bool(meta.get("linked")) == linked and (
+                folders is None or dict(self.folder_stamps()) == dict(folders)):
             return Synced(0, 0, 0, True)
+
+        def update() -> Synced:
+            done = self._update(entries, racy, read, load)
+            last = self.db.execute("SELECT max(id) FROM docs").fetchone()[0]
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('cursor', ?)", (last or 0,))
+            if folders is not None:
+                self.db.execute("DELETE FROM folders")
+                self.db.executemany("INSERT INTO folders VALUES (?, ?, ?, ?)", ((k, *v) for k, v in folders.items()))
+            return done
+
+        return self._write(update, started, [("listing", listing), ("linked", int(linked))])
+
+    def _apply(
+        self,
+        changed: Sequence[Entry],
+        gone: set[str],
+        folders: Mapping[str, Stamp],
+        folders_gone: set[str],
+        cursor: int,
+        read: Callable[[str], bytes | None],
+        load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
+        forced: bool,
+    ) -> Synced:
+        started = time.time_ns()
+        trusted_before = self._meta().get("trusted_before", 0)
+
+        def update() -> Synced:
+            racy = {e[0] for e in changed if forced or e[1] >= trusted_before or e[2] >= trusted_before}
+            known = set()
+            for e in changed:
+                found = self.db.execute("SELECT mtime, ctime, size, ino, archived FROM docs WHERE path = ?",
+                                        (e[0],)).fetchone()
+                if found is not None and (e[0], *found) == e:
+                    known.add(e)
+            done = self._changed([e for e in changed if e not in known or e[0] in racy], read, load)
+            removed = set(gone)
+            for folder in folders_gone:
+                removed.update(self.cards_in(folder))
+                removed.update(p for (p,) in self.db.execute(
+                    "SELECT path FROM docs WHERE dir >= ? AND dir < ?", (folder + "/", folder + "0")))
+                self.db.execute("DELETE FROM folders WHERE path = ? OR (path >= ? AND path < ?)",
+                                (folder, folder + "/", folder + "0"))
+            for path in removed:
+                self._delete_path(path)
+            self.db.executemany("INSERT OR REPLACE INTO folders VALUES (?, ?, ?, ?)",
+                                ((k, *v) for k, v in folders.items()))
+            return done._replace(removed=len(removed))
+
+        return self._write(update, started, [("cursor", cursor)])
+
+    def _write(self, update: Callable[[], Synced], started: int, extra: list[tuple[str, Any]]) -> Synced:
+        """Run `update` in one write transaction, then record when files were last seen and the field sums."""
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError:
@@ -188,16 +303,25 @@ class SearchIndex:
                 raise
             raise sqlite3.DatabaseError("cannot write the search index") from None
         self._sums = None  # read again inside the transaction: another process may have changed them
+        self._meta_cache = None
+        self._recorded = []
         try:
-            done = self._update(entries, racy, read, load)
+            previous = self.racy_paths()
+            done = update()
+            edge = started - RACY_NS
+            racy = sorted({e[0] for e in self._recorded if e[1] >= edge or e[2] >= edge} | (
+                set(previous) - {e[0] for e in self._recorded}))
+            self._load_sums()
             self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                                [("listing", listing), ("trusted_before", started - RACY_NS),
-                                 ("sums", marshal.dumps(self._sums))])
+                                [*extra, ("trusted_before", edge), ("sums", marshal.dumps(self._sums)),
+                                 ("racy", marshal.dumps(racy))])
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
             self._sums = None
             raise
+        finally:
+            self._meta_cache = None
         return done
 
     def _update(
@@ -209,6 +333,20 @@ class SearchIndex:
     ) -> Synced:
         known = set(self.db.execute("SELECT path, mtime, ctime, size, ino, archived FROM docs"))
         changed = [e for e in entries if e not in known or e[0] in racy]
+        done = self._changed(changed, read, load)
+        listed = {e[0] for e in entries}
+        gone = {k[0] for k in known} - listed
+        for path in gone:
+            self._delete_path(path)
+        return done._replace(removed=len(gone))
+
+    def _changed(
+        self,
+        changed: Sequence[Entry],
+        read: Callable[[str], bytes | None],
+        load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
+    ) -> Synced:
+        """Re-stat or re-analyse the cards whose stat changed: only those whose bytes changed are analysed."""
         restated = 0
         todo: list[Entry] = []
         if len(changed) < BULK:
@@ -218,11 +356,12 @@ class SearchIndex:
                     data = read(e[0])
                     if data is not None and content_hash(data) == found[1]:
                         self.db.execute("UPDATE docs SET mtime=?, ctime=?, size=?, ino=? WHERE id=?", (*e[1:5], found[0]))
+                        self._recorded.append(e)
                         restated += 1
                         continue
                 todo.append(e)
         else:
-            todo = changed
+            todo = list(changed)
         rows = load([e[0] for e in todo]) if todo else {}
         analysed = 0
         for e in todo:
@@ -231,13 +370,10 @@ class SearchIndex:
             if got is not None:
                 self._insert(e, content_hash(got[0]), got[1])
                 analysed += 1
-        listed = {e[0] for e in entries}
-        gone = {k[0] for k in known} - listed
-        for path in gone:
-            self._delete_path(path)
-        return Synced(analysed, restated, len(gone), False)
+        return Synced(analysed, restated, 0, False)
 
     def _insert(self, e: Entry, digest: bytes, row: Row) -> None:
+        self._recorded.append(e)
         info = row.info
         lengths = [f.count(" ") + 1 if f else 0 for f in row.fields]
         sums = self._load_sums()
@@ -246,9 +382,9 @@ class SearchIndex:
             sums[k] += n
         cur = self.db.execute(
             f"INSERT INTO docs(path, mtime, ctime, size, ino, archived, hash, usable, type, status, expires, info, "
-            f"{', '.join('len_' + f for f in FIELDS)}) VALUES ({', '.join('?' * (12 + len(FIELDS)))})",
+            f"{', '.join('len_' + f for f in FIELDS)}, dir) VALUES ({', '.join('?' * (13 + len(FIELDS)))})",
             (*e, digest, bool(info.get("usable")), info.get("type"), info.get("status"),
-             info.get("expires"), marshal.dumps(info), *lengths),
+             info.get("expires"), marshal.dumps(info), *lengths, e[0].rpartition("/")[0]),
         )
         self.db.execute(f"INSERT INTO terms(rowid, {', '.join(FIELDS)}) VALUES (?{', ?' * len(FIELDS)})",
                         (cur.lastrowid, *row.fields))
@@ -273,6 +409,43 @@ class SearchIndex:
         for rel, archived, data, row in items:
             self._insert((rel, 0, 0, 0, 0, archived), content_hash(data), row)
         self.db.execute("COMMIT")
+
+    # ------------------------------------------------------------------ what search_fresh checks
+
+    def folder_stamps(self) -> dict[str, Stamp]:
+        """The stamp of every folder the last listing walked ('' the vault's root)."""
+        return {k: (m, c, i) for k, m, c, i in self.db.execute("SELECT path, mtime, ctime, ino FROM folders")}
+
+    def linked(self) -> bool:
+        """Whether the vault held a symlink when last listed (then it is listed whole every time)."""
+        return bool(self._meta().get("linked"))
+
+    def trusted_before(self) -> int:
+        """A stat older than this (ns) was seen by a finished sync far enough from any change to be trusted."""
+        return int(self._meta().get("trusted_before", 0))
+
+    def cards_in(self, folder: str) -> dict[str, int]:
+        """path -> inode of the indexed cards directly in `folder`."""
+        return dict(self.db.execute("SELECT path, ino FROM docs WHERE dir = ?", (folder,)).fetchall())
+
+    def slice(self, n: int) -> tuple[list[Entry], int]:
+        """The next `n` indexed cards after the sweep's cursor (wrapping around), and the cursor after them."""
+        start = int(self._meta().get("cursor", 0))
+        sql = "SELECT id, path, mtime, ctime, size, ino, archived FROM docs WHERE id > ? ORDER BY id LIMIT ?"
+        rows = self.db.execute(sql, (start, n)).fetchall()
+        if len(rows) < n and start:
+            rows += self.db.execute(sql.replace("id > ?", "id > ? AND id <= " + str(start)), (0, n - len(rows)))
+        if not rows:
+            return [], start if n == 0 else 0
+        return [(p, m, c, s, i, bool(a)) for _, p, m, c, s, i, a in rows], rows[-1][0]
+
+    def hashes(self, paths: Iterable[str]) -> dict[str, bytes]:
+        """path -> content hash of those cards the index holds."""
+        wanted = sorted(set(paths))
+        if not wanted:
+            return {}
+        return dict(self.db.execute(f"SELECT path, hash FROM docs WHERE path IN ({', '.join('?' * len(wanted))})",
+                                    wanted).fetchall())
 
     # ------------------------------------------------------------------ reading
 

@@ -10,7 +10,10 @@ Files, both outside every vault:
 
 - the user config, `$XDG_CONFIG_HOME/cardindex/config.yaml` (default
   `~/.config/cardindex/config.yaml`): `llm: COMMAND`, the user's own command, trusted
-  everywhere. Read by the same safe loader as a vault's config.
+  everywhere; `user_vault: PATH`, a vault of the user's own that `cards search`,
+  `cards context` and the MCP server read beside the project's (`~` expanded, a
+  relative path taken from the config's folder). Read by the same safe loader as a
+  vault's config.
 - the trust store, `$XDG_STATE_HOME/cardindex/trusted.json` (default
   `~/.local/state/cardindex/trusted.json`), written only by `cards trust`.
 """
@@ -28,12 +31,13 @@ from cardindex.errors import ConfigError
 from cardindex.store.atomic import write_atomic
 from cardindex.store.config import read_settings
 
-USER_KEYS = frozenset({"llm"})
+USER_KEYS = frozenset({"llm", "user_vault"})
 MAX_STORE_BYTES = 1024 * 1024
 
 
 class UserConfig(NamedTuple):
     llm: str | None = None
+    user_vault: Path | None = None  # a vault of the user's own (preferences, personal rules) read beside each project's
 
 
 class Trusted(NamedTuple):
@@ -70,7 +74,11 @@ def user_config() -> UserConfig:
     llm = data.get("llm")
     if llm is not None and (not isinstance(llm, str) or not llm.strip()):
         raise ConfigError("'llm' must be text: a command line", path=str(path))
-    return UserConfig(llm=llm)
+    folder = data.get("user_vault")
+    if folder is not None and (not isinstance(folder, str) or not folder.strip()):
+        raise ConfigError("'user_vault' must be text: the path of a vault folder", path=str(path))
+    user_vault = path.parent / Path(os.path.expanduser(folder.strip())) if folder else None
+    return UserConfig(llm=llm, user_vault=user_vault)
 
 
 def fingerprint(llm: str) -> str:

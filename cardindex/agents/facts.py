@@ -1,0 +1,28 @@
+"""A card's fact in one paragraph: what `cards context`, `cards search` and the MCP tools show of its body.
+
+Kept apart from `context` so that a search, which shows facts and nothing of the
+session-start view, does not load the index renderer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from cardindex.store.card import Card
+
+MAX_FACT = 400
+_REASON_LINE = re.compile(r"(?i)^\W*(?:why|how to apply)\b")
+_MARKUP = re.compile(r"^\s*(?:#+|[-*+]|\d+[.)])\s+")
+
+
+def fact(card: Card) -> str:
+    """The card's fact in one paragraph: its body without the Why/How lines, cut to MAX_FACT."""
+    lines = []
+    for line in card.body.splitlines():
+        if _REASON_LINE.match(line):
+            break
+        lines.append(_MARKUP.sub("", line).strip())
+    text = " ".join(" ".join(lines).split())
+    if len(text) > MAX_FACT:
+        text = text[:MAX_FACT].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
+    return text

@@ -1,0 +1,245 @@
+"""Keeping the search index current without stat'ing every card on every search.
+
+What can change in a vault, and what tells us, cheapest first:
+
+- **a card added, removed or renamed, or saved by rename** (what `cards` itself, vim and
+  most tools do: write a temp file, rename it over): the folder's own mtime changes. So a
+  search stats the folders it walked last time (a handful), and lists again only those
+  that changed; within such a folder only names that are new or whose inode changed are
+  stat'ed and read. A new subfolder changes its parent, so it is found too.
+- **a card edited in place** (the same inode rewritten, as VS Code and Obsidian save):
+  nothing but the file's own stat says so. Each search stats a slice of `SWEEP` indexed
+  cards in turn, so a vault of up to `SWEEP` cards is checked whole on every search (as
+  before), and a larger one within `ceil(n / SWEEP)` searches. The hits themselves are
+  never trusted to the index: `agents.search` compares every card it shows with the
+  hash the index holds and re-ranks when one changed, so a stale hit is never shown.
+
+A folder modified within `RACY_NS` of the last sync could hide a second change in the
+same timestamp; it is listed again until it is older ("racily clean", as git says).
+
+The walk here is the vault's: the same files are cards (a test holds it to
+`Vault.listing`). A vault holding a symlink is left to `Vault.listing` on every search,
+which knows when two paths are one card.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import NamedTuple
+
+from cardindex.store.search_index import Entry, RebuildNeeded, Row, SearchIndex, Stamp, Synced, entry
+from cardindex.store.vault import EDITOR_TEMP_NAMES, NOT_CARDS, Vault, valid_name
+
+SWEEP = 1000  # cards whose stat each search checks, in turn
+
+
+class Scan(NamedTuple):
+    """What a walk found: card files, every folder walked with its stamp, and whether a symlink was met."""
+
+    cards: list[Entry]
+    folders: dict[str, Stamp]
+    linked: bool
+
+
+def stamp(st: os.stat_result) -> Stamp:
+    return (st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+class Walker:
+    """The vault's rules for which files are cards, applied one folder at a time."""
+
+    def __init__(self, vault: Vault) -> None:
+        self.root = str(vault.root)
+        self.archive = vault.archive_dir
+        self.log = vault.log_dir
+        self.not_cards = NOT_CARDS | {vault.index_name, vault.config.state_file}
+
+    def archived(self, rel: str) -> bool:
+        return rel.startswith(self.archive + "/")
+
+    def folder(self, rel: str) -> tuple[list[tuple[str, os.DirEntry[str]]], list[str], bool]:
+        """(card files, subfolders, a symlink met) directly in the folder `rel` ('' the root)."""
+        cards: list[tuple[str, os.DirEntry[str]]] = []
+        subs: list[str] = []
+        linked = False
+        prefix = rel + "/" if rel else ""
+        with os.scandir(os.path.join(self.root, rel) if rel else self.root) as found:
+            for e in found:
+                name = e.name
+                if name.startswith(".") or name in EDITOR_TEMP_NAMES:
+                    continue
+                try:
+                    if e.is_symlink():
+                        linked = True
+                        continue
+                    if e.is_dir():
+                        child = prefix + name
+                        if child != self.log:
+                            subs.append(child)
+                    elif name.endswith(".md") and name not in self.not_cards and e.is_file():
+                        path = prefix + name
+                        if valid_name(path):
+                            cards.append((path, e))
+                except OSError:
+                    continue  # gone since listed
+        return cards, subs, linked
+
+    def walk(self, start: str = "") -> Scan:
+        """Every card file and folder under `start`, with the stats the index keeps."""
+        cards: list[Entry] = []
+        folders: dict[str, Stamp] = {}
+        linked = False
+        stack = [start]
+        while stack:
+            rel = stack.pop()
+            try:
+                st = os.stat(os.path.join(self.root, rel) if rel else self.root)
+                found, subs, link = self.folder(rel)
+            except OSError:
+                continue
+            folders[rel] = stamp(st)
+            linked = linked or link
+            stack.extend(subs)
+            for path, e in found:
+                try:
+                    cards.append(entry(path, e.stat(), self.archived(path)))
+                except OSError:
+                    continue
+        return Scan(cards, folders, linked)
+
+
+def refresh(
+    index: SearchIndex,
+    vault: Vault,
+    *,
+    read: Callable[[str], bytes | None],
+    load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
+) -> Synced:
+    """Bring `index` up to the vault on disk, looking at what can have changed (module docstring)."""
+    walker = Walker(vault)
+    known = index.folder_stamps()
+    if not known or index.linked():
+        return _full(index, vault, walker, read, load)
+    trusted = index.trusted_before()
+    dirty = []
+    for rel in known:
+        try:
+            now = stamp(os.stat(os.path.join(walker.root, rel) if rel else walker.root))
+        except OSError:
+            now = None
+        if now != known[rel] or now[0] >= trusted or now[1] >= trusted:
+            dirty.append(rel)
+    changed: dict[str, Entry] = {}
+    gone: set[str] = set()
+    folders: dict[str, Stamp] = {}
+    folders_gone: set[str] = set()
+    for rel in sorted(dirty, key=lambda r: r.count("/")):
+        if rel in folders_gone or any(rel.startswith(g + "/") for g in folders_gone if g):
+            continue
+        try:
+            st = os.stat(os.path.join(walker.root, rel) if rel else walker.root)
+            found, subs, linked = walker.folder(rel)
+        except OSError:
+            if not rel:
+                raise
+            folders_gone.add(rel)
+            continue
+        if linked:
+            return _full(index, vault, walker, read, load)
+        folders[rel] = stamp(st)
+        stored = index.cards_in(rel)
+        listed = {}
+        for path, e in found:
+            listed[path] = e
+            if stored.get(path) != e.inode():
+                try:
+                    changed[path] = entry(path, e.stat(), walker.archived(path))
+                except OSError:
+                    continue
+        gone.update(p for p in stored if p not in listed)
+        for sub in subs:
+            if sub not in known:
+                scan = walker.walk(sub)
+                if scan.linked:
+                    return _full(index, vault, walker, read, load)
+                folders.update(scan.folders)
+                changed.update((e[0], e) for e in scan.cards)
+        here = set(subs)
+        folders_gone.update(k for k in known if k and k.rpartition("/")[0] == rel and k not in here)
+    for rel in index.racy_paths():  # recorded too close to a sync to be trusted by stat: hashed again
+        if rel not in changed and rel not in gone:
+            _restat(walker, rel, changed, gone)
+    sweep, cursor = _sweep(index, walker, trusted, changed, gone)
+    try:
+        return index.apply(list(changed.values()), gone | sweep, folders, folders_gone, cursor,
+                           racy=bool(dirty), read=read, load=load)
+    except RebuildNeeded:
+        return _full(index, vault, walker, read, load)
+
+
+def retake(
+    index: SearchIndex,
+    vault: Vault,
+    paths: Sequence[str],
+    *,
+    read: Callable[[str], bytes | None],
+    load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
+) -> Synced:
+    """Analyse `paths` again (or drop those gone): cards found to differ from what the index holds."""
+    walker = Walker(vault)
+    changed: dict[str, Entry] = {}
+    gone: set[str] = set()
+    for rel in paths:
+        _restat(walker, rel, changed, gone)
+    _, cursor = index.slice(0)
+    try:
+        return index.apply(list(changed.values()), gone, {}, (), cursor, racy=True, read=read, load=load, forced=True)
+    except RebuildNeeded:
+        return _full(index, vault, walker, read, load)
+
+
+def _restat(walker: Walker, rel: str, changed: dict[str, Entry], gone: set[str]) -> None:
+    try:
+        changed[rel] = entry(rel, os.stat(os.path.join(walker.root, rel)), walker.archived(rel))
+    except OSError:
+        gone.add(rel)
+
+
+def _sweep(index: SearchIndex, walker: Walker, trusted: int, changed: dict[str, Entry], gone: set[str]
+           ) -> tuple[set[str], int]:
+    """Stat the next `SWEEP` indexed cards; those whose stat changed go into `changed`, those gone are returned."""
+    missing: set[str] = set()
+    rows, cursor = index.slice(SWEEP)
+    root = walker.root + os.sep
+    for e in rows:
+        rel = e[0]
+        if rel in changed or rel in gone:
+            continue
+        try:
+            now = entry(rel, os.stat(root + rel), e[5])
+        except OSError:
+            missing.add(rel)
+            continue
+        if now != e or now[1] >= trusted or now[2] >= trusted:
+            changed[rel] = now
+    return missing, cursor
+
+
+def _full(index: SearchIndex, vault: Vault, walker: Walker, read: Callable[[str], bytes | None],
+          load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]]) -> Synced:
+    scan = walker.walk()
+    cards = scan.cards
+    if scan.linked:  # the vault's own listing knows when two paths are one card
+        cards = list(_vault_entries(vault))
+    return index.sync(cards, read=read, load=load, folders=scan.folders, linked=scan.linked)
+
+
+def _vault_entries(vault: Vault) -> Iterator[Entry]:
+    archive = vault.archive_dir + "/"
+    for archived in (False, True):
+        for rel, e in vault.listing(archived=archived):
+            try:
+                yield entry(rel, e.stat(), archived or rel.startswith(archive))
+            except OSError:
+                continue
