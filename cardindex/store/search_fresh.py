@@ -31,7 +31,9 @@ from typing import NamedTuple
 from cardindex.store.search_index import Entry, RebuildNeeded, Row, SearchIndex, Stamp, Synced, entry
 from cardindex.store.vault import EDITOR_TEMP_NAMES, NOT_CARDS, Vault, valid_name
 
-SWEEP = 1000  # cards whose stat each search checks, in turn
+# Cards whose stat each search checks, in turn: a vault up to this size is checked whole on
+# every search (an edit in place is always seen); a larger one within ceil(n / SWEEP) searches.
+SWEEP = 20_000
 
 
 class Scan(NamedTuple):
