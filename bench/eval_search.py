@@ -14,6 +14,9 @@ recall@5 per kind of query.
     python bench/eval_search.py bench/retrieval_dev
     python bench/eval_search.py bench/retrieval_dev --json out.json --show-misses
 
+For a sealed set, leave out --show-misses: the scores, and recall by kind of query (the
+note's word before any ':'), are printed; no query text is.
+
 The engines:
   cards     `cards --vault V search QUERY --format json -n 10` through the real CLI
   bm25      BM25 (k1 1.2, b 0.75) over title, description and body, written here with the
@@ -144,9 +147,10 @@ def score(queries: list[dict[str, object]], engine: Callable[[str, bool], Ranked
         r1 += rank == 1
         r5 += rank is not None and rank <= 5
         rr += 1 / rank if rank else 0.0
-        kinds.setdefault(note, [0, 0])
-        kinds[note][0] += rank is not None and rank <= 5
-        kinds[note][1] += 1
+        kind = note.split(":", 1)[0].strip() or "other"  # the kind only: a note's detail names the card
+        kinds.setdefault(kind, [0, 0])
+        kinds[kind][0] += rank is not None and rank <= 5
+        kinds[kind][1] += 1
         if rank != 1:
             misses.append((q["id"], q["query"], f"rank {rank}", ranked[:3]))
     return {
@@ -193,6 +197,8 @@ def main() -> int:
             for m in r["misses"]:  # type: ignore[attr-defined]
                 print("  ", *m)
     if args.json:
+        if not args.show_misses:  # a sealed set's queries stay sealed: the misses name them
+            results = {name: {k: v for k, v in r.items() if k != "misses"} for name, r in results.items()}
         args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
     return 0
 
