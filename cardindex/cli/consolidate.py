@@ -155,6 +155,7 @@ def _merge_numbers(numbered: Numbered, chosen: list[int] | None) -> set[tuple[st
 def _ask(vault: Vault, now: dt.date, everything: bool, since: dt.date | None, deep: bool,
          options: dict[str, Any]) -> tuple[list[int] | None, str]:
     """Plan, then ask per decision on the terminal, without holding the lock while a person reads."""
+    from cardindex.cli.output import echo
     from cardindex.cli.review import ask
     from cardindex.errors import Refused
     from cardindex.lifecycle import review, window
@@ -167,16 +168,16 @@ def _ask(vault: Vault, now: dt.date, everything: bool, since: dt.date | None, de
         numbered, _ = _numbered(vault, cards, now, changed, deep)
     print_ = review.fingerprint(numbered, options)
     vault.invalidate()
-    chosen = ask(vault, numbered.items, ARROWS, read=lambda prompt: click.prompt(prompt, default="n", show_default=False,
-                                                                                 prompt_suffix=""),
-                 write=lambda text: click.echo(shown_text(text)))
+    chosen = ask(vault, numbered.items, ARROWS, read=_read_answer, write=echo)
     return chosen, print_
 
 
-def shown_text(text: str) -> str:
-    from cardindex.redaction import shown
-
-    return shown(text)
+def _read_answer(prompt: str) -> str:
+    """One answer from the terminal; the end of input (Ctrl-D) stops asking, as q does."""
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    line = sys.stdin.readline()
+    return line if line else "q"
 
 
 def _rewrite_merged(vault: Vault, decided: Plan, given: str | None, steps: list[Step],
