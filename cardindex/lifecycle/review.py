@@ -106,8 +106,11 @@ def numbered(cards: Sequence[Card], *, now: dt.date, multi_valued: frozenset[str
     decided = planner.plan()
     by_path = {c.path: c for c in planner.cards}
     out = Numbered(decided, [], planner.touches, by_path)
-    for index, d in enumerate(decided.decisions):
-        steps = tuple(compose(out, {index}))
+    by_decision: dict[int, list[Touch]] = defaultdict(list)
+    for touch in planner.touches:
+        by_decision[touch.decision].append(touch)
+    for index, d in enumerate(decided.decisions):  # each decision alone: only its own touches (linear, not quadratic)
+        steps = tuple(compose(out._replace(touches=by_decision.get(index, [])), {index}))
         out.items.append(Item(index + 1, d.action, d.card, d.related, d.reason, steps))
     return out
 
