@@ -26,7 +26,7 @@ def test_the_deep_pass_forgets_the_unconfirmed(invoke: Callable[..., Result], va
     plain = json.loads(invoke("consolidate", "--dry-run", "--now", "2026-11-30", "--format", "json").stdout)
     assert plain["forgotten"] == []  # only the weekly pass forgets
     dry = json.loads(invoke("consolidate", "--deep", "--dry-run", "--now", "2026-11-30", "--format", "json").stdout)
-    assert dry["forgotten"] == [{"card": "old", "days": 364, "forget_after": 180}]
+    assert dry["forgotten"] == [{"card": "old", "days": 364, "forget_after": 180, "number": 1}]  # numbered after the plan
     text = invoke("consolidate", "--deep", "--now", "2026-11-30")
     assert text.exit_code == 0, text.stderr
     assert "forget     old  (not confirmed for 364 days; forget_after for project: 180)" in text.stdout

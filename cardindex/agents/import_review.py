@@ -59,12 +59,14 @@ def review(vault: Vault, candidates: list[Candidate], now: dt.date, inputs: list
 
 def _review_all(vault: Vault, candidates: list[Candidate], now: dt.date, own_docs: tuple[str, ...]) -> list[Outcome]:
     from cardindex.lint import gate
+    from cardindex.store.progress import report
 
     checks = gate.Gate(vault)  # the repo is read once; accepted candidates count as in the vault
     taken: set[str] = set()
     origin: dict[str, str] = {}  # planned path -> where its candidate came from
     outcomes = []
-    for cand in candidates:
+    for done, cand in enumerate(candidates):
+        report("checking candidates", done, len(candidates))
         rel = free_name(vault, derived_stem(_description(cand)), taken=taken)
         description = fit_description(_description(cand), rel)
         fields: list[tuple[str, Any]] = [

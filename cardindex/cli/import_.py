@@ -48,6 +48,7 @@ def run(
 
     from cardindex.agents.import_review import review, write_accepted
     from cardindex.cli.output import echo, echo_json
+    from cardindex.cli.progress import Progress
     from cardindex.errors import UsageError
     from cardindex.index import build as index
     from cardindex.store.jobs import recover
@@ -66,7 +67,7 @@ def run(
 
     job: str | None = None
     replaced_index = False
-    with vault.lock() if apply else contextlib.nullcontext():  # a report alone blocks no writer
+    with Progress("import"), vault.lock() if apply else contextlib.nullcontext():  # a report alone blocks no writer
         if apply:
             recover(vault)
             if not own_index:

@@ -77,12 +77,14 @@ def counts(shown: int, omitted: int, notes: int) -> str:
 
 
 def run(*, vault: Vault, check: bool = False, dry_run: bool = False) -> int:
+    from cardindex.cli.progress import Progress
     from cardindex.index import build as index
     from cardindex.store.vault import today
 
     if dry_run:
         return run_dry(vault=vault)
-    result = index.write(vault, today(), check=check)
+    with Progress("index"):  # a cold build reads every card: the line says how far
+        result = index.write(vault, today(), check=check)
     report_broken(result.broken)
     more = counts(result.shown, result.omitted, result.notes)
     if check:

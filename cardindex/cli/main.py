@@ -46,9 +46,10 @@ def _os_failure(exc: OSError) -> CardIndexError:
 @click.group(cls=CardsGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--vault", metavar="PATH", help="The vault folder (default: $CARDS_VAULT, else the current folder).")
 @click.option("--no-cache", is_flag=True, help="Parse every card again instead of using .cardindex/cache.")
+@click.option("-q", "--quiet", is_flag=True, help="Draw no progress line on stderr during long work.")
 @click.version_option(__version__, "--version", prog_name="cards")
 @click.pass_context
-def cli(ctx: click.Context, vault: str | None, no_cache: bool) -> None:
+def cli(ctx: click.Context, vault: str | None, no_cache: bool, quiet: bool) -> None:
     """A card index for agent memory: one durable fact per file, one small INDEX.md.
 
     \b
@@ -58,6 +59,9 @@ def cli(ctx: click.Context, vault: str | None, no_cache: bool) -> None:
       cards index --check              exit 1 when INDEX.md is out of date
       cards --vault memory list --format json
     """
+    from cardindex.cli import progress
+
+    progress.QUIET = quiet
     ctx.obj = Options(vault, not no_cache)
 
 

@@ -24,12 +24,14 @@ SHOWN_FILES = 10  # files listed without --verbose; the rest are counted
 
 def run(*, vault: Vault, job: str | None = None, verbose: bool = False) -> int:
     from cardindex.cli.output import echo
+    from cardindex.cli.progress import Progress
     from cardindex.lifecycle.undo import undo
     from cardindex.store.jobs import recover
     from cardindex.store.journal import Journal
     from cardindex.store.recovery import settle
 
-    with vault.lock():
+    with Progress("undo") as progress, vault.lock():
+        progress.phase("checking the files of the job")
         recovered = recover(vault)
         if recovered is None:
             settle(vault)  # no job was pending: only our stale temp files, if a kill left any

@@ -52,12 +52,19 @@ def _check_kept(vault: Vault, day: dt.date) -> None:
         raise Refused(f"the journal was pruned: --as-of can go back to {earliest.isoformat()} at the earliest")
 
 
+def known_by(card: Card, day: dt.date) -> bool:
+    """Whether the fact was written down by the end of `day`: `created` says so, else `verified`.
+
+    A card without `created` whose `verified` is later was first confirmed after that
+    day, so it was not known then; one with neither date cannot be placed and counts.
+    """
+    first = card.created or card.verified
+    return first is None or first <= day
+
+
 def live_at(vault: Vault, day: dt.date) -> list[Card]:
-    """The cards that were live at the end of `day`: outside the archive, live, already created."""
+    """The cards that were live at the end of `day`: outside the archive, live, already known (`known_by`)."""
     archive = vault.archive_dir + "/"
-    return [
-        c for c in cards_at(vault, day)
-        if not c.path.startswith(archive) and c.live(day) and (c.created is None or c.created <= day)
-    ]
+    return [c for c in cards_at(vault, day) if not c.path.startswith(archive) and c.live(day) and known_by(c, day)]
 
 

@@ -57,6 +57,7 @@ from cardindex.errors import CardIndexError, Refused
 from cardindex.store.atomic import create_new, deferred_folder_syncs, move_new, remove, write_atomic
 from cardindex.store.card import Card, decode, set_fields
 from cardindex.store.journal import Action, DamagedPack, FileChange, Journal, fault, sha256
+from cardindex.store.progress import report
 from cardindex.store.vault import Vault, today
 
 OPS = ("create", "replace", "edit", "archive", "remove")  # also the order a job writes in
@@ -166,9 +167,10 @@ def run_job(
     fault("entry")
     try:
         with deferred_folder_syncs():  # each folder fsynced once, when the block ends
-            for write in writes:
+            for done, write in enumerate(writes, start=1):
                 _execute(vault, write)
                 _wrote()
+                report("writing files" if undoes is None else "restoring files", done, len(writes))
     except (OSError, CardIndexError) as exc:
         rolled = roll_back(vault, journal, job)
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)

@@ -306,9 +306,13 @@ class Vault:
     def _load(
         self, entries: list[tuple[str, os.DirEntry[str]]], area: str, cache: ParseCache | None = None
     ) -> list[Card]:
+        from cardindex.store.progress import report
+
         cache = cache or ParseCache(self.state_dir, area, enabled=self.use_cache)
         cards = []
-        for rel, entry in entries:
+        total = len(entries)
+        for done, (rel, entry) in enumerate(entries):
+            report("reading cards", done, total)
             if not valid_name(rel):
                 cards.append(_misnamed(rel))
                 continue
