@@ -67,3 +67,12 @@ def test_known_by_is_the_first_of_created_else_verified(created: dt.date | None,
     card = Card("fact.md", text, *parse(text))
     first = created or verified
     assert known_by(card, day) is (first is None or first <= day)
+
+
+def test_search_as_of_dates_a_card_by_verified_too(invoke, vault) -> None:  # type: ignore[no-untyped-def]
+    (vault / "late.md").write_text("---\ndescription: Where the payout job runs\ntype: project\nverified: 2026-11-20\n"
+                                   "---\nThe payout job runs on the batch cluster.\n", encoding="utf-8")
+    then = invoke("search", "payout job", "--as-of", "2026-11-01", "--format", "json")
+    now = invoke("search", "payout job", "--format", "json")
+    assert then.exit_code in (0, 1) and "late" not in then.stdout, then.stdout  # 1: no hits, as grep
+    assert "late" in now.stdout

@@ -159,9 +159,9 @@ def find(
     """Ranked hits among the cards that pass the filters, best first (live ones unless `status`/`everything`)."""
     day = as_of or today()
     if as_of is not None:
-        from cardindex.lifecycle.asof import cards_at
+        from cardindex.lifecycle.asof import cards_at, known_by
 
-        known = {c.path: c for c in cards_at(vault, as_of) if c.created is None or c.created <= as_of}
+        known = {c.path: c for c in cards_at(vault, as_of) if known_by(c, as_of)}
         index = memory_index(list(known.values()), vault.archive_dir)
     else:
         known = {}
