@@ -33,6 +33,7 @@ from cardindex.lint.registry import selected
 from cardindex.lint.runner import lint_one
 from cardindex.store.card import Card
 from cardindex.store.config import CONFIG_FILE
+from cardindex.store.parse_cache import ParseCache
 from cardindex.store.vault import EDITOR_TEMP_NAMES, NOT_CARDS, Vault
 
 if TYPE_CHECKING:
@@ -273,6 +274,7 @@ class Watcher:
         self.use_cache = use_cache
         self._seen: dict[str, tuple[str, tuple[object, ...]]] = {}  # path -> (text, problems) last pass
         self._good: dict[str, Card] = {}  # path -> its last usable version
+        self._cache: ParseCache | None = None  # the parse cache, kept between passes: not read again
 
     def refresh(self, today: dt.date) -> tuple[Vault, list[Card], Change]:
         """Bring the index up to date from disk; return the vault, its cards as on disk, and the change."""
@@ -288,7 +290,7 @@ class Watcher:
                 gc.enable()
 
     def _refresh(self, today: dt.date) -> tuple[Vault, list[Card], Change]:
-        vault = Vault(self.root, use_cache=self.use_cache)
+        vault = Vault(self.root, use_cache=self.use_cache, parse_cache=self._cache)
         seen = self._seen
         now: dict[str, tuple[str, tuple[object, ...]]] = {}
         added: list[Card] = []
@@ -308,6 +310,9 @@ class Watcher:
             good = {c.path: self._good[c.path] for c in broken if c.path in self._good}
             shown = [good.get(c.path, c) for c in cards] if good else None  # broken ones: their last good versions
             result = index.write(vault, today, cards=shown)
+        if self._cache is None and vault.parse_cache is not None:
+            self._cache = vault.parse_cache
+            self._cache.keep_cards()
         removed = sorted(path for path in seen if path not in now)
         self._seen = now
         for path in removed:

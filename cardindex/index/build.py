@@ -103,7 +103,39 @@ def strength(card: Card) -> int:
     return evidence.toordinal() + REINFORCED_DAYS * (reinforced + guidance)
 
 
+_PRIORITIES: dict[str, tuple[Card, tuple[bool, bool, int, str]]] = {}  # path -> (that card object, its priority)
+_PRIORITIES_MAX = 200_000
+
+
 def priority(card: Card) -> tuple[bool, bool, int, str]:
+    """`ranked` remembered per card object: a long-running process (`cards watch`) keeps its
+    unchanged cards as the same objects, so each pass ranks only the changed ones."""
+    found = _PRIORITIES.get(card.path)
+    if found is not None and found[0] is card:
+        return found[1]
+    if len(_PRIORITIES) >= _PRIORITIES_MAX:
+        _PRIORITIES.clear()
+    value = ranked(card)
+    _PRIORITIES[card.path] = (card, value)
+    return value
+
+
+_LIVE: dict[str, tuple[Card, dt.date, bool]] = {}  # path -> (that card object, the day, whether live then)
+
+
+def _live(card: Card, today: dt.date) -> bool:
+    """`card.live(today)`, remembered per card object like `priority`."""
+    found = _LIVE.get(card.path)
+    if found is not None and found[0] is card and found[1] == today:
+        return found[2]
+    if len(_LIVE) >= _PRIORITIES_MAX:
+        _LIVE.clear()
+    value = card.live(today)
+    _LIVE[card.path] = (card, today, value)
+    return value
+
+
+def ranked(card: Card) -> tuple[bool, bool, int, str]:
     """Which lines survive when INDEX.md is over budget: lower sorts first, kept first.
 
     Locked cards, then conflicts (an agent must see them), then by `strength`. The type
@@ -134,7 +166,7 @@ def render(vault: Vault, cards: Sequence[Card], today: dt.date) -> Rendered:
     (`takeover.notes_of` reads them from the index file itself). The result is remembered under `.cardindex/cache/`, keyed on everything it depends
     on, so an unchanged vault is not rendered again (nor Jinja2 imported).
     """
-    live = [c for c in cards if c.live(today)]
+    live = [c for c in cards if _live(c, today)]
     secret = holding_secrets(live, vault.state_dir)
     withheld = len(secret)
     if withheld:

@@ -79,6 +79,13 @@ class ParseCache:
         self.enabled = enabled
         self.started = time.time_ns()
         self._shards: list[_Shard | None] = [None] * SHARDS
+        self._kept: dict[str, tuple[_Shard, tuple[int, int, int, int, bytes], Card]] | None = None
+
+    def keep_cards(self) -> None:
+        """Hand out the same Card object for a path while its content is unchanged (a long-running
+        caller's choice: `cards watch`). Cards are immutable by contract; this skips decoding them again."""
+        if self._kept is None:
+            self._kept = {}
 
     def next_run(self) -> None:
         """Start another run on what this object holds (saved or not): stats are trusted as a fresh load would."""
@@ -110,13 +117,23 @@ class ParseCache:
 
     def by_stat(self, rel: str, st: os.stat_result) -> Card | None:
         """The cached card at `rel` when its stat shows it unchanged since it was cached."""
+        if self._kept is not None:
+            kept = self._kept.get(rel)
+            if kept is not None:  # the same record as when this card was handed out, still trusted
+                shard, record, card = kept
+                if (shard.files.get(rel) is record and record[:4] == (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+                        and max(record[0], record[1]) < shard.trusted_before):
+                    shard.seen[rel] = record
+                    return card
         key = self.trusted_key(rel, st)
         if key is None:
             return None
         shard = self._shard(rel)
         found = self._get(rel, shard.entries.get(key))
         if found is not None:
-            shard.seen[rel] = shard.files[rel]
+            record = shard.seen[rel] = shard.files[rel]
+            if self._kept is not None:
+                self._kept[rel] = (shard, record, found)
         return found
 
     def knows(self, rel: str, key: bytes) -> bool:

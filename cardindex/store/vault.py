@@ -301,6 +301,11 @@ class Vault:
             self._listing = self._card_entries()
         return self._listing
 
+    @property
+    def parse_cache(self) -> ParseCache | None:
+        """The parse cache this vault loaded its cards through (None before), for a long-running caller to keep."""
+        return self._cache if self.use_cache else None
+
     def _cards_cache(self) -> ParseCache:
         if self._cache is None:
             self._cache = ParseCache(self.state_dir, "cards", enabled=self.use_cache)
