@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import shlex
 import statistics
 import subprocess
@@ -30,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import itertools
+
 import bench_foundation as bf  # a sibling script, not a package
 import bench_watch as bw
 
@@ -205,7 +206,7 @@ def main() -> int:
             bf.release_vault(vault, a.generator, n, a.seed)
         print_size(n, per_size[n])
     ordered = sorted(per_size)
-    for small, big in zip(ordered, ordered[1:]):
+    for small, big in itertools.pairwise(ordered):
         print(f"\ngrowth {small} -> {big} cards (x{big // small} cards): time ratio, peak memory ratio")
         for name, row in per_size[big].items():
             if name in per_size[small]:

@@ -34,7 +34,7 @@ from cardindex.lint.runner import lint_one
 from cardindex.store.card import Card
 from cardindex.store.config import CONFIG_FILE
 from cardindex.store.parse_cache import ParseCache
-from cardindex.store.vault import EDITOR_TEMP_NAMES, NOT_CARDS, Vault
+from cardindex.store.vault import EDITOR_TEMP_NAMES, NOT_CARDS, STATE_DIR, Vault
 
 if TYPE_CHECKING:
     from watchdog.observers.api import BaseObserver
@@ -274,7 +274,10 @@ class Watcher:
         self.use_cache = use_cache
         self._seen: dict[str, tuple[str, tuple[object, ...]]] = {}  # path -> (text, problems) last pass
         self._good: dict[str, Card] = {}  # path -> its last usable version
-        self._cache: ParseCache | None = None  # the parse cache, kept between passes: not read again
+        # The parse cache, kept between passes: not read again, and unchanged cards stay the same objects.
+        self._cache = ParseCache(root / STATE_DIR, "cards", enabled=use_cache) if use_cache else None
+        if self._cache is not None:
+            self._cache.keep_cards()
 
     def refresh(self, today: dt.date) -> tuple[Vault, list[Card], Change]:
         """Bring the index up to date from disk; return the vault, its cards as on disk, and the change."""
@@ -310,9 +313,6 @@ class Watcher:
             good = {c.path: self._good[c.path] for c in broken if c.path in self._good}
             shown = [good.get(c.path, c) for c in cards] if good else None  # broken ones: their last good versions
             result = index.write(vault, today, cards=shown)
-        if self._cache is None and vault.parse_cache is not None:
-            self._cache = vault.parse_cache
-            self._cache.keep_cards()
         removed = sorted(path for path in seen if path not in now)
         self._seen = now
         for path in removed:

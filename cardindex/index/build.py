@@ -32,7 +32,7 @@ from cardindex.index.takeover import (
 )
 from cardindex.index.withhold import holding_secrets
 from cardindex.redaction import printable, shown
-from cardindex.store.card import TYPES, Card, lineage
+from cardindex.store.card import TYPES, Card, as_date, lineage
 from cardindex.store.remembered import Memo, digest
 from cardindex.store.vault import Vault
 
@@ -95,11 +95,12 @@ def strength(card: Card) -> int:
     Recency alone would drop the important-but-old: a rule restated and revised over
     months outranks last week's passing fact; a fact stated once fades after a month.
     """
-    evidence = card.evidence
-    if evidence is None:
+    meta = card.fields  # read once: this runs on every card of every render
+    evidence = as_date(meta.get("verified")) or as_date(meta.get("created")) or as_date(meta.get("modified"))
+    if evidence is None:  # the same as `card.evidence`
         return 0
-    reinforced = min(MAX_REINFORCED, len(lineage(card.fields)))
-    guidance = card.type in ("user", "feedback")
+    reinforced = min(MAX_REINFORCED, len(lineage(meta)))
+    guidance = meta.get("type") in ("user", "feedback")  # `card.type` is the value when it is text
     return evidence.toordinal() + REINFORCED_DAYS * (reinforced + guidance)
 
 

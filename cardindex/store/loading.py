@@ -68,6 +68,7 @@ def finish(root: str, rel: str, st: os.stat_result, cache: ParseCache | None, ra
     if cache is not None:
         hit = cache.by_content(rel, st, key)
         if hit is not None:
+            cache.handed_out(rel, hit)
             return hit
     if parsed is None:  # the cache knew the bytes, yet its entry did not decode: parse them after all
         raw = read_raw(root, rel, st, None)
@@ -75,9 +76,11 @@ def finish(root: str, rel: str, st: os.stat_result, cache: ParseCache | None, ra
             return raw
         key, text, parsed = raw
         assert parsed is not None  # read_raw without a cache always parses
+    card = Card(rel, text or "", *parsed)
     if cache is not None:
         cache.put(rel, st, key, text, parsed)
-    return Card(rel, text or "", *parsed)
+        cache.handed_out(rel, card)
+    return card
 
 
 def load(root: str, files: Sequence[tuple[str, os.stat_result]], cache: ParseCache) -> list[Card | None]:

@@ -136,6 +136,14 @@ class ParseCache:
                 self._kept[rel] = (shard, record, found)
         return found
 
+    def handed_out(self, rel: str, card: Card) -> None:
+        """`card` was made for `rel` as just seen (parsed, or found by content): keep it, when keeping cards."""
+        if self._kept is not None:
+            shard = self._shard(rel)
+            record = shard.seen.get(rel)
+            if record is not None:
+                self._kept[rel] = (shard, record, card)
+
     def knows(self, rel: str, key: bytes) -> bool:
         """Whether an entry for these bytes (hash `key`) is cached, under `rel` or a path it moved from."""
         return key in self._shard(rel).entries or any(s is not None and key in s.entries for s in self._shards)
