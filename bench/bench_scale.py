@@ -45,22 +45,42 @@ GROWTH_TARGET = 12.0  # 100k figure / 10k figure
 MEMORY_TARGET_MB = 300.0  # peak at 100k
 
 
-def run_measured(cmd: list[str] | str, env: dict[str, str], *, shell: bool = False) -> tuple[float, float, subprocess.CompletedProcess[str]]:
+# The timed child is started by this small launcher, not by the benchmark itself: a child's
+# ru_maxrss counts the memory of the process it was forked from (Linux keeps the high-water
+# mark across exec), and the benchmark holds listings of 100k paths. The launcher is a bare
+# Python (about 10 MB); it times fork, exec and wait of the command, excluding its own start-up.
+LAUNCHER = r"""
+import os, sys, time
+args = sys.argv[2:]
+t0 = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execvp(args[0], args)
+    finally:
+        os._exit(127)
+_, status, usage = os.wait4(pid, 0)
+wall = time.perf_counter() - t0
+with open(sys.argv[1], "w") as out:
+    out.write(f"{wall} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}")
+"""
+
+
+def run_measured(cmd: list[str] | str, env: dict[str, str]) -> tuple[float, float, subprocess.CompletedProcess[str]]:
     """Wall seconds, the child's own peak RSS in MB, and its result."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, env=env, shell=shell, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - t0
-        proc.returncode = os.waitstatus_to_exitcode(status)
+    argv = ["/bin/sh", "-c", cmd] if isinstance(cmd, str) else list(cmd)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r") as report:
+        subprocess.run([sys.executable, "-c", LAUNCHER, report.name, *argv], env=env, stdout=out, stderr=err,
+                       stdin=subprocess.DEVNULL, check=False)
+        wall_s, rss_kb, code_s = report.read().split()
         out.seek(0)
         err.seek(0)
-        done = subprocess.CompletedProcess(cmd, proc.returncode, out.read().decode(errors="replace"),
+        done = subprocess.CompletedProcess(cmd, int(code_s), out.read().decode(errors="replace"),
                                            err.read().decode(errors="replace"))
-    return wall, usage.ru_maxrss / 1024, done
+    return float(wall_s), int(rss_kb) / 1024, done
 
 
-def series(b: bf.Bench, cmd_for: Callable[[int], list[str] | str], *, shell: bool = False,
+def series(b: bf.Bench, cmd_for: Callable[[int], list[str] | str], *,
            setup: Callable[[int], object] | None = None,
            check: Callable[[int, Any, subprocess.CompletedProcess[str]], object] | None = None,
            teardown: Callable[[int, subprocess.CompletedProcess[str]], object] | None = None,
@@ -72,7 +92,7 @@ def series(b: bf.Bench, cmd_for: Callable[[int], list[str] | str], *, shell: boo
         if setup:
             setup(i)
         cmd = cmd_for(i)
-        wall, peak, proc = run_measured(cmd, b.env, shell=shell)
+        wall, peak, proc = run_measured(cmd, b.env)
         (check or (lambda i, c, p: bf.expect(p, c)))(i, cmd, proc)
         if teardown:
             teardown(i, proc)
@@ -91,7 +111,7 @@ def bench_size(b: bf.Bench, vault: Path, n: int, logs: Path, watch_repeat: int) 
     rows["floor: python read"] = series(b, lambda i: [sys.executable, "-c", bf.FLOOR_READ, str(vault)])
     cat = (f"cd {shlex.quote(str(vault))} && find . -name '*.md' -not -name INDEX.md -not -path '*/.*' -print0"
            " | xargs -0 cat > /dev/null")
-    rows["floor: cat"] = series(b, lambda i: cat, shell=True)
+    rows["floor: cat"] = series(b, lambda i: cat)
 
     def cold_check(i: int, cmd: Any, p: subprocess.CompletedProcess[str]) -> None:
         bf.expect(p, cmd, stderr_re=r"wrote INDEX\.md")
@@ -142,10 +162,18 @@ def watch_row(b: bf.Bench, vault: Path, files: list[Path], logs: Path, repeat: i
     finally:
         for p, data in originals.items():
             p.write_bytes(data)
+        peak_kb = _hwm_kb(w.proc.pid)  # its own mm's high-water mark: ru_maxrss would count ours too
         w.proc.send_signal(2)
-        _, _, usage = os.wait4(w.proc.pid, 0)
+        w.proc.wait(timeout=60)
     b.untimed(b.cards_cmd(vault, "index"))
-    return {"median": row["median"], "min": row["min"], "peak_mb": usage.ru_maxrss / 1024, "samples": row["samples"]}
+    return {"median": row["median"], "min": row["min"], "peak_mb": peak_kb / 1024, "samples": row["samples"]}
+
+
+def _hwm_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
 
 
 def print_size(n: int, rows: dict[str, Row]) -> None:

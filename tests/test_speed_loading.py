@@ -237,3 +237,25 @@ def test_watcher_reuses_unchanged_cards_and_sees_every_change(tmp_path: Path, mo
     assert "keeps 9 days" in next(c for c in third if c.path == "k7.md").text
     fresh = build.render(Vault(root, use_cache=False), plain(root), today).text
     assert (root / "INDEX.md").read_text() == fresh
+
+
+def test_the_first_big_load_freezes_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The collector leaves the loaded cards be after the first big load, and only then."""
+    import gc
+
+    root = tmp_path / "v"
+    fixture_vault(root)
+    monkeypatch.setattr(loading, "_FROZEN", [])
+    monkeypatch.setattr(loading, "FREEZE_AT", 10_000)
+    gc.unfreeze()
+    try:
+        assert Vault(root).cards
+        assert gc.get_freeze_count() == 0  # a small load: nothing frozen
+        monkeypatch.setattr(loading, "FREEZE_AT", 1)
+        assert Vault(root).cards
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        assert Vault(root).cards
+        assert gc.get_freeze_count() == frozen  # once per process: later loads are collected as usual
+    finally:
+        gc.unfreeze()
