@@ -142,7 +142,8 @@ def _problems(root: Path) -> list[str]:
         for name in files:
             if name.endswith(TEMP_SUFFIX):
                 path = Path(folder, name)
-                young_cache = path.parent == root / ".cardindex" / "cache" and now - path.stat().st_mtime < CACHE_GRACE
+                cache = root / ".cardindex" / "cache"  # the parse cache's shards are a folder below it
+                young_cache = cache in (path.parent, path.parent.parent) and now - path.stat().st_mtime < CACHE_GRACE
                 if not young_cache:
                     found.append(f"temp file {path.relative_to(root)}")
     if (root / ".cardindex" / "pending").exists():

@@ -148,7 +148,7 @@ def parse_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         calls.append(text)
         return parse(text)
 
-    monkeypatch.setattr("cardindex.store.vault.parse", counting)
+    monkeypatch.setattr("cardindex.store.loading.parse", counting)
     return calls
 
 
@@ -192,7 +192,7 @@ def test_vault_cards_from_stat_cache(
         hashed.append(data)
         return digest(data)
 
-    monkeypatch.setattr("cardindex.store.vault.digest", counting_digest)
+    monkeypatch.setattr("cardindex.store.loading.digest", counting_digest)
     parse_calls.clear()
     assert same_cards(Vault(root).cards, plain)
     assert parse_calls == []
@@ -276,7 +276,8 @@ def test_unused_entries_are_dropped_on_save(tmp_path: Path, parse_calls: list[st
 
 
 def cache_files(root: Path) -> list[Path]:
-    return sorted((root / STATE_DIR / "cache").glob("*.marshal"))
+    """The parse cache's shard files (the cache is a folder of them)."""
+    return sorted((root / STATE_DIR / "cache").glob("cards-*/*.marshal"))
 
 
 def corruptions() -> list[tuple[str, Any]]:
@@ -303,8 +304,8 @@ def test_corrupt_cache_file_is_ignored(tmp_path: Path, kind: str, data: bytes) -
     write_vault(root)
     plain = uncached(root)
     load(root)
-    (path,) = cache_files(root)
-    path.write_bytes(data)
+    for path in cache_files(root):
+        path.write_bytes(data)
     assert same_cards(Vault(root).cards, plain)
     assert same_cards(Vault(root).cards, plain)  # and the rewritten cache is good again
 
@@ -314,12 +315,12 @@ def test_truncated_cache_file_is_ignored(tmp_path: Path) -> None:
     write_vault(root)
     plain = uncached(root)
     load(root)
-    (path,) = cache_files(root)
-    whole = path.read_bytes()
-    for size in sorted({0, 1, 5, len(whole) // 3, len(whole) // 2, len(whole) - 1}):
-        path.write_bytes(whole[:size])
-        assert same_cards(Vault(root).cards, plain), size
-        path.write_bytes(whole)
+    for path in cache_files(root):
+        whole = path.read_bytes()
+        for size in sorted({0, 1, 5, len(whole) // 3, len(whole) // 2, len(whole) - 1}):
+            path.write_bytes(whole[:size])
+            assert same_cards(Vault(root).cards, plain), size
+            path.write_bytes(whole)
 
 
 def _entry_variants() -> list[tuple[str, bytes]]:
@@ -348,9 +349,9 @@ def test_malformed_cache_entries_are_ignored(
     write_vault(root)
     plain = uncached(root)
     load(root)
-    (path,) = cache_files(root)
-    started, files, entries = marshal.loads(path.read_bytes())
-    path.write_bytes(marshal.dumps((started, files, {k: entry for k in entries})))
+    for path in cache_files(root):
+        started, files, entries = marshal.loads(path.read_bytes())
+        path.write_bytes(marshal.dumps((started, files, {k: entry for k in entries})))
     cards = Vault(root).cards
     assert same_cards(cards, plain)
     for card in cards:  # usable as cards, whatever the cache held

@@ -33,7 +33,8 @@ from cardindex.lint.registry import selected
 from cardindex.lint.runner import lint_one
 from cardindex.store.card import Card
 from cardindex.store.config import CONFIG_FILE
-from cardindex.store.vault import EDITOR_TEMP_NAMES, NOT_CARDS, Vault
+from cardindex.store.parse_cache import ParseCache
+from cardindex.store.vault import EDITOR_TEMP_NAMES, NOT_CARDS, STATE_DIR, Vault
 
 if TYPE_CHECKING:
     from watchdog.observers.api import BaseObserver
@@ -273,6 +274,10 @@ class Watcher:
         self.use_cache = use_cache
         self._seen: dict[str, tuple[str, tuple[object, ...]]] = {}  # path -> (text, problems) last pass
         self._good: dict[str, Card] = {}  # path -> its last usable version
+        # The parse cache, kept between passes: not read again, and unchanged cards stay the same objects.
+        self._cache = ParseCache(root / STATE_DIR, "cards", enabled=use_cache) if use_cache else None
+        if self._cache is not None:
+            self._cache.keep_cards()
 
     def refresh(self, today: dt.date) -> tuple[Vault, list[Card], Change]:
         """Bring the index up to date from disk; return the vault, its cards as on disk, and the change."""
@@ -288,7 +293,7 @@ class Watcher:
                 gc.enable()
 
     def _refresh(self, today: dt.date) -> tuple[Vault, list[Card], Change]:
-        vault = Vault(self.root, use_cache=self.use_cache)
+        vault = Vault(self.root, use_cache=self.use_cache, parse_cache=self._cache)
         seen = self._seen
         now: dict[str, tuple[str, tuple[object, ...]]] = {}
         added: list[Card] = []

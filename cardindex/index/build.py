@@ -32,7 +32,7 @@ from cardindex.index.takeover import (
 )
 from cardindex.index.withhold import holding_secrets
 from cardindex.redaction import printable, shown
-from cardindex.store.card import TYPES, Card, lineage
+from cardindex.store.card import TYPES, Card, as_date, lineage
 from cardindex.store.remembered import Memo, digest
 from cardindex.store.vault import Vault
 
@@ -95,15 +95,48 @@ def strength(card: Card) -> int:
     Recency alone would drop the important-but-old: a rule restated and revised over
     months outranks last week's passing fact; a fact stated once fades after a month.
     """
-    evidence = card.evidence
-    if evidence is None:
+    meta = card.fields  # read once: this runs on every card of every render
+    evidence = as_date(meta.get("verified")) or as_date(meta.get("created")) or as_date(meta.get("modified"))
+    if evidence is None:  # the same as `card.evidence`
         return 0
-    reinforced = min(MAX_REINFORCED, len(lineage(card.fields)))
-    guidance = card.type in ("user", "feedback")
+    reinforced = min(MAX_REINFORCED, len(lineage(meta)))
+    guidance = meta.get("type") in ("user", "feedback")  # `card.type` is the value when it is text
     return evidence.toordinal() + REINFORCED_DAYS * (reinforced + guidance)
 
 
+_PRIORITIES: dict[str, tuple[Card, tuple[bool, bool, int, str]]] = {}  # path -> (that card object, its priority)
+_PRIORITIES_MAX = 200_000
+
+
 def priority(card: Card) -> tuple[bool, bool, int, str]:
+    """`ranked` remembered per card object: a long-running process (`cards watch`) keeps its
+    unchanged cards as the same objects, so each pass ranks only the changed ones."""
+    found = _PRIORITIES.get(card.path)
+    if found is not None and found[0] is card:
+        return found[1]
+    if len(_PRIORITIES) >= _PRIORITIES_MAX:
+        _PRIORITIES.clear()
+    value = ranked(card)
+    _PRIORITIES[card.path] = (card, value)
+    return value
+
+
+_LIVE: dict[str, tuple[Card, dt.date, bool]] = {}  # path -> (that card object, the day, whether live then)
+
+
+def _live(card: Card, today: dt.date) -> bool:
+    """`card.live(today)`, remembered per card object like `priority`."""
+    found = _LIVE.get(card.path)
+    if found is not None and found[0] is card and found[1] == today:
+        return found[2]
+    if len(_LIVE) >= _PRIORITIES_MAX:
+        _LIVE.clear()
+    value = card.live(today)
+    _LIVE[card.path] = (card, today, value)
+    return value
+
+
+def ranked(card: Card) -> tuple[bool, bool, int, str]:
     """Which lines survive when INDEX.md is over budget: lower sorts first, kept first.
 
     Locked cards, then conflicts (an agent must see them), then by `strength`. The type
@@ -134,7 +167,7 @@ def render(vault: Vault, cards: Sequence[Card], today: dt.date) -> Rendered:
     (`takeover.notes_of` reads them from the index file itself). The result is remembered under `.cardindex/cache/`, keyed on everything it depends
     on, so an unchanged vault is not rendered again (nor Jinja2 imported).
     """
-    live = [c for c in cards if c.live(today)]
+    live = [c for c in cards if _live(c, today)]
     secret = holding_secrets(live, vault.state_dir)
     withheld = len(secret)
     if withheld:

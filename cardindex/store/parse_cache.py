@@ -19,6 +19,7 @@ import hashlib
 import marshal
 import os
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,8 @@ from cardindex import __version__
 from cardindex.store.atomic import write_atomic
 from cardindex.store.card import Card, Parsed, Problem
 
-FORMAT = 6
+FORMAT = 7  # 7: SHARDS files in a folder, not one file
+SHARDS = 64
 RACY_NS = 2_000_000_000  # a file modified this close to a look may change again unseen
 TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# cardindex parse cache; safe to delete.\n"
 STATE_IGNORE = "# cardindex local state: never committed\n*\n"
@@ -40,35 +42,69 @@ def digest(data: bytes) -> bytes:
 # problems): decoded only for the cards a run looks at, into fresh objects each time.
 
 
+class _Shard:
+    """One shard file's part of the cache: the stats and entries of the paths that hash to it."""
+
+    __slots__ = ("dirty", "entries", "files", "path", "seen", "trusted_before")
+
+    def __init__(self, path: Path, enabled: bool) -> None:
+        self.path = path
+        self.trusted_before = 0
+        self.files: dict[str, tuple[int, int, int, int, bytes]] = {}
+        self.entries: dict[bytes, bytes] = {}
+        self.seen: dict[str, tuple[int, int, int, int, bytes]] = {}
+        self.dirty = False
+        if enabled:
+            try:
+                started, files, entries = marshal.loads(path.read_bytes())
+                if isinstance(files, dict) and isinstance(entries, dict) and isinstance(started, int):
+                    self.trusted_before = started - RACY_NS
+                    self.files, self.entries = files, entries
+            except (OSError, EOFError, ValueError, TypeError):
+                pass
+
+
 class ParseCache:
-    """Load once, look up per card, save once if anything changed."""
+    """Load once, look up per card, save once if anything changed.
+
+    The cache is SHARDS files, by a hash of the card's path: a run that changed a few
+    cards (`cards add`, an edit) rewrites only their shards, not the whole cache. A
+    long-running process (`cards watch`) keeps one ParseCache across runs: `next_run`
+    starts the next one from what the last one saw, without reading the files again.
+    """
 
     def __init__(self, state_dir: Path, area: str = "cards", *, enabled: bool = True) -> None:
         self.folder = state_dir / "cache"
-        self.path = self.folder / f"{area}-{__version__}-{FORMAT}.marshal"
+        self.path = self.folder / f"{area}-{__version__}-{FORMAT}"  # a folder of shard files
         self.enabled = enabled
         self.started = time.time_ns()
-        self._trusted_before = 0
-        self._files: dict[str, tuple[int, int, int, int, bytes]] = {}
-        self._entries: dict[bytes, bytes] = {}
-        self._seen_files: dict[str, tuple[int, int, int, int, bytes]] = {}
-        self._dirty = False
-        if enabled:
-            try:
-                loaded = marshal.loads(self.path.read_bytes())
-                started, files, entries = loaded
-                if isinstance(files, dict) and isinstance(entries, dict) and isinstance(started, int):
-                    self._trusted_before = started - RACY_NS
-                    self._files, self._entries = files, entries
-            except (OSError, EOFError, ValueError, TypeError):
-                pass
+        self._shards: list[_Shard | None] = [None] * SHARDS
+        self._kept: dict[str, tuple[_Shard, tuple[int, int, int, int, bytes], Card]] | None = None
+
+    def keep_cards(self) -> None:
+        """Hand out the same Card object for a path while its content is unchanged (a long-running
+        caller's choice: `cards watch`). Cards are immutable by contract; this skips decoding them again."""
+        if self._kept is None:
+            self._kept = {}
+
+    def next_run(self) -> None:
+        """Start another run on what this object holds (saved or not): stats are trusted as a fresh load would."""
+        self.started = time.time_ns()
+
+    def _shard(self, rel: str) -> _Shard:
+        number = zlib.crc32(rel.encode("utf-8", "surrogateescape")) % SHARDS
+        shard = self._shards[number]
+        if shard is None:
+            shard = self._shards[number] = _Shard(self.path / f"{number:02d}.marshal", self.enabled)
+        return shard
 
     def trusted_key(self, rel: str, st: os.stat_result) -> bytes | None:
         """The content hash of `rel` when its stat proves it unchanged since cached, else None.
 
         The ctime counts too: tools can restore an mtime (touch -r, cp -p), not a ctime.
         """
-        record = self._files.get(rel)
+        shard = self._shard(rel)
+        record = shard.files.get(rel)
         if record is None:
             return None
         try:
@@ -77,22 +113,51 @@ class ParseCache:
             return None
         if (mtime, ctime, size, ino) != (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino):
             return None
-        return key if max(mtime, ctime) < self._trusted_before else None
+        return key if max(mtime, ctime) < shard.trusted_before else None
 
     def by_stat(self, rel: str, st: os.stat_result) -> Card | None:
         """The cached card at `rel` when its stat shows it unchanged since it was cached."""
+        if self._kept is not None:
+            kept = self._kept.get(rel)
+            if kept is not None:  # the same record as when this card was handed out, still trusted
+                shard, record, card = kept
+                if (shard.files.get(rel) is record and record[:4] == (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+                        and max(record[0], record[1]) < shard.trusted_before):
+                    shard.seen[rel] = record
+                    return card
         key = self.trusted_key(rel, st)
         if key is None:
             return None
-        found = self._get(rel, key)
+        shard = self._shard(rel)
+        found = self._get(rel, shard.entries.get(key))
         if found is not None:
-            self._seen_files[rel] = self._files[rel]
+            record = shard.seen[rel] = shard.files[rel]
+            if self._kept is not None:
+                self._kept[rel] = (shard, record, found)
         return found
 
+    def handed_out(self, rel: str, card: Card) -> None:
+        """`card` was made for `rel` as just seen (parsed, or found by content): keep it, when keeping cards."""
+        if self._kept is not None:
+            shard = self._shard(rel)
+            record = shard.seen.get(rel)
+            if record is not None:
+                self._kept[rel] = (shard, record, card)
+
+    def knows(self, rel: str, key: bytes) -> bool:
+        """Whether an entry for these bytes (hash `key`) is cached, under `rel` or a path it moved from."""
+        return key in self._shard(rel).entries or any(s is not None and key in s.entries for s in self._shards)
+
     def by_content(self, rel: str, st: os.stat_result, key: bytes) -> Card | None:
-        found = self._get(rel, key)
+        own = self._shard(rel)
+        entry = own.entries.get(key)
+        if entry is None:  # moved from another path: its entry is in that path's shard
+            entry = next((s.entries[key] for s in self._shards if s is not None and key in s.entries), None)
+            if entry is not None:
+                own.entries[key] = entry
+        found = self._get(rel, entry)
         if found is not None:
-            self._note(rel, st, key)
+            self._note(own, rel, st, key)
         return found
 
     def put(self, rel: str, st: os.stat_result, key: bytes, text: str | None, parsed: Parsed) -> None:
@@ -100,24 +165,25 @@ class ParseCache:
             return
         meta, dates = _encode_meta(parsed.meta)
         problems = tuple(tuple(p) for p in parsed.problems)
+        shard = self._shard(rel)
         try:
-            self._entries[key] = marshal.dumps((text, meta, dates, parsed.body_offset, problems))
+            shard.entries[key] = marshal.dumps((text, meta, dates, parsed.body_offset, problems))
         except ValueError:
             return  # a value marshal cannot hold (a set of dates): parse this card each time
-        self._note(rel, st, key)
+        self._note(shard, rel, st, key)
 
-    def _note(self, rel: str, st: os.stat_result, key: bytes) -> None:
+    def _note(self, shard: _Shard, rel: str, st: os.stat_result, key: bytes) -> None:
         record = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, key)
-        self._seen_files[rel] = record
-        if self._files.get(rel) != record:
-            self._dirty = True
+        shard.seen[rel] = record
+        if shard.files.get(rel) != record:
+            shard.dirty = True
         elif max(st.st_mtime_ns, st.st_ctime_ns) < self.started - RACY_NS:
             # Read only because it was racily clean last time; saved now with this run's
             # start time, the next run trusts its stat and skips reading it.
-            self._dirty = True
+            shard.dirty = True
 
-    def _get(self, rel: str, key: bytes) -> Card | None:
-        entry = self._entries.get(key)
+    @staticmethod
+    def _get(rel: str, entry: bytes | None) -> Card | None:
         if entry is None:
             return None
         try:
@@ -134,23 +200,49 @@ class ParseCache:
             return None
 
     def save(self) -> None:
-        """Keep what this run saw (dropping the rest) when anything changed."""
+        """Keep what this run saw (dropping the rest): rewrite each shard that changed, remove those now empty.
+
+        The run looked at every card (`Vault` loads them all), so a shard it never opened
+        holds none of them. Afterwards this object is ready for `next_run`.
+        """
         if not self.enabled:
             return
-        if not self._dirty and len(self._seen_files) == len(self._files):
-            return
-        keys = {record[-1] for record in self._seen_files.values()}
-        entries = {k: v for k, v in self._entries.items() if k in keys}
+        changed = [s for s in self._shards if s is not None and (s.dirty or len(s.seen) != len(s.files))]
         try:
-            if not self.folder.is_dir():
+            if changed and not self.folder.is_dir():
                 self.folder.mkdir(parents=True, exist_ok=True)
                 ignore = self.folder.parent / ".gitignore"
                 if not ignore.exists():
                     write_atomic(ignore, STATE_IGNORE)
                 write_atomic(self.folder / "CACHEDIR.TAG", TAG)
-            write_atomic(self.path, marshal.dumps((self.started, self._seen_files, entries)), durable=False)
+            if changed:
+                self.path.mkdir(exist_ok=True)
+            for shard in changed:
+                keys = {record[-1] for record in shard.seen.values()}
+                shard.entries = {k: v for k, v in shard.entries.items() if k in keys}
+                shard.files, shard.seen, shard.dirty = shard.seen, {}, False
+                shard.trusted_before = self.started - RACY_NS
+                if shard.files:
+                    write_atomic(shard.path, marshal.dumps((self.started, shard.files, shard.entries)), durable=False)
+                elif shard.path.exists():
+                    shard.path.unlink()
+            self._drop_unopened()
         except OSError:
             pass  # a cache that cannot be written only costs speed
+        for opened in self._shards:
+            if opened is not None and opened.seen:
+                opened.seen = {}
+
+    def _drop_unopened(self) -> None:
+        """Remove the shard files this run never opened: none of the vault's cards hash to them now."""
+        opened = {s.path.name for s in self._shards if s is not None}
+        try:
+            found = list(os.scandir(self.path))
+        except FileNotFoundError:
+            return
+        for entry in found:
+            if entry.name.endswith(".marshal") and entry.name not in opened:
+                os.unlink(entry.path)
 
 
 def _encode_meta(meta: dict[str, Any]) -> tuple[Any, tuple[str, ...] | None]:

@@ -31,7 +31,7 @@ def remove_stale_temps(vault: Vault, *, folders: Iterable[Path] | None = None) -
     cache = vault.state_dir / "cache"
     removed = 0
     for path in _temps(_tree(vault) if folders is None else folders):
-        limit = now - CACHE_GRACE if path.parent == cache else now
+        limit = now - CACHE_GRACE if cache in (path.parent, path.parent.parent) else now  # the parse cache's shards: a folder below
         try:
             if os.lstat(path).st_mtime < limit:
                 os.unlink(path)

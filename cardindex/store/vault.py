@@ -9,10 +9,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from cardindex.errors import NotFound, UsageError
-from cardindex.store.card import MAX_BYTES, Card, Parsed, Problem, decode, parse
+from cardindex.store.card import Card, Problem
 from cardindex.store.config import CONFIG_FILE, DEFAULT_INDEX, Config, load_config
 from cardindex.store.lock import VaultLock
-from cardindex.store.parse_cache import ParseCache, digest
+from cardindex.store.parse_cache import ParseCache
 
 STATE_DIR = ".cardindex"
 NOT_CARDS = {"INDEX.md", "README.md", "MEMORY.md"}
@@ -120,7 +120,7 @@ def vaults_of_files(files: Sequence[str], vault_option: str | None) -> tuple[dic
 class Vault:
     """A folder of cards and its settings. Cards load on first use."""
 
-    def __init__(self, root: Path, *, use_cache: bool = True) -> None:
+    def __init__(self, root: Path, *, use_cache: bool = True, parse_cache: ParseCache | None = None) -> None:
         self.root = root
         self._root_str = str(root)
         self.real_root = root.resolve()
@@ -133,6 +133,9 @@ class Vault:
         # (DirEntry keeps its stat, so nothing is listed or stat'ed twice).
         self._listing: list[tuple[str, os.DirEntry[str]]] | None = None
         self._cache: ParseCache | None = None
+        if parse_cache is not None and use_cache:  # a long-running caller's, kept from its last run
+            parse_cache.next_run()
+            self._cache = parse_cache
 
     # -------------------------------------------------------------- names and places
 
@@ -298,6 +301,11 @@ class Vault:
             self._listing = self._card_entries()
         return self._listing
 
+    @property
+    def parse_cache(self) -> ParseCache | None:
+        """The parse cache this vault loaded its cards through (None before), for a long-running caller to keep."""
+        return self._cache if self.use_cache else None
+
     def _cards_cache(self) -> ParseCache:
         if self._cache is None:
             self._cache = ParseCache(self.state_dir, "cards", enabled=self.use_cache)
@@ -306,52 +314,25 @@ class Vault:
     def _load(
         self, entries: list[tuple[str, os.DirEntry[str]]], area: str, cache: ParseCache | None = None
     ) -> list[Card]:
-        from cardindex.store.progress import report
+        from cardindex.store.loading import load
 
         cache = cache or ParseCache(self.state_dir, area, enabled=self.use_cache)
-        cards = []
-        total = len(entries)
-        for done, (rel, entry) in enumerate(entries):
-            report("reading cards", done, total)
+        files: list[tuple[str, os.stat_result]] = []
+        slots: list[Card | int] = []  # in listing order: a misnamed file's card, or its place in `files`
+        for rel, entry in entries:
             if not valid_name(rel):
-                cards.append(_misnamed(rel))
+                slots.append(_misnamed(rel))
                 continue
             try:
-                st = entry.stat()
+                files.append((rel, entry.stat()))
             except OSError:
                 continue  # removed since the folder was listed
-            card = self._read(rel, st, cache)
-            if card is not None:
-                cards.append(card)
-        cache.save()
-        return cards
-
-    def _read(self, rel: str, st: os.stat_result, cache: ParseCache | None) -> Card | None:
-        if cache is not None:
-            hit = cache.by_stat(rel, st)
-            if hit is not None:
-                return hit
-        if st.st_size > MAX_BYTES:
-            return _unreadable(rel, Problem(None, f"file is larger than {MAX_BYTES // 1_000_000} MB; a card holds one fact", kind="unreadable"))
-        try:
-            with open(os.path.join(self._root_str, rel), "rb") as fh:
-                data = fh.read(MAX_BYTES + 1)
-        except FileNotFoundError:
-            return None  # removed since the folder was listed
-        except OSError as exc:
-            return _unreadable(rel, Problem(None, f"cannot read: {exc.strerror}", kind="unreadable"))
-        if len(data) > MAX_BYTES:
-            return _unreadable(rel, Problem(None, f"file is larger than {MAX_BYTES // 1_000_000} MB; a card holds one fact", kind="unreadable"))
-        key = digest(data)
-        if cache is not None:
-            hit = cache.by_content(rel, st, key)
-            if hit is not None:
-                return hit
-        text, problem = decode(data)
-        parsed = parse(text) if text is not None else Parsed({}, 0, (problem,) if problem else ())
-        if cache is not None:
-            cache.put(rel, st, key, text, parsed)
-        return Card(rel, text or "", *parsed)
+            slots.append(len(files) - 1)
+        loaded = load(self._root_str, files, cache)
+        if len(slots) == len(files):
+            return [card for card in loaded if card is not None]
+        picked = [loaded[slot] if isinstance(slot, int) else slot for slot in slots]
+        return [card for card in picked if card is not None]
 
     def read_card(self, rel: str) -> Card:
         """Load one card by vault-relative path, without the cache."""
@@ -359,7 +340,9 @@ class Vault:
             st = os.stat(os.path.join(self._root_str, rel))
         except OSError:
             raise NotFound(f"no card at {rel}") from None
-        card = self._read(rel, st, None)
+        from cardindex.store.loading import read
+
+        card = read(self._root_str, rel, st, None)
         if card is None:
             raise NotFound(f"no card at {rel}")
         return card
