@@ -125,19 +125,6 @@ def test_values_of_a_multi_valued_key_decide_nothing() -> None:
     assert decisions(planned([a, again], [dup(a, again)], multi)) == [("merge", "c", ("a",))]
 
 
-def test_cards_in_other_scripts_are_legible_once_the_word_model_reads_them() -> None:
-    """The planner acts on a pair only where the word model reads the cards (`decide.legible`).
-
-    Since `meaning.words` makes words of every script (pairs of characters for Chinese,
-    Japanese and Korean), a Korean or a Thai card is compared as an English one is, and
-    the guard that kept consolidation off them stands aside, as it was built to.
-    """
-    korean = make("k", "배포는 목요일에만 한다", "운영 배포는 목요일 오전에만 진행한다 (CI 통과 후).")
-    thai = make("t", "ปรับใช้เฉพาะวันพฤหัสบดี", "การปรับใช้ระบบทำเฉพาะเช้าวันพฤหัสบดี (หลัง CI ผ่าน)")
-    mixed = make("m", "Deploys run through the CI pipeline (배포)", "All deploys run through the CI pipeline.")
-    assert decide.legible(korean) and decide.legible(thai) and decide.legible(mixed)
-
-
 # ------------------------------------------------------------------ changes
 
 

@@ -28,7 +28,6 @@ never archived.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
@@ -38,10 +37,9 @@ from cardindex.meaning.change import change_signal
 from cardindex.meaning.documents import REASON as DOCUMENT_REASON
 from cardindex.meaning.documents import document
 from cardindex.meaning.similarity import Pair
+from cardindex.meaning.slots import scope_of
 from cardindex.meaning.words import statement, words
 from cardindex.store.card import Card
-
-_LATIN_WORD = re.compile(r"[A-Za-z]+")
 
 
 class Change(NamedTuple):
@@ -52,38 +50,13 @@ class Change(NamedTuple):
     signal: str
 
 
-def scope_of(card: Card) -> str:
-    """The scope as compared: `path:api/` and `path:api` are one scope."""
-    scope = card.scope.strip()
-    return scope.rstrip("/") if scope.startswith("path:") else scope
-
-
-def legible(card: Card) -> bool:
-    """Whether the word model read most of what the card states.
-
-    Statements are compared by the words `meaning.words` makes of them. Where it makes
-    none of a script (today: Korean, Chinese, Japanese …), a card written in it is
-    compared by the few English names and paths in it: too little to archive or mark it
-    on, so only its key (explicit) places it in a slot. Letters of a script the model
-    does not read count a word per two (Hangul and Han pack a word into a few); once the
-    model reads a script, its letters count as read.
-    """
-    text = stated(card)
-    read = set("".join(words(text).tokens))
-    latin = len(_LATIN_WORD.findall(text))
-    unread = sum(1 for ch in text if ch.isalpha() and not ch.isascii() and ch.lower() not in read)
-    return latin * 2 >= unread
-
-
 def apart(pair: Pair, multi_valued: frozenset[str]) -> str | None:
     """Why the pair's cards are different facts whatever the detector said, or None."""
     a, b = pair.a, pair.b
     if pair.reason == DOCUMENT_REASON or (pair.reason != "same-key" and document(a) and document(b)):
         return "two long documents on one subject: reported by lint, merged only by hand"
-    if scope_of(a) != scope_of(b):
+    if scope_of(a) != scope_of(b):  # lint still reports a global card beside a scoped one; merging them is the user's call
         return f"different scopes ({a.scope}, {b.scope})"
-    if pair.reason != "same-key" and not (legible(a) and legible(b)):
-        return "compared by too few of their words (another script)"
     if pair.kind == "contradiction" and pair.reason != "same-key" and not (a.key and a.key == b.key) \
             and not one_place(a, b):
         return "too few words in common for one slot"

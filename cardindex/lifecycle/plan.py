@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from cardindex.lifecycle.absorbed import absorbed_pairs, merged_fields
-from cardindex.lifecycle.decide import Change, apart, canonical, change, components, own_values, scope_of
+from cardindex.lifecycle.decide import Change, apart, canonical, change, components, own_values
 from cardindex.lifecycle.evidence import (
     NEVER,
     best,
@@ -51,6 +51,7 @@ from cardindex.lifecycle.evidence import (
     swapped,
 )
 from cardindex.meaning.similarity import Pair, find_pairs, measured_change
+from cardindex.meaning.slots import scope_of
 from cardindex.meaning.words import words
 from cardindex.redaction import redact_words
 from cardindex.store.card import LIVE_STATUSES, Card, id_list, id_value
