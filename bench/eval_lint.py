@@ -108,17 +108,22 @@ def _pairs(raw: object, kind: str) -> list[tuple[str, str]]:
     return [(a, b) for a, b in raw]
 
 
-def load_labels(corpus: Path) -> Labels:
-    """Read and check labels.json (`corpus` is the corpus folder, or the labels file itself)."""
-    path = corpus if corpus.suffix == ".json" else corpus / "labels.json"
+def read_json(path: Path) -> Json:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise EvalError(f"{path}: no such file (a labelled corpus has labels.json, vault/, repo/)") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise EvalError(f"{path}: cannot read: {error}") from None
     if not isinstance(data, dict):
         raise EvalError(f"{path}: not a JSON object")
+    return data
+
+
+def load_labels(corpus: Path) -> Labels:
+    """Read and check labels.json (`corpus` is the corpus folder, or the labels file itself)."""
+    path = corpus if corpus.suffix == ".json" else corpus / "labels.json"
+    if not path.is_file():
+        raise EvalError(f"{path}: no such file (a labelled corpus has labels.json, vault/, repo/)")
+    data = read_json(path)
     cards, pairs, tricky = data.get("cards"), data.get("pairs", {}), data.get("tricky_clean", [])
     if not isinstance(data.get("today"), str):
         raise EvalError(f"{path}: `today` must be an ISO date string")
@@ -331,16 +336,6 @@ def evaluate_corpus(corpus: Path, cards: Sequence[str], today: str | None) -> Js
             "findings": len(findings), "lint": score_lint(labels, findings),
             "consolidate": score_consolidate(labels, plan),
             "seconds": {"lint": round(lint_seconds, 2), "consolidate": round(cons_seconds, 2)}}
-
-
-def read_json(path: Path) -> Json:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise EvalError(f"{path}: cannot read: {error}") from None
-    if not isinstance(data, dict):
-        raise EvalError(f"{path}: not a JSON object")
-    return data
 
 
 def evaluate_labelled_vault(labels_path: Path, cards: Sequence[str], today: str | None,
