@@ -150,3 +150,16 @@ def test_twenty_four_processes_lose_no_entry(vault: Path) -> None:
     expected = [f"writer {n} entry {i}" + (f"\nsecond line of {n}/{i}" if i % 3 == 0 else "")
                 for n in range(WRITERS) for i in range(EACH)] + [f"from the cli {n}" for n in range(4)]
     assert sorted(got) == sorted(expected)
+
+
+def test_a_log_folder_that_leads_out_of_the_vault_is_refused(run_cli: Callable[..., Result], vault: Path,
+                                                             tmp_path: Path) -> None:
+    """A `log` symlink (or `log_dir:`) to a folder outside must not turn `cards log` into a write there."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (vault / "log").symlink_to(outside)
+    for args in (["log", "x"], ["state"], ["status"], ["consolidate"]):
+        done = run_cli("--vault", str(vault), *args, env={"CARDS_NOW": "2026-11-30T09:15:00Z"})
+        assert done.exit_code == 1, (args, done.stdout, done.stderr)
+        assert "leads out of the vault" in done.stderr and "Traceback" not in done.stderr
+    assert list(outside.iterdir()) == []

@@ -59,7 +59,7 @@ def unread(vault: Vault) -> list[Part]:
     """The parts of the log days appended since the last consolidation, oldest day first."""
     marks = _marks(vault)
     out = []
-    for _day, path in days(vault.root / vault.log_dir):
+    for _day, path in days(vault.log_folder()):
         rel = vault.rel(path)
         try:
             data = path.read_bytes()

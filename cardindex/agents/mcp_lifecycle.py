@@ -150,7 +150,7 @@ def _status(vault: Vault) -> dict[str, Any]:
 def _log(vault: Vault, text: str) -> LogResult:
     from cardindex.store.daily_log import log_to, utc_now
 
-    entry = log_to(vault.root / vault.log_dir, text, utc_now())
+    entry = log_to(vault.log_folder(), text, utc_now())
     rel = vault.rel(entry.path)
     return LogResult(message=f"logged to {rel}:{entry.line}", path=rel, line=entry.line)
 

@@ -287,7 +287,7 @@ def write(vault: Vault, now: dt.datetime, budget: int | None = None, *, dry_run:
         except FileNotFoundError:
             prior = None
         old = (prior or b"").decode("utf-8", "replace")
-        state = build(log=log_entries(vault.root / vault.log_dir, now), cards=live, ranked=ranked,
+        state = build(log=log_entries(vault.log_folder(), now), cards=live, ranked=ranked,
                       changed_since=written_at(old), mtimes=vault.mtimes(), now=now, budget=budget)
         if llm is not None:
             import sys

@@ -48,7 +48,7 @@ def tiers(vault: Vault) -> dict[str, Any]:
         text = ""
     written = written_at(text)
     return {
-        "log": {"folder": vault.log_dir, "days": len(days(vault.root / vault.log_dir)),
+        "log": {"folder": vault.log_dir, "days": len(days(vault.log_folder())),
                 "unread_days": unread_days, "unread_entries": unread_entries},
         "state": {"file": vault.config.state_file, "written": written.isoformat() if written else None,
                   "age_hours": round((utc_now() - written).total_seconds() / 3600, 1) if written else None},

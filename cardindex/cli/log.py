@@ -19,7 +19,7 @@ def log_entry(vault: Vault, text: str, at: str | None = None) -> Entry:
     from cardindex.store import daily_log
 
     time = daily_log.parse_time(at, "--at") if at else daily_log.utc_now()
-    return daily_log.log_to(vault.root / vault.log_dir, text, time)
+    return daily_log.log_to(vault.log_folder(), text, time)
 
 
 @click.command("log", cls=TextCommand)

@@ -8,7 +8,7 @@ import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from cardindex.errors import NotFound, UsageError
+from cardindex.errors import NotFound, Refused, UsageError
 from cardindex.store.card import Card, Problem
 from cardindex.store.config import CONFIG_FILE, DEFAULT_INDEX, Config, load_config
 from cardindex.store.lock import VaultLock
@@ -159,6 +159,21 @@ class Vault:
     def log_dir(self) -> str:
         """The raw tier's folder (SPEC §10), vault-relative: its files are never cards."""
         return self.config.log_dir.strip("/")
+
+    def log_folder(self) -> Path:
+        """The raw tier's folder as a path, refused when it (or a folder above it) is a symlink out of the vault.
+
+        Logs are written there by `cards log`; a link to `/etc` must not make that a write to `/etc`.
+        """
+        path = self.root / self.log_dir
+        here = path
+        while here != self.root and not here.exists() and not here.is_symlink():
+            here = here.parent  # the part that exists decides where the folder will be made
+        real = os.path.realpath(here)
+        root = str(self.real_root)
+        if real != root and not real.startswith(root + os.sep):
+            raise Refused(f"{self.log_dir}/ leads out of the vault (to {real}); the raw log is kept only inside it")
+        return path
 
     def path_of(self, rel: str) -> Path:
         return self.root / rel
