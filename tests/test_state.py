@@ -200,3 +200,12 @@ def test_an_untrusted_vault_llm_never_writes_it(invoke: Callable[..., Result], v
     assert done.exit_code == 0 and not marker.exists()
     assert "not trusted" in done.stderr
     assert "owned" not in (vault / "CURRENT_STATE.md").read_text(encoding="utf-8")
+
+
+def test_a_state_file_that_is_a_symlink_is_refused(invoke: Callable[..., Result], vault: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text("not yours\n", encoding="utf-8")
+    (vault / "CURRENT_STATE.md").symlink_to(outside)
+    done = invoke("state")
+    assert done.exit_code == 1 and "is a symlink" in done.stderr
+    assert outside.read_text(encoding="utf-8") == "not yours\n" and (vault / "CURRENT_STATE.md").is_symlink()

@@ -275,6 +275,10 @@ def write(vault: Vault, now: dt.datetime, budget: int | None = None, *, dry_run:
     budget = budget or vault.config.state_budget
     rel = vault.config.state_file
     target = vault.path_of(rel)
+    if target.is_symlink():
+        from cardindex.errors import Refused
+
+        raise Refused(f"{rel} is a symlink; the working memory is written only as a file of its own in the vault")
     with vault.lock():
         live_day = today()
         ctx = build_context(vault.cards, today=live_day, budget=100_000, max_age=vault.config.max_age,
