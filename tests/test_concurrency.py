@@ -135,7 +135,7 @@ def temp_leftovers(root: Path) -> list[str]:
 
 def index_links(root: Path) -> list[str]:
     text = (root / "INDEX.md").read_text(encoding="utf-8")
-    return re.findall(r"^- \[.*\]\(([^)]+)\) — ", text, flags=re.MULTILINE)
+    return re.findall(r"^- \[.*\]\(([^)]+)\)", text, flags=re.MULTILINE)
 
 
 def add_jobs(root: Path, env: dict[str, str], cwd: Path) -> list[dict[str, object]]:

@@ -100,7 +100,7 @@ def test_same_evidence_date_is_a_conflict_not_a_pick(invoke: Invoke, vault: Path
     for rel, other in (("tz-a.md", "tz-b"), ("tz-b.md", "tz-a")):
         marked = card(vault, rel)
         assert marked.status == "conflict" and marked.meta["conflicts_with"] == other
-    assert (vault / "INDEX.md").read_text().count("conflict:") == 2
+    assert (vault / "INDEX.md").read_text().count(") — conflict\n") == 2
     assert not (vault / "archive").exists()
 
 

@@ -51,17 +51,17 @@ def test_grouped_by_type_in_fixed_order(invoke, vault, write_card, make_card):
     assert result.exit_code == 0
     assert result.stderr == "wrote INDEX.md (4 cards)\n"
     assert read(vault / "INDEX.md") == HEADER + (
-        "\n## User\n\n- [me](me.md) — User is a data scientist\n"
-        "\n## Feedback\n\n- [fb](fb.md) — Run the full suite\n"
-        "\n## Project\n\n- [proj](proj.md) — Deploys happen on Thursdays\n"
-        "\n## Reference\n\n- [ref](ref.md) — Where the rota lives\n"
+        "\n## User\n\n- [User is a data scientist](me.md)\n"
+        "\n## Feedback\n\n- [Run the full suite](fb.md)\n"
+        "\n## Project\n\n- [Deploys happen on Thursdays](proj.md)\n"
+        "\n## Reference\n\n- [Where the rota lives](ref.md)\n"
     )
 
 
 def test_empty_groups_are_left_out(invoke, vault, write_card, make_card):
     write_card(vault, "ref.md", make_card("Where the rota lives", type="reference"))
     invoke("index")
-    assert read(vault / "INDEX.md") == HEADER + "\n## Reference\n\n- [ref](ref.md) — Where the rota lives\n"
+    assert read(vault / "INDEX.md") == HEADER + "\n## Reference\n\n- [Where the rota lives](ref.md)\n"
 
 
 def test_order_within_group_is_title_then_path(invoke, vault, write_card, make_card):
@@ -76,7 +76,7 @@ def test_order_within_group_is_title_then_path(invoke, vault, write_card, make_c
         "- [Alpha](z.md) — Second alpha",
         "- [Beta](0.md) — Beta fact",
         "- [charlie](b.md) — Charlie elsewhere",
-        "- [charlie](sub/charlie.md) — Charlie fact",
+        "- [Charlie fact](sub/charlie.md)",
     ]
 
 
@@ -109,10 +109,10 @@ def test_deterministic_and_independent_of_creation_order(run_cli, tmp_path, writ
     assert (second / "INDEX.md").read_bytes() == once
     assert read(first / "INDEX.md") == HEADER + (
         "\n## User\n\n- [Billing owner](billing/owner.md) — Ana owns billing\n"
-        "\n## Feedback\n\n- [tabs](tabs.md) — Use tabs\n"
-        "\n## Project\n\n- [deploy-day](deploy-day.md) — Deploy on Thursdays\n"
+        "\n## Feedback\n\n- [Use tabs](tabs.md)\n"
+        "\n## Project\n\n- [Deploy on Thursdays](deploy-day.md)\n"
         "- [Middle card](m.md) — Middle\n"
-        "\n## Reference\n\n- [runbook](runbook.md) — The runbook is in the wiki\n"
+        "\n## Reference\n\n- [The runbook is in the wiki](runbook.md)\n"
     )
 
 
@@ -132,11 +132,11 @@ def test_retired_and_expired_cards_are_not_listed(invoke, vault, write_card, mak
     assert result.stderr == "wrote INDEX.md (5 cards)\n"
     assert read(vault / "INDEX.md") == HEADER + (
         "\n## Project\n\n"
-        "- [clash](clash.md) — conflict: Deploy on Fridays\n"
-        "- [expires-later](expires-later.md) — Expires later\n"
-        "- [expires-today](expires-today.md) — Expires today\n"
-        "- [explicit-active](explicit-active.md) — Explicitly active\n"
-        "- [live](live.md) — Live fact\n"
+        "- [Deploy on Fridays](clash.md) — conflict\n"
+        "- [Expires later](expires-later.md)\n"
+        "- [Expires today](expires-today.md)\n"
+        "- [Explicitly active](explicit-active.md)\n"
+        "- [Live fact](live.md)\n"
     )
 
 
@@ -146,7 +146,7 @@ def test_not_cards_are_not_listed(invoke, vault, write_card, make_card):
     write_card(vault, "sub/INDEX.md", make_card("An index in a subfolder"))
     write_card(vault, "real.md", make_card("A real card"))
     invoke("index")
-    assert entry_lines(read(vault / "INDEX.md")) == ["- [real](real.md) — A real card"]
+    assert entry_lines(read(vault / "INDEX.md")) == ["- [A real card](real.md)"]
 
 
 def test_edited_card_is_reindexed_even_with_the_same_size_and_mtime(invoke, vault, write_card, make_card):
@@ -171,7 +171,7 @@ def test_edited_card_is_reindexed_even_with_the_same_size_and_mtime(invoke, vaul
     assert check.exit_code == 1
     assert check.stderr == "error: INDEX.md: out of date; run `cards index` to regenerate it\n"
     assert invoke("index").exit_code == 0
-    assert entry_lines(read(vault / "INDEX.md")) == ["- [a](a.md) — Deploy on Wednesday"]
+    assert entry_lines(read(vault / "INDEX.md")) == ["- [Deploy on Wednesday](a.md)"]
 
 
 def test_edited_card_is_reindexed(invoke, vault, write_card, make_card):
@@ -180,7 +180,7 @@ def test_edited_card_is_reindexed(invoke, vault, write_card, make_card):
     path.write_text(make_card("Deploy on Fridays, not Thursdays", "project"), encoding="utf-8")
     assert invoke("index", "--check").exit_code == 1
     assert invoke("index").exit_code == 0
-    assert entry_lines(read(vault / "INDEX.md")) == ["- [a](a.md) — Deploy on Fridays, not Thursdays"]
+    assert entry_lines(read(vault / "INDEX.md")) == ["- [Deploy on Fridays, not Thursdays](a.md)"]
 
 
 def test_budget_one_card_left_out_is_singular(invoke, vault, write_card, make_card):
@@ -192,7 +192,7 @@ def test_budget_one_card_left_out_is_singular(invoke, vault, write_card, make_ca
     (vault / ".cardindex.yaml").write_text(f"index_budget: {{bytes: {len(full) - 1}}}\n", encoding="utf-8")
     result = invoke("index")
     assert result.stderr == "wrote INDEX.md (1 card, 1 left out by the budget)\n"
-    assert read(vault / "INDEX.md") == HEADER + f"\n## Project\n\n- [b](b.md) — Newer {long}\n\n" + more_line(1) + "\n"
+    assert read(vault / "INDEX.md") == HEADER + f"\n## Project\n\n- [Newer {long}](b.md)\n\n" + more_line(1) + "\n"
 
 
 # --------------------------------------------------------------------------- budget
@@ -220,7 +220,7 @@ def test_line_budget_keeps_locked_and_newest(invoke, vault, write_card, make_car
         text
         == HEADER
         + "\n## Project\n\n"
-        + "".join(f"- [c{i:02d}](c{i:02d}.md) — Fact number {i:02d}\n" for i in kept)
+        + "".join(f"- [Fact number {i:02d}](c{i:02d}.md)\n" for i in kept)
         + "\n"
         + more_line(36)
         + "\n"
@@ -241,25 +241,25 @@ def test_line_budget_priority_across_types(invoke, vault, write_card, make_card)
     text = read(vault / "INDEX.md")
     assert len(text.splitlines()) <= 11
     assert text == HEADER + (
-        "\n## Project\n\n- [new](new.md) — Newest project fact\n"
-        "\n## Reference\n\n- [old-locked](old-locked.md) — Old locked\n"
+        "\n## Project\n\n- [Newest project fact](new.md)\n"
+        "\n## Reference\n\n- [Old locked](old-locked.md)\n"
         "\n" + more_line(3) + "\n"
     )
 
 
 def test_byte_budget(invoke, vault, write_card, make_card):
-    limit = 1500
+    limit = 1000
     _budget_vault(vault, write_card, make_card, f"{{lines: 200, bytes: {limit}}}")
     assert invoke("index").exit_code == 0
     text = read(vault / "INDEX.md")
     size = len(text.encode("utf-8"))
     assert size <= limit
     shown = entry_lines(text)
-    line_bytes = len("- [c00](c00.md) — Fact number 00\n".encode())
+    line_bytes = len("- [Fact number 00](c00.md)\n".encode())
     assert size + line_bytes > limit  # as many lines as fit: one more would not
     newest_first = [0, 1, *list(range(49, 1, -1))]
     kept = sorted(newest_first[: len(shown)])
-    assert shown == [f"- [c{i:02d}](c{i:02d}.md) — Fact number {i:02d}" for i in kept]
+    assert shown == [f"- [Fact number {i:02d}](c{i:02d}.md)" for i in kept]
     assert text.splitlines()[-1] == more_line(50 - len(shown))
     assert text.endswith("\n")
 
@@ -318,7 +318,7 @@ def test_memory_md_used_when_it_exists_and_index_md_does_not(run_cli, tmp_path, 
     assert not (root / "INDEX.md").exists()
     assert read(root / "MEMORY.md") == HEADER + (
         "\n## User\n\n- [user role](user_role.md) — User is a data scientist focused on observability\n"
-        "\n## Feedback\n\n- [feedback_tests](feedback_tests.md) — Run the full suite\n"
+        "\n## Feedback\n\n- [Run the full suite](feedback_tests.md)\n"
     )
     assert run_cli("--vault", str(root), "index", "--check").exit_code == 0
 
@@ -355,7 +355,7 @@ def test_index_file_config_with_other_name(run_cli, tmp_path, write_card, make_c
     write_card(root, ".cardindex.yaml", "index_file: CARDS.md\n")
     write_card(root, "a.md", make_card("A fact", "user"))
     assert run_cli("--vault", str(root), "index").exit_code == 0
-    assert read(root / "CARDS.md") == HEADER + "\n## User\n\n- [a](a.md) — A fact\n"
+    assert read(root / "CARDS.md") == HEADER + "\n## User\n\n- [A fact](a.md)\n"
     assert not (root / "INDEX.md").exists()
     assert run_cli("--vault", str(root), "index").stderr == "CARDS.md is up to date (1 card)\n"
 
@@ -379,7 +379,7 @@ def test_hand_kept_links_only_index_is_replaced(run_cli, tmp_path, write_card, m
     assert lines[0] == f"wrote {name} (2 cards)"
     found = TOOK_OVER.fullmatch(lines[1])
     assert found and found.groups()[:4] == (name, "2", "2", "0")
-    assert read(root / name) == HEADER + "\n## User\n\n- [a](a.md) — A fact\n- [b c](sub%20dir/b%20c.md) — B fact\n"
+    assert read(root / name) == HEADER + "\n## User\n\n- [A fact](a.md)\n- [B fact](sub%20dir/b%20c.md)\n"
 
 
 @pytest.mark.parametrize("name", ["INDEX.md", "MEMORY.md"])
@@ -438,10 +438,10 @@ def test_odd_file_names_make_working_links(invoke, vault, write_card, make_card)
     assert invoke("index").exit_code == 0
     text = read(vault / "INDEX.md")
     assert entry_lines(text) == [
-        "- [100% sure](100%25%20sure.md) — About 100% sure",
-        "- [a b](team%20notes/a%20b.md) — About team notes/a b",
-        "- [my card (draft)](my%20card%20%28draft%29.md) — About my card (draft)",
-        "- [plain](plain.md) — About plain",
+        "- [About 100% sure](100%25%20sure.md)",
+        "- [About my card (draft)](my%20card%20%28draft%29.md)",
+        "- [About plain](plain.md)",
+        "- [About team notes/a b](team%20notes/a%20b.md)",
     ]
     for target in linked_paths(text):
         assert (vault / target).is_file(), target

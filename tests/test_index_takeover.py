@@ -248,7 +248,7 @@ def test_a_card_that_turns_into_a_note_keeps_its_line_and_a_note_that_becomes_a_
     result = run_cli("--vault", str(memory), "index")
     assert (result.exit_code, result.stderr) == (0, "wrote MEMORY.md (4 cards, 3 notes)\n")
     text = (memory / "MEMORY.md").read_text(encoding="utf-8")
-    assert "- [status](status.md) — Where the project stands\n" in text.split("## Notes", 1)[0]
+    assert "- [Where the project stands](status.md)\n" in text.split("## Notes", 1)[0]
     assert "status.md" not in text.split("## Notes", 1)[1]
     (memory / "project_deploy.md").write_text("Deploy on Thursdays.\n", encoding="utf-8")  # frontmatter gone
     result = run_cli("--vault", str(memory), "index")

@@ -452,7 +452,7 @@ def test_fix_regenerates_a_stale_index(tmp_path, make_card, run_cli):
     assert (result.exit_code, result.stdout) == (0, "")
     after = (root / "INDEX.md").read_text(encoding="utf-8")
     assert after != before
-    assert "- [tz](tz.md) — Timezone of all schedules\n" in after
+    assert "- [Timezone of all schedules](tz.md)\n" in after
     assert run_cli("--vault", str(root), "index", "--check").exit_code == 0
     second = lint(run_cli, root)
     assert (second.exit_code, second.stdout, second.stderr) == (0, "", "All checks passed! 2 cards checked.\n")

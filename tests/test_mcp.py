@@ -277,7 +277,7 @@ async def test_add_writes_through_the_gate_and_updates_the_index(
     card = path.read_text(encoding="utf-8")
     assert "key: staging-reset\n" in card and "source: user said\n" in card and "type: reference\n" in card
     assert card.endswith("---\nStaging is reset every Monday at 06:00 UTC.\n")
-    assert "(when-the-staging-environment-is-wiped.md) — When the staging environment is wiped" in index_on_disk
+    assert "- [When the staging environment is wiped](when-the-staging-environment-is-wiped.md)" in index_on_disk
     assert index_resource.text == index_on_disk
 
     # Session-only: refused with the session category and every finding; nothing written.

@@ -329,7 +329,7 @@ def test_show_reveal_prints_the_card_as_it_is(planted: Planted, invoke: Invoke) 
 def test_index_and_context_withhold_cards_with_secrets_and_keep_the_rest(planted: Planted, invoke: Invoke) -> None:
     (planted.root / "broken\x1b]52;c;aGVsbG8=\x07.md").unlink()
     (planted.root / "clipboard.md").unlink()  # F012: unusable until fixed, so never in the index at all
-    # A clean card whose file name (its title and link) holds an escape.
+    # A clean card whose file name (its link) holds an escape; its description is the link text.
     (planted.root / "clip\x1b]52;c;aGVsbG8=\x07.md").write_text(
         card_text("Staging bucket clipboard paste rules"), encoding="utf-8")
     result = invoke("index")
@@ -339,7 +339,7 @@ def test_index_and_context_withhold_cards_with_secrets_and_keep_the_rest(planted
     links = [line for line in text.splitlines() if line.startswith("- [")]
     assert [line.split("](")[1].split(")")[0] for line in links] == ["clip%1B%5D52;c;aGVsbG8=%07.md"]
     assert "<!-- 10 cards withheld: they hold a secret; run `cards lint` -->" in text.splitlines()
-    assert r"[clip\\x1b\]52;c;aGVsbG8=\\x07](" in text and "\x1b" not in text and "\x07" not in text
+    assert "- [Staging bucket clipboard paste rules](clip%1B" in text and "\x1b" not in text and "\x07" not in text
     context = invoke("context").stdout
     assert "(10 cards withheld: they hold a secret; run `cards lint`)" in context
     assert "Staging bucket clipboard paste rules" in context and "bucket-key" not in context

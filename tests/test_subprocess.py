@@ -178,8 +178,8 @@ def test_init_add_index_list_show(tmp_path: Path, env: dict[str, str]) -> None:
     regen = cards("--vault", root, "index", cwd=tmp_path, env=env)
     assert regen.returncode == 0, regen.stderr
     index_text = (root / "INDEX.md").read_text(encoding="utf-8")
-    assert f"]({first.name}) — Which weekday production deploys happen" in index_text
-    assert "](indentation.md) — Prefers tabs for indentation in shell scripts." in index_text
+    assert f"- [Which weekday production deploys happen]({first.name})" in index_text
+    assert "- [Indentation](indentation.md) — Prefers tabs for indentation in shell scripts." in index_text
 
     listed = cards("--vault", root, "list", "--format", "json", cwd=tmp_path, env=env)
     assert listed.returncode == 0, listed.stderr
@@ -267,7 +267,7 @@ def test_index_reports_every_bad_card_and_indexes_the_good_one(bad_vault: tuple[
     assert result.returncode == 1, result.stderr
     assert_clean_stderr(result, *(f"{name}:" for name in BAD_EXPECTED))
     index_text = (root / "INDEX.md").read_text(encoding="utf-8")
-    assert "](deploy-day.md) — Which weekday production deploys happen" in index_text
+    assert "- [Which weekday production deploys happen](deploy-day.md)" in index_text
     for name in BAD_EXPECTED:
         assert f"]({name})" not in index_text
     check = cards("--vault", root, "index", "--check", cwd=root.parent, env=env, timeout=30)

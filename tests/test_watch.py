@@ -219,7 +219,7 @@ SAVES = {
 def test_editor_saves_end_in_a_correct_index(vault: Path, start: Callable[..., Watch], style: str) -> None:
     watch = start(vault)
     SAVES[style](vault / "deploy-day.md", card(NEW))
-    watch.wait_index(f"(deploy-day.md) — {NEW}", absent=(OLD,))
+    watch.wait_index(f"- [{NEW}](deploy-day.md)", absent=(OLD,))
     assert index_check(vault) == 0
     assert "Traceback" not in watch.stderr
 
@@ -230,7 +230,7 @@ def test_start_brings_a_stale_index_up_to_date(vault: Path, start: Callable[...,
     (vault / "staging.md").write_text(card("When staging is reset", "Staging resets on Sundays."), encoding="utf-8")
     assert index_check(vault) == 1
     watch = start(vault)
-    assert "(staging.md) — When staging is reset" in watch.index()
+    assert "- [When staging is reset](staging.md)" in watch.index()
     assert index_check(vault) == 0
     assert watch.stderr.splitlines()[0] == "index: 3 cards, INDEX.md updated"
 
@@ -255,7 +255,7 @@ def test_a_new_subfolder_with_cards(vault: Path, start: Callable[..., Watch]) ->
     folder = vault / "teams" / "infra"
     folder.mkdir(parents=True)
     (folder / "oncall.md").write_text(card("Who is on call for infra", "The infra rota is in PagerDuty."))
-    watch.wait_index("](teams/infra/oncall.md) — Who is on call for infra")
+    watch.wait_index("- [Who is on call for infra](teams/infra/oncall.md)")
     assert index_check(vault) == 0
 
 
@@ -289,11 +289,11 @@ def test_a_card_broken_mid_edit_keeps_its_last_good_entry(vault: Path, start: Ca
     watch.wait_for("a finding for the broken card", lambda: "deploy-day.md:" in watch.stdout)
     assert " F003 " in watch.stdout
     assert "1 broken (last good entry kept)" in watch.stderr
-    assert f"(deploy-day.md) — {OLD}" in watch.index()
+    assert f"- [{OLD}](deploy-day.md)" in watch.index()
     assert path.read_text(encoding="utf-8") == broken  # reported, never touched
 
     save_rename_over(path, card(NEW))  # fixed: the new entry replaces the kept one
-    watch.wait_index(f"(deploy-day.md) — {NEW}", absent=(OLD,))
+    watch.wait_index(f"- [{NEW}](deploy-day.md)", absent=(OLD,))
     assert index_check(vault) == 0
     assert watch.proc.poll() is None
 
@@ -409,7 +409,7 @@ def test_poll_mode(vault: Path, start: Callable[..., Watch]) -> None:
     watch = start(vault, "--poll")
     assert f"watching {vault} (polling every 1 s)" in watch.stderr
     save_vim(vault / "deploy-day.md", card(NEW))
-    watch.wait_index(f"(deploy-day.md) — {NEW}", absent=(OLD,))
+    watch.wait_index(f"- [{NEW}](deploy-day.md)", absent=(OLD,))
     assert index_check(vault) == 0
 
 

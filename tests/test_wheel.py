@@ -165,10 +165,7 @@ def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None
     index = (tmp_path / "v" / "INDEX.md").read_text(encoding="utf-8")
     lines = index.splitlines()
     assert lines[0] == f"<!-- {HEADER} -->"
-    assert (
-        "- [which-weekday-production-deploys-happen](which-weekday-production-deploys-happen.md) — "
-        "Which weekday production deploys happen" in lines
-    )
+    assert "- [Which weekday production deploys happen](which-weekday-production-deploys-happen.md)" in lines
     listed = json.loads(run([cards, "--vault", "v", "list", "--format", "json"], cwd=tmp_path, env=env).stdout)
     assert [row["id"] for row in listed] == ["which-weekday-production-deploys-happen"]
     assert list((tmp_path / "home").iterdir()) == []

@@ -73,10 +73,23 @@ class IndexResult(NamedTuple):
 
 
 def entry(card: Card) -> Entry:
-    title = printable(card.title).replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
-    link = link_of(card.path)
-    return Entry(card.type or "project", " ".join(title.split()), link, printable(card.description),
+    """The card's index line. A card with a `name` reads `- [NAME](PATH) — DESCRIPTION`; one
+    without reads `- [DESCRIPTION](PATH)`: its file name is already in the link, and a title
+    made of it (`which-weekday-deploys`) would only repeat the link in worse words."""
+    description = printable(card.description)
+    if card.name is None and description.strip():
+        title, description = description, ""
+    else:
+        title = printable(card.title)
+    title = title.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+    return Entry(card.type or "project", " ".join(title.split()), link_of(card.path), description,
                  card.status == "conflict")
+
+
+def line_of(e: Entry) -> str:
+    """The index line the shipped template writes for `e` (lint measures it; a vault's own template may differ)."""
+    hook = ("conflict: " if e.conflict and e.description else "conflict" if e.conflict else "") + e.description
+    return f"- [{e.title}]({e.link})" + (f" — {hook}" if hook else "")
 
 
 def withheld_comment(count: int) -> str:

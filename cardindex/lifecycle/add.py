@@ -60,8 +60,8 @@ def derive_description(text: str) -> str:
 
 def derived_stem(description: str) -> str:
     """A file name stem from a description, cut at a word so that the card's index line
-    (`- [STEM](STEM.md) — DESCRIPTION`) keeps room for the whole description: the
-    description is what an agent reads, the stem only names the file."""
+    keeps room for the whole description: the description is what an agent reads, the stem
+    only names the file, so it stays short enough to type (at most half of what the line leaves)."""
     longest = max(MIN_DERIVED_SLUG, min(MAX_SLUG, (INDEX_LINE - len("- []() — .md") - len(description)) // 2))
     slug = slugify(description) or "card"
     if len(slug) > longest:
@@ -72,9 +72,10 @@ def derived_stem(description: str) -> str:
 def fit_description(description: str, rel: str, title: str | None = None) -> str:
     """A derived description, cut so the card's INDEX.md line stays within 150 characters (lint I103).
 
-    The line is `- [TITLE](PATH) — DESCRIPTION`: the title (the name, else the id) and the path both count.
+    The line is `- [NAME](PATH) — DESCRIPTION`, or `- [DESCRIPTION](PATH)` without a name
+    (`index.build.entry`): the path and the name count.
     """
-    room = INDEX_LINE - len("- []() — ") - len(title or rel.removesuffix(".md")) - len(rel)
+    room = INDEX_LINE - len(f"- [{title}]() — " if title else "- []()") - len(rel)
     if len(description) <= room:
         return description
     return description[: room - 1].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"

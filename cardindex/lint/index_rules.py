@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from cardindex.index import build as index
 from cardindex.lint.context import Hit, LintContext
 from cardindex.meaning.text import description_line
+from cardindex.redaction import printable
 from cardindex.store.card import Card
 
 MAX_LINE = 150
@@ -62,9 +63,9 @@ def long_line(card: Card, ctx: LintContext) -> Iterator[Hit]:
     """
     if not card.live(ctx.today) or len(card.description) <= ROOM or card.path not in ctx.indexed_paths:
         return
-    e = index.entry(card)
-    line = f"- [{e.title}]({e.link}) — {'conflict: ' if e.conflict else ''}{e.description}"
-    room = max(ROOM, MAX_LINE - (len(line) - len(e.description)))
-    if len(e.description) > room:
+    line = index.line_of(index.entry(card))
+    said = len(printable(card.description))  # what the user can shorten, whether it is the link text or the hook
+    room = max(ROOM, MAX_LINE - (len(line) - said))
+    if said > room:
         yield Hit(description_line(card), f"its index line is {len(line)} characters (limit {MAX_LINE}); shorten the "
-                                          f"description from {len(e.description)} to {room} characters or fewer")
+                                          f"description from {said} to {room} characters or fewer")
