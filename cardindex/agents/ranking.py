@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any, NamedTuple
 
+from cardindex.meaning.asking import ANSWERED_BY, FRAMING_FACTOR, framing, question_words
 from cardindex.meaning.terms import STOP, stem, word_terms, words
 from cardindex.store.search_index import FIELDS, SearchIndex
 
@@ -43,10 +44,13 @@ B = (0.5, 0.5, 0.3, 0.3, 0.75)
 K1 = 1.2
 TYPO_FACTOR = 0.7
 PREFIX_FACTOR = 0.8
+HEAD_FACTOR = 0.5
 PHRASE_BONUS = 0.15
 EQUIVALENT_FACTOR = 0.6
+ASK_FACTOR = 0.5  # a question word found in a description, of its IDF among descriptions
 WEAK_COVERAGE = 0.3
 CANDIDATES = 120
+COVER_POWER = 0.25  # a card holding more of the query's distinct words ranks higher
 Alt = tuple[tuple[str, ...], float]  # a term (or a phrase of terms) and how much it counts
 
 
@@ -62,6 +66,7 @@ class Plan(NamedTuple):
     groups: list[Group]
     total: int  # cards in the index
     joined: dict[tuple[str, str], str]  # adjacent query terms -> their joined form the vault holds
+    asks: tuple[tuple[str, float], ...] = ()  # question-word terms sought in descriptions, with their IDF there
 
 
 class Scored(NamedTuple):
@@ -87,18 +92,21 @@ def plan(index: SearchIndex, query: str) -> Plan:
     if not content:
         content = list(asked)
     stems_of = {w: tuple(word_terms(w)) for w in asked}
-    joined = {i: stem(asked[i] + asked[i + 1]) for i in range(len(asked) - 1) if "-" not in asked[i] + asked[i + 1]}
+    joins = {i: _joins(asked[i], asked[i + 1]) for i in range(len(asked) - 1)}
     same = _equivalents(asked)
-    wanted = {t for ts in stems_of.values() for t in ts} | set(joined.values())
+    framed = framing(asked)
+    wanted = {t for ts in stems_of.values() for t in ts} | {t for ts in joins.values() for t in ts}
     wanted |= {t for alts in same.values() for a in alts for t in a}
     df = index.document_frequency(wanted)
+    # the joined form of two adjacent words that the vault holds, the commonest when several are
+    joined = {i: max(ts, key=lambda t: df.get(t, 0)) for i, ts in joins.items() if any(df.get(t) for t in ts)}
     groups: list[Group] = []
-    seen: set[str] = set()
+    seen: set[tuple[str, ...]] = set()
     for i, w in enumerate(asked):
-        if w not in content or w in seen:
-            continue
-        seen.add(w)
         parts = stems_of[w]
+        if w not in content or parts in seen:  # "apps" and "app" are one word of the query
+            continue
+        seen.add(parts)
         alts: list[Alt] = [((parts[0],), 1.0)]
         if len(parts) > 1:
             alts.append((parts[1:], 1.0))  # "e-bike" as the phrase "e bike"
@@ -120,9 +128,34 @@ def plan(index: SearchIndex, query: str) -> Plan:
         idfs = tuple(_idf(total, c) for _, c in kept)
         # The query's weight of a word is its own (or its corrections'); an equivalent only stands in for it.
         base = [idf for ((alt, _), idf) in zip(kept, idfs, strict=True) if alt[0] in own] or list(idfs)
-        groups.append(Group(w, tuple(a for a, _ in kept), max(base) if base else _idf(total, 0), held, idfs))
+        idf = max(base) if base else _idf(total, 0)
+        if i in framed:  # "need to", "going to", "now": where the agent stands, not what it asks about
+            idf, idfs = idf * FRAMING_FACTOR, tuple(x * FRAMING_FACTOR for x in idfs)
+        groups.append(Group(w, tuple(a for a, _ in kept), idf, held, idfs))
     pairs = {(stem(asked[i]), stem(asked[i + 1])): t for i, t in joined.items() if df.get(t)}
-    return Plan(groups, total, pairs)
+    return Plan(groups, total, pairs, _asks(index, query, total))
+
+
+def _asks(index: SearchIndex, query: str, total: int) -> tuple[tuple[str, float], ...]:
+    """The terms of the query's question words (`meaning.asking`), with their IDF among descriptions."""
+    out: dict[str, float] = {}
+    for word in question_words(query):
+        for term in ANSWERED_BY.get(word, (word,)):
+            t = stem(term)
+            n = index.count(f'description : "{t}"')
+            if n and t not in out:
+                out[t] = _idf(total, n)
+    return tuple(out.items())
+
+
+def _joins(first: str, second: str) -> tuple[str, ...]:
+    """The terms two adjacent words may be written as one word as: "on call" "oncall", "setting up" "setup".
+
+    A word of one letter joins nothing ("a rounding" is not "around"), nor does a hyphenated one.
+    """
+    if len(first) < 2 or len(second) < 2 or "-" in first + second:
+        return ()
+    return tuple(dict.fromkeys([stem(first + second), stem(stem(first) + second)]))
 
 
 def _equivalents(asked: Sequence[str]) -> dict[int, list[tuple[str, ...]]]:
@@ -155,7 +188,14 @@ def _split(index: SearchIndex, word: str, df: dict[str, int]) -> list[Alt]:
     df.update(index.document_frequency(t for pair in pairs for t in pair))
     best = [(index.count(_phrase(p)), p) for p in pairs if df.get(p[0]) and df.get(p[1])]
     best = [b for b in best if b[0]]
-    return [(max(best)[1], 1.0)] if best else []
+    if best:
+        return [(max(best)[1], 1.0)]
+    # A compound is about its last part ("microservice" is a service): the longest such head the vault holds.
+    # Both parts are content words, and the vault writes the head as a word of its own ("forgotten" is no "gotten").
+    tails = [word[k:] for k in range(3, len(word) - 4) if word[:k] not in STOP and word[k:] not in STOP]
+    held = index.known_words(tails)
+    head = next((t for t in tails if t in held), None)
+    return [((stem(head),), HEAD_FACTOR)] if head else []
 
 
 def _typos(index: SearchIndex, word: str) -> list[Alt]:
@@ -236,7 +276,12 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
         if not total:
             continue
         total *= 1.0 + PHRASE_BONUS * _adjacent(p, fields)
+        total *= (covered / weight if weight else 0.0) ** COVER_POWER
         score = min(100.0, 100.0 * total / (weight * best_sat))
+        for term, idf in p.asks:  # what kind of answer is wanted: orders the hits, is no part of the score
+            tf = counts[1].get(term, 0)
+            if tf:
+                total += ASK_FACTOR * idf * _saturate(WEIGHTS[1] * tf / norms[1])
         field = FIELDS[max(range(len(FIELDS)), key=lambda k: by_field[k])]
         out.append(Scored(rid, path, archived, info, round(score, 1), total, covered / weight if weight else 0.0, field))
     out.sort(key=lambda s: (-s.raw, s.path))

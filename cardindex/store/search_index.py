@@ -495,6 +495,14 @@ class SearchIndex:
                 out[rid] = (path, bool(archived), tuple(fields), marshal.loads(info))
         return out
 
+    def known_words(self, found: Iterable[str]) -> set[str]:
+        """Those of `found` that some card writes as a word."""
+        wanted = sorted(set(found))
+        if not wanted:
+            return set()
+        marks = ", ".join("?" * len(wanted))
+        return {w for (w,) in self.db.execute(f"SELECT word FROM words WHERE word IN ({marks})", wanted)}
+
     def word_forms(self, shortest: int, longest: int) -> list[tuple[str, str]]:
         """(word, term) of every word form seen of a length in [shortest, longest]."""
         return self.db.execute("SELECT word, term FROM words WHERE n BETWEEN ? AND ?", (shortest, longest)).fetchall()
