@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any, NamedTuple
 
-from cardindex.meaning.asking import ANSWERED_BY, FRAMING_FACTOR, framing, question_words
+from cardindex.meaning.asking import ANSWERED_BY, FRAMING_FACTOR, PAST_FACTOR, asks_the_past, framing, question_words
 from cardindex.meaning.terms import STOP, stem, word_terms, words
 from cardindex.store.search_index import FIELDS, SearchIndex
 
@@ -67,6 +67,7 @@ class Plan(NamedTuple):
     total: int  # cards in the index
     joined: dict[tuple[str, str], str]  # adjacent query terms -> their joined form the vault holds
     asks: tuple[tuple[str, float], ...] = ()  # question-word terms sought in descriptions, with their IDF there
+    past: bool = False  # the query asks what held before: retired cards count more
 
 
 class Scored(NamedTuple):
@@ -127,13 +128,15 @@ def plan(index: SearchIndex, query: str) -> Plan:
         kept = [(a, c) for a, c in zip(alts, counts, strict=True) if c]
         idfs = tuple(_idf(total, c) for _, c in kept)
         # The query's weight of a word is its own (or its corrections'); an equivalent only stands in for it.
-        base = [idf for ((alt, _), idf) in zip(kept, idfs, strict=True) if alt[0] in own] or list(idfs)
+        base = [idf for ((alt, _), _n), idf in zip(kept, idfs, strict=True) if alt in own] or list(idfs)
         idf = max(base) if base else _idf(total, 0)
+        if own:  # nor can it say more than the word: "SLO" finds the card saying "SLO" before one saying "SLA"
+            idfs = tuple(x if alt in own else min(x, idf) for ((alt, _), _n), x in zip(kept, idfs, strict=True))
         if i in framed:  # "need to", "going to", "now": where the agent stands, not what it asks about
             idf, idfs = idf * FRAMING_FACTOR, tuple(x * FRAMING_FACTOR for x in idfs)
         groups.append(Group(w, tuple(a for a, _ in kept), idf, held, idfs))
     pairs = {(stem(asked[i]), stem(asked[i + 1])): t for i, t in joined.items() if df.get(t)}
-    return Plan(groups, total, pairs, _asks(index, query, total))
+    return Plan(groups, total, pairs, _asks(index, query, total), asks_the_past(asked))
 
 
 def _asks(index: SearchIndex, query: str, total: int) -> tuple[tuple[str, float], ...]:
@@ -278,6 +281,8 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
         total *= 1.0 + PHRASE_BONUS * _adjacent(p, fields)
         total *= (covered / weight if weight else 0.0) ** COVER_POWER
         score = min(100.0, 100.0 * total / (weight * best_sat))
+        if p.past and (archived or info.get("status") in ("superseded", "archived")):
+            total *= PAST_FACTOR
         for term, idf in p.asks:  # what kind of answer is wanted: orders the hits, is no part of the score
             tf = counts[1].get(term, 0)
             if tf:

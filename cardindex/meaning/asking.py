@@ -16,6 +16,9 @@ its topic, and ranking treats them apart (`agents.ranking`):
   at `FRAMING_FACTOR` of their weight, in the ranking and in how much of the query a card
   holds, so "I'm going to patch it now" neither ranks the card that says "Go" nor makes an
   on-topic query look unanswered.
+- **The past**: "what did we use before X", "originally", "used to" ask for what was
+  replaced. When retired cards are searched too (`--all`), a superseded or archived card
+  counts `PAST_FACTOR` more.
 """
 
 from __future__ import annotations
@@ -31,6 +34,10 @@ _TO_FRAMES = frozenset(["need", "needs", "want", "wants", "going", "about", "try
 # Words that frame a task wherever they stand.
 _FRAMES = frozenset(["now", "please", "help", "gonna", "wanna", "anything", "something", "know", "thing", "things"])
 FRAMING_FACTOR = 0.5
+PAST_FACTOR = 1.5
+# Words that ask about what held before ("what did we use before X", "the old value").
+_PAST = frozenset(["before", "previously", "previous", "prior", "formerly", "former", "originally", "original",
+                   "earlier", "old", "older", "replaced", "superseded", "until"])
 
 
 def question_words(query: str) -> list[str]:
@@ -50,6 +57,11 @@ def framing(asked: list[str]) -> set[int]:
         if w in _FRAMES or (w in _TO_FRAMES and i + 1 < len(asked) and asked[i + 1] == "to"):
             out.add(i)
     return out
+
+
+def asks_the_past(asked: list[str]) -> bool:
+    """Whether the query asks what held before ("before", "originally", "used to"): retired cards answer it."""
+    return any(w in _PAST or (w == "used" and asked[i + 1:i + 2] == ["to"]) for i, w in enumerate(asked))
 
 
 def _clauses(query: str) -> list[str]:
