@@ -36,6 +36,7 @@ from itertools import pairwise
 from typing import Any, NamedTuple
 
 from cardindex.meaning.asking import ANSWERED_BY, FRAMING_FACTOR, PAST_FACTOR, asks_the_past, framing, question_words
+from cardindex.meaning.edits import osa_within, pieces
 from cardindex.meaning.terms import STOP, stem, word_terms, words
 from cardindex.store.search_index import FIELDS, SearchIndex
 
@@ -215,17 +216,16 @@ def _typos(index: SearchIndex, word: str) -> list[Alt]:
         return [((t,), PREFIX_FACTOR) for f, t in index.word_forms(len(word) + 1, len(word) + 2) if f.startswith(word)]
     if len(word) < 5 or not word.isalpha():
         return []
-    from rapidfuzz.distance import OSA
-
     limit = 1 if len(word) < 10 else 2
     longest = max(len(word) + limit, len(word) * 4 // 3)
+    parts = pieces(word, limit)
     found: dict[str, float] = {}
     for form, term in index.word_forms(len(word) - limit, longest):
         if form.startswith(word):  # "postgres" for "postgresql": most of the longer word
             found[term] = max(found.get(term, 0.0), PREFIX_FACTOR)
             continue
-        distance = OSA.distance(word, form, score_cutoff=limit)
-        if distance <= limit and (len(word) >= 7 or sorted(form) == sorted(word)):
+        distance = osa_within(word, form, limit, parts)
+        if distance is not None and (len(word) >= 7 or sorted(form) == sorted(word)):
             factor = TYPO_FACTOR if distance <= 1 else TYPO_FACTOR * 0.8
             found[term] = max(found.get(term, 0.0), factor)
     return [((t,), f) for t, f in found.items()]
@@ -278,7 +278,7 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
                     by_field[k] += v
         if not total:
             continue
-        total *= 1.0 + PHRASE_BONUS * _adjacent(p, fields)
+        total *= 1.0 + PHRASE_BONUS * _adjacent(p, texts)
         total *= (covered / weight if weight else 0.0) ** COVER_POWER
         score = min(100.0, 100.0 * total / (weight * best_sat))
         if p.past and (archived or info.get("status") in ("superseded", "archived")):
@@ -309,16 +309,16 @@ def _tf(alt: tuple[str, ...], field: list[str], counts: Counter[str]) -> int:
     return sum(1 for i in range(len(field) - n + 1) if tuple(field[i:i + n]) == alt)
 
 
-def _adjacent(p: Plan, fields: list[list[str]]) -> float:
-    """The share of consecutive held query words found side by side in one field."""
+def _adjacent(p: Plan, texts: Sequence[str]) -> float:
+    """The share of consecutive held query words found side by side in one field (`texts`: its terms, space-joined)."""
     firsts = [g.alts[0][0] for g in p.groups if g.held and g.alts]
     pairs = list(pairwise(firsts))
     if not pairs:
         return 0.0
-    bigrams = {pair for f in fields for pair in pairwise(f)}
-    said = set().union(*fields) if p.joined else set()
+    padded = [f" {t} " for t in texts if t]
 
     def side_by_side(a: str, b: str) -> bool:  # "darkmode" is "dark mode" said as one word
-        return (a, b) in bigrams or p.joined.get((a, b), "") in said
+        joined = p.joined.get((a, b))
+        return any(f" {a} {b} " in t or (joined is not None and f" {joined} " in t) for t in padded)
 
     return sum(1 for a, b in pairs if side_by_side(a[-1], b[0])) / len(pairs)

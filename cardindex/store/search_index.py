@@ -495,6 +495,19 @@ class SearchIndex:
                 out[rid] = (path, bool(archived), tuple(fields), marshal.loads(info))
         return out
 
+    def noted(self, key: str) -> Any:
+        """What the caller stored under `key` with `note` (None when nothing is, or the index was rebuilt since)."""
+        return self._meta().get("note:" + key)
+
+    def note(self, key: str, value: bytes | str | int) -> None:
+        """Keep `value` with the index under `key` (in a transaction of its own; not kept where nothing can be written)."""
+        try:
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", ("note:" + key, value))
+        except sqlite3.OperationalError:  # read-only: asked again next time
+            return
+        finally:
+            self._meta_cache = None
+
     def known_words(self, found: Iterable[str]) -> set[str]:
         """Those of `found` that some card writes as a word."""
         wanted = sorted(set(found))
