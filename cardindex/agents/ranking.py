@@ -302,13 +302,13 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
             continue
         total *= 1.0 + PHRASE_BONUS * _adjacent(p, texts)
         total *= (covered / weight if weight else 0.0) ** COVER_POWER
-        score = min(100.0, 100.0 * total / (weight * best_sat))
         if p.past and (archived or info.get("status") in ("superseded", "archived")):
             total *= PAST_FACTOR
-        for term, idf in p.asks:  # what kind of answer is wanted: orders the hits, is no part of the score
+        for term, idf in p.asks:  # what kind of answer is wanted: no part of the query's weight
             tf = counts[1].get(term, 0)
             if tf:
                 total += ASK_FACTOR * idf * _saturate(WEIGHTS[1] * tf / norms[1])
+        score = min(100.0, 100.0 * total / (weight * best_sat))  # follows the order, so scores fall down the list
         field = FIELDS[max(range(len(FIELDS)), key=lambda k: by_field[k])]
         out.append(Scored(rid, path, archived, info, round(score, 1), total, covered / weight if weight else 0.0, field,
                           words))
