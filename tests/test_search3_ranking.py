@@ -183,3 +183,18 @@ def test_a_question_about_the_past_prefers_the_retired_card(vault: Path, invoke:
     assert ids(invoke, "which mill supplies flour", "--all")[0] == "flour"
     # without --all the retired card is never shown, past or not
     assert ids(invoke, "which mill did we use before for flour") == ["flour"]
+
+
+def test_an_abbreviation_meets_its_plural(vault: Path, invoke: Invoke) -> None:
+    # Snowball keeps the "s" of "SLOs", "VMs" and "PRs" (no vowel before a consonant), so the
+    # query side meets the other number of a short word itself
+    put(vault, "slo.md", "Which SLOs the kiosk has", "The kiosk SLOs: 99 percent of orders in a minute.")
+    put(vault, "vm.md", "Which VM builds the kiosk image", "One VM in the back office builds the kiosk image.")
+    put(vault, "slow.md", "Why the kiosk is slow at noon", "The kiosk is slow at noon: the queue is long.")
+    assert ids(invoke, "SLO") == ["slo"]
+    assert ids(invoke, "VMs") == ["vm"]
+    assert ids(invoke, "kiosk SLO")[0] == "slo"
+    # no other word is cut or lengthened: "slow" is not "slows", "status" not "statu"
+    assert ids(invoke, "slow kiosk")[0] == "slow"
+    plan = ranking.plan(open_index(Vault(vault)), "status of the bus")
+    assert [a for g in plan.groups for a, _ in g.alts] == []

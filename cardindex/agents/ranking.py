@@ -3,7 +3,8 @@
 A query becomes groups, one per content word (stop words are dropped unless the query
 has nothing else). A group matches a card through any of its alternatives:
 
-- the word's Snowball stem (`meaning.terms`: "payouts", "payout" and "Payouts" are one);
+- the word's Snowball stem (`meaning.terms`: "payouts", "payout" and "Payouts" are one),
+  and for a short word whose plural Snowball leaves alone its other number ("SLOs", "PRs");
 - a compound with its neighbour: "dark mode" also matches "darkmode", "on call"
   "on-call"/"oncall" and "setting up" "setup", when the vault holds the joined form (a
   one-letter word joins nothing: "a rounding" is not "around"); a word the vault does not
@@ -117,7 +118,9 @@ def plan(index: SearchIndex, query: str) -> Plan:
     joins = {i: _joins(asked[i], asked[i + 1]) for i in range(len(asked) - 1)}
     same = _equivalents(asked)
     framed = framing(asked)
+    numbers = {w: _number(w) for w in asked}
     wanted = {t for ts in stems_of.values() for t in ts} | {t for ts in joins.values() for t in ts}
+    wanted |= {t for ts in numbers.values() for t in ts}
     wanted |= {t for alts in same.values() for a in alts for t in a}
     df = index.document_frequency(wanted)
     # the joined form of two adjacent words that the vault holds, the commonest when several are
@@ -132,6 +135,7 @@ def plan(index: SearchIndex, query: str) -> Plan:
         alts: list[Alt] = [((parts[0],), 1.0)]
         if len(parts) > 1:
             alts.append((parts[1:], 1.0))  # "e-bike" as the phrase "e bike"
+        alts += [((t,), 1.0) for t in numbers[w] if df.get(t)]
         for j in (i - 1, i):
             if j in joined and df.get(joined[j]):
                 alts.append(((joined[j],), 1.0))
@@ -170,6 +174,20 @@ def _asks(index: SearchIndex, query: str, total: int) -> tuple[tuple[str, float]
             if n and t not in out:
                 out[t] = _idf(total, n)
     return tuple(out.items())
+
+
+def _number(word: str) -> tuple[str, ...]:
+    """The other number of a short word whose plural the stemmer leaves alone: "SLOs" and "SLO", "PRs" and "PR".
+
+    Snowball drops a plural "s" only after a vowel and a consonant, so abbreviations keep it
+    ("slos", "prs", "vms") while "apis" and "etas" lose it.
+    """
+    if len(word) > 6 or not word.isalnum():
+        return ()
+    if word.endswith("s"):
+        return (stem(word[:-1]),) if len(word) >= 3 and stem(word) == word else ()
+    plural = word + "s"
+    return (plural,) if stem(plural) == plural else ()
 
 
 def _joins(first: str, second: str) -> tuple[str, ...]:
