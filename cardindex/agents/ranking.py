@@ -56,7 +56,8 @@ from typing import Any, NamedTuple
 from cardindex.meaning.asking import ANSWERED_BY, FRAMING_FACTOR, PAST_FACTOR, asks_the_past, framing, question_words
 from cardindex.meaning.edits import osa_within, pieces
 from cardindex.meaning.terms import STOP, stem, word_terms, words
-from cardindex.store.search_index import FIELDS, SearchIndex
+from cardindex.store.search_index import SearchIndex
+from cardindex.store.search_reads import FIELDS
 
 WEIGHTS = (3.0, 2.5, 2.0, 2.0, 1.0)  # title, description, key, tags, body
 B = (0.5, 0.5, 0.3, 0.3, 0.75)
