@@ -16,6 +16,7 @@ journal, `lifecycle.asof`), from an index built in memory for that one query.
 from __future__ import annotations
 
 import datetime as dt
+import marshal
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -24,7 +25,7 @@ from typing import Any, NamedTuple
 from cardindex.agents import ranking
 from cardindex.agents.scopes import scope_matches
 from cardindex.errors import CardIndexError
-from cardindex.meaning.terms import FORMAT, stem, surface_words, terms
+from cardindex.meaning.terms import FORMAT, adopt_irregular, irregular_forms, stem, surface_words, terms
 from cardindex.store.card import Card, id_list
 from cardindex.store.search_index import Row, SearchIndex, content_hash
 from cardindex.store.vault import Vault, today
@@ -64,7 +65,12 @@ def open_index(vault: Vault) -> SearchIndex:
     from cardindex.store.search_fresh import refresh
 
     index = SearchIndex(vault.state_dir if vault.use_cache else None, FORMAT)
+    table = index.noted("irregular")
+    if isinstance(table, bytes):  # the forms the index was analysed with, without importing their model
+        adopt_irregular(marshal.loads(table))
     refresh(index, vault, read=_reader(vault), load=_loader(vault))
+    if table is None:
+        index.note("irregular", marshal.dumps(irregular_forms()))
     return index
 
 

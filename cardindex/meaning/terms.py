@@ -12,15 +12,16 @@ from queries, unless they are part of a compound.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
-from cardindex.meaning import words as _statements
 from cardindex.meaning.stem import stem as _snowball
 
 FORMAT = "terms-4"
-# Irregular past forms ("sent": "send") from the one model of what a card states, which the
-# Snowball stemmer cannot reach; read defensively, as that module keeps the table private.
-_IRREGULAR: dict[str, str] = getattr(_statements, "_IRREGULAR", {})
+# Irregular past forms ("sent": "send") from the one model of what a card states
+# (`meaning.words`), which the Snowball stemmer cannot reach. Importing that model costs a
+# warm search 2-3 ms, so a search index hands over the table it was analysed with
+# (`adopt_irregular`); the table is part of the analysis that FORMAT names.
+_irregular: dict[str, str] | None = None
 _WORD = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
 # Function words that say nothing about what a card is about (the usual English set).
 STOP = frozenset(
@@ -30,7 +31,25 @@ STOP = frozenset(
 
 def stem(word: str) -> str:
     """The term of one lower-cased word: an irregular form folded to its base, then Snowball's stem."""
-    return _snowball(_IRREGULAR.get(word, word))
+    table = _irregular if _irregular is not None else irregular_forms()
+    return _snowball(table.get(word, word))
+
+
+def irregular_forms() -> dict[str, str]:
+    """Irregular past forms and their bases ("sent": "send"), read defensively as `meaning.words` keeps them private."""
+    global _irregular
+    if _irregular is None:
+        from cardindex.meaning import words as statements
+
+        _irregular = dict(getattr(statements, "_IRREGULAR", {}))
+    return _irregular
+
+
+def adopt_irregular(table: Mapping[str, str]) -> None:
+    """Fold irregular forms with `table` (what a search index was analysed with) instead of importing it."""
+    global _irregular
+    if _irregular is None:
+        _irregular = dict(table)
 
 
 def words(text: str) -> list[str]:

@@ -16,7 +16,8 @@ So an update after one changed card costs that card.
 SQLite's transactions make every update atomic and serialise concurrent `cards`
 processes (a writer waits for the other; readers see the last committed state). A
 missing, corrupt or foreign index is rebuilt silently; where `.cardindex/` cannot be
-written (a read-only vault) the index lives in memory for the run.
+written (a read-only vault) the index lives in memory for the run. What ranking reads
+(counts, candidates, rows, word forms) is `store.search_reads`, inherited here.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-FIELDS = ("title", "description", "key", "tags", "body")
+from cardindex.store.search_reads import FIELDS, SearchReads
+
 SCHEMA = 3
 RACY_NS = 2_000_000_000  # as the parse cache: a change this close to a sync may share its timestamp
 BULK = 64  # from this many files to (re)analyse, load them through the vault's parse cache at once
@@ -86,7 +88,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab(terms, 'row');
 """
 
 
-class SearchIndex:
+class SearchIndex(SearchReads):
     """The index of one vault (`state_dir` its `.cardindex/`, None: in memory), for analysis `version`."""
 
     def __init__(self, state_dir: Path | None, version: str) -> None:
@@ -184,11 +186,28 @@ class SearchIndex:
         With `forced`, every card of `changed` is hashed again even when its stat is as recorded."""
         gone = set(gone)
         folders_gone = set(folders_gone)
-        if not (changed or gone or folders or folders_gone or racy) and cursor == self._meta().get("cursor", 0):
+        if not (changed or gone or folders or folders_gone or racy):
+            if cursor != self._meta().get("cursor", 0):
+                self._move_cursor(cursor)
             self.last = Synced(0, 0, 0, True)
             return self.last
         return self._retry(lambda: self._apply(changed, gone, folders, folders_gone, cursor, read, load, forced),
                            once=True)
+
+    def _move_cursor(self, cursor: int) -> None:
+        """Record where the next sweep starts, when nothing else changed: a hint, so written without a sync.
+
+        Lost in a power cut, the next sweep checks a slice again; the sync that a write
+        transaction and the checkpoint at close would otherwise cost was a tenth of a warm
+        search. `_write` turns syncing back on before any real change.
+        """
+        try:
+            self.db.execute("PRAGMA synchronous=OFF")
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('cursor', ?)", (cursor,))
+        except sqlite3.OperationalError:  # read-only or busy: the next search sweeps this slice again
+            pass
+        finally:
+            self._meta_cache = None
 
     def racy_paths(self) -> list[str]:
         """Cards whose stat was recorded so close to a sync that it may hide a change: checked by the next."""
@@ -222,11 +241,6 @@ class SearchIndex:
         else:
             self.path = None  # cannot be written (a read-only vault): in memory for this run
             self.db = self._connect(":memory:")
-
-    def _meta(self) -> dict[str, Any]:
-        if self._meta_cache is None:
-            self._meta_cache = dict(self.db.execute("SELECT k, v FROM meta").fetchall())
-        return self._meta_cache
 
     def _sync(
         self,
@@ -297,6 +311,7 @@ class SearchIndex:
     def _write(self, update: Callable[[], Synced], started: int, extra: list[tuple[str, Any]]) -> Synced:
         """Run `update` in one write transaction, then record when files were last seen and the field sums."""
         try:
+            self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError:
             if self.path is None:
@@ -446,58 +461,6 @@ class SearchIndex:
             return {}
         return dict(self.db.execute(f"SELECT path, hash FROM docs WHERE path IN ({', '.join('?' * len(wanted))})",
                                     wanted).fetchall())
-
-    # ------------------------------------------------------------------ reading
-
-    def stats(self) -> tuple[int, tuple[float, ...]]:
-        """How many cards the index holds, and their average length per field (kept up at each change)."""
-        count, *sums = self._load_sums()
-        return count, tuple(s / count if count else 0.0 for s in sums)
-
-    def _load_sums(self) -> list[int]:
-        """[cards, total length of each field], read once per run and kept current by every insert and delete."""
-        if self._sums is None:
-            found = self.db.execute("SELECT v FROM meta WHERE k = 'sums'").fetchone()
-            loaded = marshal.loads(found[0]) if found else None
-            if not (isinstance(loaded, list) and len(loaded) == len(FIELDS) + 1):
-                row = self.db.execute(f"SELECT count(*), {', '.join(f'total(len_{f})' for f in FIELDS)} FROM docs")
-                loaded = [int(x) for x in row.fetchone()]
-            self._sums = loaded
-        return self._sums
-
-    def document_frequency(self, terms: Iterable[str]) -> dict[str, int]:
-        """In how many cards each term occurs (any field, archived ones too); absent terms are left out."""
-        wanted = sorted(set(terms))
-        if not wanted:
-            return {}
-        marks = ", ".join("?" * len(wanted))
-        return dict(self.db.execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", wanted).fetchall())
-
-    def count(self, match: str) -> int:
-        return int(self.db.execute("SELECT count(*) FROM terms WHERE terms MATCH ?", (match,)).fetchone()[0])
-
-    def candidates(self, match: str, weights: Sequence[float], where: str, params: Sequence[Any], limit: int
-                   ) -> list[int]:
-        """Ids of the cards matching the FTS5 expression `match` and `where`, best first by FTS5's BM25."""
-        sql = (f"SELECT terms.rowid FROM terms JOIN docs ON docs.id = terms.rowid WHERE terms MATCH ? AND {where} "
-               f"ORDER BY bm25(terms, {', '.join(str(float(w)) for w in weights)}) LIMIT ?")
-        return [r[0] for r in self.db.execute(sql, (match, *params, limit))]
-
-    def rows(self, ids: Sequence[int]) -> dict[int, tuple[str, bool, tuple[str, ...], dict[str, Any]]]:
-        """id -> (path, archived, terms per field, info) of those cards."""
-        out = {}
-        for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
-            marks = ", ".join("?" * len(chunk))
-            for rid, path, archived, info, *fields in self.db.execute(
-                f"SELECT docs.id, path, archived, info, {', '.join('terms.' + f for f in FIELDS)} FROM docs "
-                f"JOIN terms ON terms.rowid = docs.id WHERE docs.id IN ({marks})", chunk):
-                out[rid] = (path, bool(archived), tuple(fields), marshal.loads(info))
-        return out
-
-    def word_forms(self, shortest: int, longest: int) -> list[tuple[str, str]]:
-        """(word, term) of every word form seen of a length in [shortest, longest]."""
-        return self.db.execute("SELECT word, term FROM words WHERE n BETWEEN ? AND ?", (shortest, longest)).fetchall()
 
 
 def _tag(folder: Path) -> None:
