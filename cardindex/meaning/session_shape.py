@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from cardindex.meaning import session_status
 from cardindex.meaning.language import is_english
 from cardindex.meaning.text import body_lines, description_line, strip_non_prose
 from cardindex.store.card import Card
@@ -259,6 +260,8 @@ def _status_of(line: str) -> tuple[bool, bool]:
             rest = stripped[1:].lstrip(" *")
             verb = _PAST_ACTION.match(rest)
             done = verb is not None and _OBJECT.match(rest[verb.end():]) is not None and not _MODAL.search(rest)
+    if en and not (done or opened) and not defines_state(line):
+        return session_status.item_state(line)
     return done, opened
 
 
@@ -286,12 +289,20 @@ def _shapes(card: Card) -> list[ShapeHit]:
     hashes: dict[str, int] = {}
     test_count: ShapeHit | None = None
     said = 0  # statement lines: a note of one or two lines that reports a state is a status note
+    cjk_lines: list[int] = []  # CJK items with their state (`session_status`), and a "current state" heading
+    cjk_head = 0
     for number, raw in body_lines(card):
         if not raw.strip():
             continue
         said += 1
         line = strip_non_prose(raw) if "`" in raw else raw
         done, opened = _status_of(line)
+        if not (done or opened) and session_status.has_cjk(line):
+            cjk_done, cjk_open, head = session_status.cjk_state(line)
+            if head:
+                cjk_head = cjk_head or number
+            elif cjk_done or cjk_open:
+                cjk_lines.append(number)
         if done or opened:
             status_lines.append(number)
             states[0] |= done
@@ -328,6 +339,9 @@ def _shapes(card: Card) -> list[ShapeHit]:
         found["board"] = ShapeHit("board", status_lines[0], "a status note: what it says is the state of a piece of work")
     if "board" not in found and (len(status_lines) >= 3 or (len(status_lines) >= 2 and all(states))):
         found["board"] = ShapeHit("board", status_lines[0], f"a status board: {len(status_lines)} items marked done, in progress or remaining")
+    if "board" not in found and (len(cjk_lines) >= 3 or (cjk_head and cjk_lines)):
+        found["board"] = ShapeHit("board", min(cjk_lines + ([cjk_head] if cjk_head else [])),
+                                  f"a status board: {len(cjk_lines)} items given with their state")
     # A lesson cites the run that taught it ("1,241 passing tests certified code that did
     # not compile"): a test count is a snapshot only beside other signs of one.
     if test_count is not None and "progress" not in found and (status_lines or len(hashes) >= 2):
