@@ -89,7 +89,7 @@ def _cued(text: str, at: int) -> bool:
 def prose_credentials(text: str) -> Iterator[tuple[int, int]]:
     """The spans of passwords written in prose in `text` (see the module's docstring)."""
     lowered = text.lower()
-    if "/" in text:
+    if "/" in text and _SPECIAL.search(text):  # every pair's value has a special character
         for m in _PAIR.finditer(text):
             value = m.group("value").rstrip(_TRAILING)
             if not value or text.startswith("/", m.end("value")) or not _name_like(m.group("user")):

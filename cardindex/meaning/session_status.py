@@ -65,6 +65,8 @@ def has_cjk(line: str) -> bool:
 
 def item_state(line: str) -> tuple[bool, bool]:
     """(done, open): the state an English line reports for an item by the item-state shape alone."""
+    if not (":" in line or "\u2014" in line or "\u2013" in line or " - " in line or "|" in line):
+        return False, False  # no label before a state
     if _EN_DEFINITION.match(line):
         return False, False
     m = _EN_ITEM_STATE.match(line)
