@@ -72,7 +72,9 @@ def todo_list(card: Card, ctx: LintContext) -> Iterator[Hit]:
 
     `- [ ]` / `- [x]` checkboxes (unticked boxes in a reference card, or under a heading
     that names a checklist or runbook, are a procedure to follow each time); three or more items marked done, in progress or
-    remaining (DONE, PENDING, ⏳, "Status: blocked"); progress figures ("80% complete",
+    remaining (DONE, PENDING, ⏳, "Status: blocked"), or given with a state that closes
+    the clause ("Rehearsal 2: Complete (Mar 5)", "결제 연동: 진행 중"; in Korean, Chinese
+    and Japanese three such items, or one under a heading such as 현재 상태); progress figures ("80% complete",
     "3/7 done", a progress bar); a test count of one run ("412 passing"). A line that
     defines a state ("OPEN: a ticket nobody has triaged") reports nothing. Track tasks in
     the issue tracker or the session; a card holds what stays true.
