@@ -30,6 +30,12 @@ POSITIVE = {
         "- 数据迁移\uff1a已完成\n- 报表导出\uff1a进行中\n- 权限检查\uff1a未开始\n"),
 }
 
+POSITIVE["bakery-pos.md"] = (
+    "Bakery till software work",
+    ("## Completed (in the live till)\n- Receipt printer driver\n- Loyalty stamps\n\n"
+    "## Pending / Deferred\n1. Card reader pairing\n2. Allergen labels on the screen\n"),
+)
+
 NEGATIVE = {
     "done-means-ko.md": (
         "작업 상태를 보고하는 규칙",
@@ -48,6 +54,11 @@ NEGATIVE = {
     "states-en.md": (
         "Ticket states in the repair shop",
         "Repair tickets: done, pending or blocked.\nA ticket is done once the owner signs the receipt.\n"),
+    "invoice-states-en.md": (
+        "How the bakery handles unpaid invoices",
+        ("## Pending or deferred invoices\nThey are chased by email after fourteen days.\n\n"
+        "## Paid invoices\nThey are archived with the month's receipts.\n"),
+    ),
     "policy-en.md": (
         "When a lesson plan counts as finished",
         ("A lesson plan is complete when the exercises have answers: never before.\n"

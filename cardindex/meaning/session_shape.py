@@ -96,6 +96,8 @@ _STATUS = re.compile(rf"(?<![\w-])(?:(?P<done>{_STATUS_DONE})|(?P<open>{_STATUS_
 _STATUS_HEAD = re.compile(
     r"^(?:(?P<done>done|completed?|shipped|merged|landed|finished|fixed|delivered)"
     r"|(?P<open>remaining|pending|in progress|still open|open items|next up|not (?:yet )?done|blocked|to ?do|left to do|outstanding))"
+    r"(?:\s*(?:/|&|\band\b|\bor\b)\s*(?:done|completed?|shipped|merged|landed|finished|fixed|delivered|verified|"
+    r"remaining|pending|deferred|parked|blocked|in progress|open|outstanding|to ?do|next))?"  # "Pending / Deferred"
     r"(?:\s*\([^)]{0,60}\)|,[^:]{0,60})?\s*(?:\*\*|__)?\s*(?::|(?:\*\*|__)?\s*$)",
     re.IGNORECASE,
 )
