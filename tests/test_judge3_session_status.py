@@ -92,3 +92,27 @@ def test_english_item_state_needs_a_short_label_and_a_closing_state() -> None:
     assert session_status.item_state("- Step 2: Complete the form") == (False, False)
     long_label = "- The three controls we wrote for the import gate all fired first: blocked"
     assert session_status.item_state(long_label) == (False, False)
+
+
+LESSON = "Lesson from the glaze kiln"
+
+
+def _typed(tmp_path: Path, make_card, kind: str, body: str) -> Path:  # type: ignore[no-untyped-def]
+    return make_vault(tmp_path / "vault", {"kiln.md": make_card(LESSON, type=kind, body=body)})
+
+
+def test_this_session_in_a_feedback_card_names_where_the_lesson_was_learned(tmp_path, run_cli, make_card):  # type: ignore[no-untyped-def]
+    body = "Never open the kiln above 200 degrees; in this session it cracked a shelf of mugs.\n"
+    assert lint_json(run_cli, _typed(tmp_path, make_card, "feedback", body), "--select", "session") == (0, [])
+
+
+def test_this_session_in_a_project_card_is_still_session(tmp_path, run_cli, make_card):  # type: ignore[no-untyped-def]
+    body = "In this session the kiln controller was rewired and the shelf sensor moved.\n"
+    _, findings = lint_json(run_cli, _typed(tmp_path, make_card, "project", body), "--select", "session")
+    assert [f["code"] for f in findings] == ["S101"]
+
+
+def test_other_session_words_still_count_in_a_feedback_card(tmp_path, run_cli, make_card):  # type: ignore[no-untyped-def]
+    body = "For now, skip the glaze test firing until the new thermocouple arrives.\n"
+    _, findings = lint_json(run_cli, _typed(tmp_path, make_card, "feedback", body), "--select", "session")
+    assert [f["code"] for f in findings] == ["S101"]

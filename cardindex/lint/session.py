@@ -54,12 +54,13 @@ def temporal(card: Card, ctx: LintContext) -> Iterator[Hit]:
     note reads as standing knowledge six weeks later, when it is false.
     Durable sentences that merely contain such words ("today's date must never be
     hard-coded", "When the user labels a PR WIP, open it as a draft", "Key files: TODO.md
-    (tasks)") are not flagged, nor is the incident told under "**Why:**"; and a date
+    (tasks)") are not flagged, nor is the incident told under "**Why:**", nor "this
+    session" in a feedback card (where the lesson was learned); and a date
     alone ("decided on 2026-05-02", `verified`) is no session. English words are read
     in English sentences only. The fix is to archive the card; keep only what will
     still hold next week.
     """
-    found = session_words.temporal(_statement_lines(card))
+    found = session_words.temporal(_statement_lines(card), lesson=card.type == "feedback")
     report = _shape(card, ("report",))
     if found is not None and (report is None or found.line <= report.line):
         yield _hit(found.line, repr(found.matched), found.why)
