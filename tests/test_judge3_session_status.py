@@ -30,6 +30,10 @@ POSITIVE = {
         "- 数据迁移\uff1a已完成\n- 报表导出\uff1a进行中\n- 权限检查\uff1a未开始\n"),
 }
 
+POSITIVE["newsletter-ko.md"] = (
+    "동네 소식지 발행 준비",
+    "**상태**: 9월호 원고 작성 완료, **미발행**.\n- 인쇄소 견적: 대기 중\n",
+)
 POSITIVE["bakery-pos.md"] = (
     "Bakery till software work",
     ("## Completed (in the live till)\n- Receipt printer driver\n- Loyalty stamps\n\n"
@@ -54,6 +58,11 @@ NEGATIVE = {
     "states-en.md": (
         "Ticket states in the repair shop",
         "Repair tickets: done, pending or blocked.\nA ticket is done once the owner signs the receipt.\n"),
+    "order-schema-ko.md": (
+        "주문 테이블의 상태 필드",
+        ("- 상태: 주문의 현재 단계를 나타내는 필드 (결제 대기, 배송 중, 완료 중 하나)\n"
+        "- 금액: 원 단위 정수, 부가세 포함\n"),
+    ),
     "invoice-states-en.md": (
         "How the bakery handles unpaid invoices",
         ("## Pending or deferred invoices\nThey are chased by email after fourteen days.\n\n"

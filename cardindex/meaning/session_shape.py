@@ -303,7 +303,7 @@ def _shapes(card: Card) -> list[ShapeHit]:
             cjk_done, cjk_open, head = session_status.cjk_state(line)
             if head:
                 cjk_head = cjk_head or number
-            elif cjk_done or cjk_open:
+            if cjk_done or cjk_open:
                 cjk_lines.append(number)
         if done or opened:
             status_lines.append(number)
@@ -341,7 +341,8 @@ def _shapes(card: Card) -> list[ShapeHit]:
         found["board"] = ShapeHit("board", status_lines[0], "a status note: what it says is the state of a piece of work")
     if "board" not in found and (len(status_lines) >= 3 or (len(status_lines) >= 2 and all(states))):
         found["board"] = ShapeHit("board", status_lines[0], f"a status board: {len(status_lines)} items marked done, in progress or remaining")
-    if "board" not in found and (len(cjk_lines) >= 3 or (cjk_head and cjk_lines)):
+    # A heading's own states count beside another item's only: "상태: 결제 대기, 배송 중" may name a field's values.
+    if "board" not in found and (len(cjk_lines) >= 3 or (cjk_head and any(n != cjk_head for n in cjk_lines))):
         found["board"] = ShapeHit("board", min(cjk_lines + ([cjk_head] if cjk_head else [])),
                                   f"a status board: {len(cjk_lines)} items given with their state")
     # A lesson cites the run that taught it ("1,241 passing tests certified code that did

@@ -39,13 +39,13 @@ _CJK_DONE = (
     r"完了|済み|対応済み|マージ済み"
 )
 _CJK_OPEN = (
-    r"미(?:완료|완성|검증|테스트|실시|생성|구현|착수|적용|반영|확인|배포|머지)|진행 ?중|대기(?: ?중)?|예정|보류|막힌 상태|"
+    r"미(?:완료|완성|검증|테스트|실시|생성|구현|착수|적용|반영|확인|배포|머지|해결|발행|처리|결정|작성|설정|등록|커밋|푸시)|진행 ?중|대기(?: ?중)?|예정|보류|막힌 상태|"
     r"进行中|待办|待定|未完成|未开始|未合并|未部署|待处理|"
     r"未着手|進行中|対応中|未完了"
 )
 _CJK_STATE = re.compile(
-    rf"(?:^|[\s:\uff1a\u2014\u2013|(\uff08,\uff0c·-])(?:(?P<done>{_CJK_DONE})|(?P<open>{_CJK_OPEN}))"
-    r"(?=$|[\s]*[(\uff08,\uff0c.。;\uff1b:\uff1a|)\u2014\u2013·/]|\s+[-\d(\uff08])"
+    rf"(?:^|[\s:\uff1a\u2014\u2013|(\uff08,\uff0c·*-])(?:(?P<done>{_CJK_DONE})|(?P<open>{_CJK_OPEN}))"
+    r"(?=$|[\s]*[(\uff08,\uff0c.。;\uff1b:\uff1a|)\u2014\u2013·/*]|\s+[-\d(\uff08])"
 )
 _CJK_DEFINITION = re.compile(rf"^\s*(?:[-*+]\s*)?(?:\*\*)?(?:{_CJK_DONE}|{_CJK_OPEN})(?:\*\*)?\s*[:\uff1a=\u2014-]")
 _CJK = re.compile(r"[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u4e00-\u9fff\uac00-\ud7af]")
@@ -55,7 +55,8 @@ _COLON = re.compile(r"[:\uff1a\u2014\u2013]")
 # A heading or label that opens a list of what is still to do, or the state of things now.
 _CJK_OPEN_HEAD = re.compile(
     r"^\s*(?:#{1,6}\s*|[-*+]\s*)?(?:\*\*)?[^\w]{0,3}\s*(?:핵심\s*)?(?:후속\s*과제|후순위\s*과제|다음\s*단계|남은\s*(?:작업|과제|일)|"
-    r"현재\s*상태|진행\s*상황|할\s*일|下一步|待办事项|当前状态|当前进度|剩余工作|次のステップ|残タスク|現在の状態)"
+    r"현재\s*상태|진행\s*상황|할\s*일|下一步|待办事项|当前状态|当前进度|剩余工作|次のステップ|残タスク|現在の状態|"
+    r"(?:상태|状态|状態)(?:\*\*)?\s*[:\uff1a])"  # a "status:" label
 )
 
 
@@ -77,12 +78,11 @@ def item_state(line: str) -> tuple[bool, bool]:
 
 def cjk_state(line: str) -> tuple[bool, bool, bool]:
     """(done, open, heading) of a CJK line: the states it gives items, or whether it heads what is left to do."""
-    if _CJK_OPEN_HEAD.match(line):
-        return False, False, True
-    if not (_LISTED.match(line) or _COLON.search(line)) or _CJK_DEFINITION.match(line):
+    head = _CJK_OPEN_HEAD.match(line) is not None
+    if not head and (not (_LISTED.match(line) or _COLON.search(line)) or _CJK_DEFINITION.match(line)):
         return False, False, False  # "완료: 리뷰가 끝나 머지된 상태" says what a state means
     done = opened = False
     for m in _CJK_STATE.finditer(line):
         done |= m.group("done") is not None
         opened |= m.group("open") is not None
-    return done, opened, False
+    return done, opened, head  # "상태: 초안 완료, 미발행" heads and reports at once
