@@ -125,3 +125,17 @@ def test_other_session_words_still_count_in_a_feedback_card(tmp_path, run_cli, m
     body = "For now, skip the glaze test firing until the new thermocouple arrives.\n"
     _, findings = lint_json(run_cli, _typed(tmp_path, make_card, "feedback", body), "--select", "session")
     assert [f["code"] for f in findings] == ["S101"]
+
+
+@pytest.mark.parametrize(("name", "session"), [
+    ("Greenhouse review agenda — 14 March 2026", True),
+    ("Choir planning notes 2026-03-09", True),
+    ("Kiln review checklist (updated 2026-05-02)", False),
+    ("Allotment watering plan, effective 2026-04-01", False),
+    ("Greenhouse review agenda template", False),
+])
+def test_a_dated_plan_or_review_in_the_title_is_a_session_record(tmp_path, run_cli, make_card, name, session):  # type: ignore[no-untyped-def]
+    body = "- Check the vents\n- Ask about the heater\n"
+    root = make_vault(tmp_path / "vault", {"x.md": make_card("What to cover", name=name, body=body)})
+    _, findings = lint_json(run_cli, root, "--select", "S101")
+    assert bool(findings) is session, findings

@@ -192,7 +192,8 @@ def dated_report(card: Card, body_signals: bool) -> ShapeHit | None:
     A description that does ("deferred from the May 21 session") names a session rather
     than records one, so it counts only beside a report shape in the body
     (`body_signals`), and so does a report word ("plan", "status", "summary") beside a
-    date anywhere in the card's names.
+    date in the description; beside a date in the title ("Review agenda — May 26") it is
+    the plan or review of that day.
     """
     parts = _identity(card)
     dated = [p for p in parts if _DIGIT.search(p[1]) and DATE.search(p[1]) and english(p[1])]
@@ -203,6 +204,10 @@ def dated_report(card: Card, body_signals: bool) -> ShapeHit | None:
         m = _SESSION_NOUN.search(text)
         if m and (title or body_signals):
             return ShapeHit("report", _line(card, field), f"a dated session record ({m.group()!r} with a date in its name)")
+    for field, text, title in dated:
+        m = _REPORT_NOUN.search(text)
+        if m and title and not all(_REVISION.search(text, 0, d.start()) for d in DATE.finditer(text)):  # "Review agenda — May 26 2026": a plan or review of that day, whatever its body
+            return ShapeHit("report", _line(card, field), f"a dated {m.group().lower()} of one session ({m.group()!r} with a date in its name)")
     if body_signals:
         for field, text, _ in parts:
             m = _REPORT_NOUN.search(text)
@@ -211,6 +216,9 @@ def dated_report(card: Card, body_signals: bool) -> ShapeHit | None:
     return None
 
 
+# "Review checklist (updated 2026-05-02)", "since May 1": a revision or validity date, not the day of a report.
+_REVISION = re.compile(r"\b(?:updated|revised|verified|reviewed|since|effective|from|until|through|valid)\s*(?:on\s*)?:?\s*$",
+                       re.IGNORECASE)
 _DIGIT = re.compile(r"[\d█▓▒░■□]")
 _ARROW = re.compile(r"→|->|=>|⇒")
 _DATED_LINE = re.compile(rf"^\s*(?:[-*+]|#{{1,6}})?\s*(?:\*\*|__)?\s*\[?(?:{DATE.pattern})\]?")
