@@ -44,7 +44,8 @@ _NOT_PASSWORD = re.compile(
     r"|^(?:19|20)\d\d[-./]?\d\d"  # a date
     r"|^[0-9a-f]{7,64}$"  # a hash
     r"|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$"  # an environment variable's name
-    r"|\.(?:[a-z]{1,5})$"  # a file name
+    r"|\.[a-z]{1,5}(?:[#?:].*)?$"  # a file name, with an anchor or a line
+    r"|^[a-z][\w.-]*@v?\d[\w.]*$"  # a package or action at a version: `login@v2`
     r"|^[\w-]+\([^)]*\)?$"  # a call
     r"|^\d+[a-z]{0,3}[+]?$",  # a number with a unit: 12+, 90d
     re.IGNORECASE,
@@ -92,8 +93,9 @@ def prose_credentials(text: str) -> Iterator[tuple[int, int]]:
     if "/" in text and _SPECIAL.search(text):  # every pair's value has a special character
         for m in _PAIR.finditer(text):
             value = m.group("value").rstrip(_TRAILING)
-            if not value or text.startswith("/", m.end("value")) or not _name_like(m.group("user")):
-                continue  # a path (`a/b/c`), or a slash inside a token
+            if (not value or text.startswith("/", m.end("value")) or not _name_like(m.group("user"))
+                    or text.startswith("](", m.start() - 2)):  # a path, a link target, a slash inside a token
+                continue
             if password_shaped(value, strong=True) or (
                     password_shaped(value) and _SPECIAL.search(value) and _cued(text, m.start())):
                 yield m.start("value"), m.start("value") + len(value)

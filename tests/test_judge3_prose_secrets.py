@@ -50,6 +50,8 @@ NEGATIVES = [
     "Use a UUID such as 9b2f6c1e-4d3a-4f8b-9c2d-1e0f3a5b7c9d for the sensor account id.",
     "Our accounts: Gardening/Planning, Harvest/Logistics and Market/Sales.",
     "passwords: see `password_policy.md` for the rules (length, reuse).",
+    "- name: Registry login\n  uses: docker/login-action@v3",
+    "Login flow: [Sign-in guide](docs/Sign_In_Guide.md#step-2-Enter-code) has the screenshots.",
 ]
 
 
