@@ -121,6 +121,12 @@ def test_this_session_in_a_project_card_is_still_session(tmp_path, run_cli, make
     assert [f["code"] for f in findings] == ["S101"]
 
 
+def test_what_we_agreed_in_this_session_is_session_in_a_feedback_card(tmp_path, run_cli, make_card):  # type: ignore[no-untyped-def]
+    body = "In this session we agreed to glaze the bowls first and leave the mugs for later.\n"
+    _, findings = lint_json(run_cli, _typed(tmp_path, make_card, "feedback", body), "--select", "session")
+    assert [f["code"] for f in findings] == ["S101"]
+
+
 def test_other_session_words_still_count_in_a_feedback_card(tmp_path, run_cli, make_card):  # type: ignore[no-untyped-def]
     body = "For now, skip the glaze test firing until the new thermocouple arrives.\n"
     _, findings = lint_json(run_cli, _typed(tmp_path, make_card, "feedback", body), "--select", "session")

@@ -55,7 +55,7 @@ def temporal(card: Card, ctx: LintContext) -> Iterator[Hit]:
     Durable sentences that merely contain such words ("today's date must never be
     hard-coded", "When the user labels a PR WIP, open it as a draft", "Key files: TODO.md
     (tasks)") are not flagged, nor is the incident told under "**Why:**", nor "this
-    session" in a feedback card (where the lesson was learned); and a date
+    session" in a feedback card with no "I" or "we" (where the lesson was learned); and a date
     alone ("decided on 2026-05-02", `verified`) is no session. English words are read
     in English sentences only. The fix is to archive the card; keep only what will
     still hold next week.

@@ -78,6 +78,7 @@ _DURABLE = re.compile(
 )
 # "When the user labels a PR WIP, open it as a draft": a general condition, nobody's session.
 _CONDITION = re.compile(r"^\W*(?:when|whenever|if|unless|once|while|before|after|until)\b", re.IGNORECASE)
+_WE = re.compile(r"\b(?:I|we|I'm|I've|we've|we're|we'll|I'll)\b", re.IGNORECASE)
 _PERSONAL = re.compile(r"\b(?:I|we|my|our|me|us|today|tonight|tomorrow|yesterday)\b", re.IGNORECASE)
 # A sentence ends at . ! ? (and any closing quote, bracket or emphasis) before a space or
 # the end: "PLAN.md" and "3.9" stay whole, "**One goal.** When …" is two sentences.
@@ -182,9 +183,10 @@ def _mention(sentence: str, m: re.Match[str]) -> bool:
 def temporal(lines: Iterable[tuple[int, str]], lesson: bool = False) -> WordHit | None:
     """The first English sentence that dates itself to one session (progress, plans, pauses).
 
-    In a `lesson` (a feedback card: guidance the user gave) "this session" names where the
-    lesson was learned or the agent's own runtime ("the prompt never surfaces in this
-    session"), not a state that ends with the sitting; the other words still count.
+    In a `lesson` (a feedback card: guidance the user gave) "this session" without a
+    first-person subject names where the lesson was learned or the agent's own runtime
+    ("the prompt never surfaces in this session"), not a state that ends with the
+    sitting; "in this session we agreed to …" is still one, and so are the other words.
     """
     lines = list(lines)
     joined = "\n".join(line for _, line in lines)
@@ -200,7 +202,7 @@ def temporal(lines: Iterable[tuple[int, str]], lesson: bool = False) -> WordHit 
             if not english(sentence) or defines_state(sentence):
                 continue
             for pattern, why in _TEMPORAL_RE:
-                if lesson and why == _SESSION_NOUN_WHY:
+                if lesson and why == _SESSION_NOUN_WHY and not _WE.search(sentence):
                     continue
                 m = pattern.search(sentence)
                 if m is None:
