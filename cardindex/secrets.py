@@ -28,6 +28,8 @@ import re
 from collections import Counter
 from typing import NamedTuple
 
+from cardindex.secrets_prose import prose_credentials
+
 
 class Secret(NamedTuple):
     """One secret in a text: where it is (offsets into the text, 1-based line) and what kind."""
@@ -122,7 +124,7 @@ _SOURCES: dict[str, tuple[str, int]] = {
         r"x{4,}|X{4,}|\*{3,}|\.{3}|…|<[^<>]{0,60}>|\$\{[^{}]{0,60}\}|\{\{[^{}]{0,80}\}\}|\{[\w.-]{0,40}\}|\$[A-Z_]{3,}|"
         r"%\([a-z_]{1,40}\)s|%[A-Z_]{3,40}%|"
         r"0123456|1234567|2345678|3456789|abcdefg|bcdefgh|ABCDEFG|qwerty|"
-        r"(?i:example|dummy|placeholder|changeme|replace[-_]?me|your[-_]?(?:api[-_]?)?(?:key|token|secret|password)|"
+        r"(?i:example|dummy|placeholder|changeme|replace[-_]?me|your[-_]?\w{0,20}?(?:key|token|secret|password)|"
         r"redacted|fake|sample)"), 0),
     "uuid": (r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE),
     "key_block": (r"-----BEGIN ((?:RSA |DSA |EC |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?)-----", 0),
@@ -141,7 +143,7 @@ _SOURCES: dict[str, tuple[str, int]] = {
     # A value that is another key, a call or lookup, a URL, a path or an environment variable's name.
     "not_a_value": ((
         r"[:(\[{]$|[(\[]|\.[a-z]{1,5}$|^(?:[a-z][a-z0-9+.-]*://|(?:~|\.\.?)?/[a-z][a-z0-9_.-]*(?:/|$)|os\.|"
-        r"process\.env|env\.|ENV\[|getenv|settings\.|config\.|self\.)|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$"), 0),
+        r"process\.env|env\.|ENV\[|getenv|settings\.|config\.|self\.)|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^(?:[A-Z][a-z]+){2,}[})\]]*$"), 0),
     # Unbroken runs of token characters: where prefixed tokens start (at the run's start or
     # after a `/`, `+` or `=` in it), and where a random token may be: a piece of 32+
     # characters between dots, outside any URL, with no keyword needed.
@@ -150,7 +152,8 @@ _SOURCES: dict[str, tuple[str, int]] = {
     "piece": (r"[A-Za-z0-9+/_-]{32,}={0,2}", 0),
     # What a random-looking token after it is not: an SSH public key, a data: URI's payload.
     "public_data": (r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+$|;base64,$", 0),
-    "digest": (r"sha(?:1|224|256|384|512)-", 0),  # a subresource-integrity hash: `sha384-<base64>`
+    "digest": (r"sha(?:1|224|256|384|512)-", 0),
+    "file_suffix": (r"\.[a-z][a-z0-9]{0,4}", 0),  # `notes-<hash>.md`: a file named by a hash is no credential  # a subresource-integrity hash: `sha384-<base64>`
 }
 
 
@@ -201,6 +204,8 @@ def _looks_random(run: str) -> bool:
 def _path_like(value: str) -> bool:
     """`com/document/d/1BxiMV…/edit`: a path (an id in it is no credential), not base64 that has slashes in it."""
     segments = [segment for segment in value.split("/") if segment]
+    if len(segments) == 2 and re.fullmatch(r"[a-z]{3,}", segments[0]) and len(segments[1]) >= 16:
+        return True  # `folders/<id>`: a named collection and an id in it
     # A word is lower-case or capitalised, CamelCase too (`Desktop`, `CloudStorage`): folders people name.
     words = sum(bool(re.fullmatch(r"[a-z][a-z-]+|(?:[A-Z][a-z]+)+", segment)) for segment in segments)
     return len(segments) >= 3 and words * 2 > len(segments)
@@ -309,6 +314,8 @@ def _candidates(text: str, lowered: str) -> list[_Candidate]:
             if not (i and lowered[i - 1].isalpha()):
                 out.extend(_keyword_at(text, i, stem))
             i = lowered.find(stem, i + 1)
+    for start, end in prose_credentials(text):
+        out.append(_Candidate(3, start, end, "password in prose"))
     for run in _re.run.finditer(text):
         token, at = run.group(), run.start()
         starts = [at]
@@ -324,6 +331,7 @@ def _candidates(text: str, lowered: str) -> list[_Candidate]:
                 begin = at + piece.start()
                 if ((begin == at or token[piece.start() - 1] == ".") and _looks_random(piece.group())
                         and not _path_like(piece.group()) and not _re.digest.match(piece.group())
+                        and not _re.file_suffix.fullmatch(token, piece.end())
                         and not _re.public_data.search(text, max(0, begin - 40), begin)):
                     out.append(_Candidate(4, begin, at + piece.end(), "random token"))
     return out
@@ -372,29 +380,3 @@ def allow_comment(text: str) -> bool:
 
 def has_secret(text: str) -> bool:
     return bool(find_secrets(text))
-
-
-
-
-
-
-
-
-
-
-
-
-# ----------------------------------------------------------------------------- helpers over `shown`
-
-
-
-
-
-
-
-
-
-
-
-
-

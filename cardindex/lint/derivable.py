@@ -20,7 +20,7 @@ from cardindex.lint.derivable_values import constant_values, record_values
 from cardindex.meaning.claims import Sentence, brings_in_others, english_prose, gives_reason, prose_of, sentences
 from cardindex.meaning.content import content_stems, has_date
 from cardindex.meaning.repo_facts import RepoFacts, Symbol, constants_named
-from cardindex.meaning.repo_match import COVERED, Cover, unit_index
+from cardindex.meaning.repo_match import COVERED, Cover, summary_of, unit_index
 from cardindex.meaning.text import body_lines, description_line
 from cardindex.store.card import Card
 
@@ -327,7 +327,10 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
     versions and CODEOWNERS lines. Reported when most of the card's content words (Snowball
     stems, rare ones weighing most) sit in sentences that one passage each covers, and
     the rest adds no reason, constraint or date; or when five or more of a long card's
-    sentences are one doc's (a copy of that doc, whatever else it adds). A tool setting given another number than
+    sentences are one doc's (a copy of that doc, whatever else it adds); or when the card names a
+    doc of the repo as its source and rewords it sentence by sentence (on average a third of
+    each sentence's weighted content words in one passage of it, five sentences half or
+    more: a summary of an incident report or design doc the repo keeps). A tool setting given another number than
     the config's is reported as a stale copy.
     """
     repo = ctx.repo
@@ -360,7 +363,7 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
     for seen, (sentence, stems) in enumerate(said):
         most = max((len(found) for found in by_doc.values()), default=0)
         if uncovered > (1 - COVERED_SHARE) * total and most + len(said) - seen < COPIED_SENTENCES:
-            return  # neither most of the card nor five of its sentences can be covered any more
+            break  # neither most of the card nor five of its sentences can be covered any more
         cover = index.best(list(stems))
         if cover is not None and cover.coverage >= COPIED_COVERAGE and not cover.unit.label:
             by_doc.setdefault(cover.unit.path, []).append((sentence, cover, len(stems)))
@@ -382,3 +385,19 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
         sentence, cover, _ = copied[0]
         yield Hit(sentence.line, f"{cover.unit.path} line {cover.unit.line} already says this "
                   f"(and {len(copied) - 1} more of the card's sentences)", fix="archive")
+        return
+    # A card that names a repo doc as its source and rewords it, sentence by sentence.
+    summary = summary_of(index, _named_docs(repo, card), [frozenset(stems) for _, stems in said])
+    if summary is not None:
+        yield Hit(said[summary.sentence][0].line, f"sums up {summary.path}, which it names: {summary.strong} of its "
+                  f"sentences reword that doc (line {summary.line} and on)", fix="archive")
+
+
+def _named_docs(repo: RepoFacts, card: Card) -> list[str]:
+    """The repo docs a card names by path (`docs/incidents/…md`), each once, in order."""
+    found: dict[str, None] = {}
+    for m in _PATH.finditer(card.text.replace("`", " ")):
+        path = _resolve(repo, m.group(1))
+        if path is not None and path.endswith((".md", ".markdown", ".rst", ".mdc", ".adoc")):
+            found[path] = None
+    return list(found)

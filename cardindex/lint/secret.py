@@ -19,7 +19,7 @@ def code_of(secret: Secret) -> str:
     """The rule that reports a secret of this kind."""
     if secret.kind.endswith(" block"):
         return "K102"
-    if secret.kind == "secret value":
+    if secret.kind in ("secret value", "password in prose"):
         return "K103"
     if secret.kind == "random token":
         return "K104"
@@ -97,6 +97,10 @@ def private_key(card: Card, ctx: LintContext) -> Iterator[Hit]:
 def assigned_secret(card: Card, ctx: LintContext) -> Iterator[Hit]:
     """A password, token or API key assigned a high-entropy value (`password = "…"`).
 
+    Passwords written in prose count too: a user and a password joined by a slash
+    (`login: ops / Kestrel-42!`) and a password word a few words before a quoted value
+    ("the seeded users share the pw `Fjord!2024`"), when the value has the shape of a
+    chosen password (letters, digits and a special character or both cases).
     Words like "token" or "password" alone are fine ("rotate the API token every 90
     days"); a value that looks random is not. Placeholders (`${TOKEN}`, `<your-key>`,
     `xxxx`), environment variable names and lookups (`os.environ[…]`) are not values.

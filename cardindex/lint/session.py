@@ -54,12 +54,13 @@ def temporal(card: Card, ctx: LintContext) -> Iterator[Hit]:
     note reads as standing knowledge six weeks later, when it is false.
     Durable sentences that merely contain such words ("today's date must never be
     hard-coded", "When the user labels a PR WIP, open it as a draft", "Key files: TODO.md
-    (tasks)") are not flagged, nor is the incident told under "**Why:**"; and a date
+    (tasks)") are not flagged, nor is the incident told under "**Why:**", nor "this
+    session" in a feedback card with no "I" or "we" (where the lesson was learned); and a date
     alone ("decided on 2026-05-02", `verified`) is no session. English words are read
     in English sentences only. The fix is to archive the card; keep only what will
     still hold next week.
     """
-    found = session_words.temporal(_statement_lines(card))
+    found = session_words.temporal(_statement_lines(card), lesson=card.type == "feedback")
     report = _shape(card, ("report",))
     if found is not None and (report is None or found.line <= report.line):
         yield _hit(found.line, repr(found.matched), found.why)
@@ -72,7 +73,9 @@ def todo_list(card: Card, ctx: LintContext) -> Iterator[Hit]:
 
     `- [ ]` / `- [x]` checkboxes (unticked boxes in a reference card, or under a heading
     that names a checklist or runbook, are a procedure to follow each time); three or more items marked done, in progress or
-    remaining (DONE, PENDING, ⏳, "Status: blocked"); progress figures ("80% complete",
+    remaining (DONE, PENDING, ⏳, "Status: blocked"), or given with a state that closes
+    the clause ("Rehearsal 2: Complete (Mar 5)", "결제 연동: 진행 중"; in Korean, Chinese
+    and Japanese three such items, or one under a heading such as 현재 상태); progress figures ("80% complete",
     "3/7 done", a progress bar); a test count of one run ("412 passing"). A line that
     defines a state ("OPEN: a ticket nobody has triaged") reports nothing. Track tasks in
     the issue tracker or the session; a card holds what stays true.

@@ -112,3 +112,78 @@ def unit_index(facts: RepoFacts) -> UnitIndex:
     index = UnitIndex(facts.units)
     _memo[:] = [(facts.units, index)]
     return index
+
+
+SUMMARY_MEAN = 0.32  # weighted share of a card's content stems, on average over its sentences, one named doc holds
+SUMMARY_STRONG = 5  # sentences of the card at least half covered by a passage of that doc
+_STRONG = 0.5
+
+
+class Summary(NamedTuple):
+    path: str
+    line: int  # the passage of the doc that covers the card's first well-covered sentence
+    sentence: int  # index of that sentence among those given
+    strong: int
+    mean: float
+
+
+def summary_of(index: UnitIndex, docs: Sequence[str], said: Sequence[frozenset[str]]) -> Summary | None:
+    """Whether the sentences `said` sum up one of `docs` (repo docs the card names as its source).
+
+    A card that points to a doc ("full report: docs/incidents/…") and whose sentences
+    each share a good part of their weighted content stems with one passage of it
+    rewords that doc: on average `SUMMARY_MEAN` of every sentence, and at least
+    `SUMMARY_STRONG` sentences half or more.
+    """
+    total = sum(len(stems) for stems in said)
+    if not docs or len(said) < SUMMARY_STRONG or not total:
+        return None
+    by_path = _passages_by_path(index)
+    best: Summary | None = None
+    for path in docs:
+        ids = by_path.get(path)
+        if not ids:
+            continue
+        weighted = 0.0
+        strong = 0
+        first: tuple[int, int] | None = None
+        for n, stems in enumerate(said):
+            coverage, at = _cover_in(index, ids, stems)
+            weighted += coverage * len(stems)
+            if coverage >= _STRONG:
+                strong += 1
+                first = first or (n, at)
+        mean = weighted / total
+        if first is not None and strong >= SUMMARY_STRONG and mean >= SUMMARY_MEAN and (best is None or mean > best.mean):
+            best = Summary(path, first[1], first[0], strong, mean)
+    return best
+
+
+def _cover_in(index: UnitIndex, ids: Sequence[int], stems: frozenset[str]) -> tuple[float, int]:
+    """The best weighted coverage of `stems` by one of the passages `ids`, and that passage's line."""
+    weights = {s: index.weight(s) for s in stems}
+    total = sum(weights.values())
+    best, line = 0.0, 0
+    for i in ids:
+        shared = stems & index.sets[i]
+        if len(shared) < MIN_SHARED:
+            continue
+        coverage = sum(weights[s] for s in shared) / total
+        if coverage > best:
+            best, line = coverage, index.units[i].line
+    return best, line
+
+
+_by_path: list[tuple[UnitIndex, dict[str, list[int]]]] = []
+
+
+def _passages_by_path(index: UnitIndex) -> dict[str, list[int]]:
+    """Docs passages (not config records) by file, built once for one index."""
+    if _by_path and _by_path[0][0] is index:
+        return _by_path[0][1]
+    out: dict[str, list[int]] = defaultdict(list)
+    for i, unit in enumerate(index.units):
+        if not unit.label:
+            out[unit.path].append(i)
+    _by_path[:] = [(index, dict(out))]
+    return _by_path[0][1]

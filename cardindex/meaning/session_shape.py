@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from cardindex.meaning import session_status
 from cardindex.meaning.language import is_english
 from cardindex.meaning.text import body_lines, description_line, strip_non_prose
 from cardindex.store.card import Card
@@ -95,6 +96,8 @@ _STATUS = re.compile(rf"(?<![\w-])(?:(?P<done>{_STATUS_DONE})|(?P<open>{_STATUS_
 _STATUS_HEAD = re.compile(
     r"^(?:(?P<done>done|completed?|shipped|merged|landed|finished|fixed|delivered)"
     r"|(?P<open>remaining|pending|in progress|still open|open items|next up|not (?:yet )?done|blocked|to ?do|left to do|outstanding))"
+    r"(?:\s*(?:/|&|\band\b|\bor\b)\s*(?:done|completed?|shipped|merged|landed|finished|fixed|delivered|verified|"
+    r"remaining|pending|deferred|parked|blocked|in progress|open|outstanding|to ?do|next))?"  # "Pending / Deferred"
     r"(?:\s*\([^)]{0,60}\)|,[^:]{0,60})?\s*(?:\*\*|__)?\s*(?::|(?:\*\*|__)?\s*$)",
     re.IGNORECASE,
 )
@@ -189,7 +192,8 @@ def dated_report(card: Card, body_signals: bool) -> ShapeHit | None:
     A description that does ("deferred from the May 21 session") names a session rather
     than records one, so it counts only beside a report shape in the body
     (`body_signals`), and so does a report word ("plan", "status", "summary") beside a
-    date anywhere in the card's names.
+    date in the description; beside a date in the title ("Review agenda — May 26") it is
+    the plan or review of that day.
     """
     parts = _identity(card)
     dated = [p for p in parts if _DIGIT.search(p[1]) and DATE.search(p[1]) and english(p[1])]
@@ -200,6 +204,10 @@ def dated_report(card: Card, body_signals: bool) -> ShapeHit | None:
         m = _SESSION_NOUN.search(text)
         if m and (title or body_signals):
             return ShapeHit("report", _line(card, field), f"a dated session record ({m.group()!r} with a date in its name)")
+    for field, text, title in dated:
+        m = _REPORT_NOUN.search(text)
+        if m and title and not all(_REVISION.search(text, 0, d.start()) for d in DATE.finditer(text)):  # "Review agenda — May 26 2026": a plan or review of that day, whatever its body
+            return ShapeHit("report", _line(card, field), f"a dated {m.group().lower()} of one session ({m.group()!r} with a date in its name)")
     if body_signals:
         for field, text, _ in parts:
             m = _REPORT_NOUN.search(text)
@@ -208,6 +216,9 @@ def dated_report(card: Card, body_signals: bool) -> ShapeHit | None:
     return None
 
 
+# "Review checklist (updated 2026-05-02)", "since May 1": a revision or validity date, not the day of a report.
+_REVISION = re.compile(r"\b(?:updated|revised|verified|reviewed|since|effective|from|until|through|valid)\s*(?:on\s*)?:?\s*$",
+                       re.IGNORECASE)
 _DIGIT = re.compile(r"[\d█▓▒░■□]")
 _ARROW = re.compile(r"→|->|=>|⇒")
 _DATED_LINE = re.compile(rf"^\s*(?:[-*+]|#{{1,6}})?\s*(?:\*\*|__)?\s*\[?(?:{DATE.pattern})\]?")
@@ -259,6 +270,8 @@ def _status_of(line: str) -> tuple[bool, bool]:
             rest = stripped[1:].lstrip(" *")
             verb = _PAST_ACTION.match(rest)
             done = verb is not None and _OBJECT.match(rest[verb.end():]) is not None and not _MODAL.search(rest)
+    if en and not (done or opened) and not defines_state(line):
+        return session_status.item_state(line)
     return done, opened
 
 
@@ -286,12 +299,20 @@ def _shapes(card: Card) -> list[ShapeHit]:
     hashes: dict[str, int] = {}
     test_count: ShapeHit | None = None
     said = 0  # statement lines: a note of one or two lines that reports a state is a status note
+    cjk_lines: list[int] = []  # CJK items with their state (`session_status`), and a "current state" heading
+    cjk_head = 0
     for number, raw in body_lines(card):
         if not raw.strip():
             continue
         said += 1
         line = strip_non_prose(raw) if "`" in raw else raw
         done, opened = _status_of(line)
+        if not (done or opened) and session_status.has_cjk(line):
+            cjk_done, cjk_open, head = session_status.cjk_state(line)
+            if head:
+                cjk_head = cjk_head or number
+            if cjk_done or cjk_open:
+                cjk_lines.append(number)
         if done or opened:
             status_lines.append(number)
             states[0] |= done
@@ -328,6 +349,10 @@ def _shapes(card: Card) -> list[ShapeHit]:
         found["board"] = ShapeHit("board", status_lines[0], "a status note: what it says is the state of a piece of work")
     if "board" not in found and (len(status_lines) >= 3 or (len(status_lines) >= 2 and all(states))):
         found["board"] = ShapeHit("board", status_lines[0], f"a status board: {len(status_lines)} items marked done, in progress or remaining")
+    # A heading's own states count beside another item's only: "상태: 결제 대기, 배송 중" may name a field's values.
+    if "board" not in found and (len(cjk_lines) >= 3 or (cjk_head and any(n != cjk_head for n in cjk_lines))):
+        found["board"] = ShapeHit("board", min(cjk_lines + ([cjk_head] if cjk_head else [])),
+                                  f"a status board: {len(cjk_lines)} items given with their state")
     # A lesson cites the run that taught it ("1,241 passing tests certified code that did
     # not compile"): a test count is a snapshot only beside other signs of one.
     if test_count is not None and "progress" not in found and (status_lines or len(hashes) >= 2):

@@ -17,6 +17,7 @@ from cardindex.meaning.session_shape import DATE, defines_state, english
 _ING = r"[a-z]+ing\b"
 _DET = r"(?:a|an|the|this|that|its|their|his|her|each|every|any|some|one|it|they|we|you|he|she|I|when|of|our)"
 
+_SESSION_NOUN_WHY = "true only inside this session"
 # (regex, what to say): dates the sentence, or names where the work stopped and what comes next.
 _TEMPORAL = [
     (rf"\bcurrently\s+(?:(?:still|also|busy|just)\s+)?(?:{_ING}|on\b|in the middle\b|blocked\b|stuck\b|halfway\b)", "'currently …ing' is progress, not a fact"),
@@ -25,7 +26,7 @@ _TEMPORAL = [
     (r"\bfor now\b", "'for now' is a plan for this session"),
     (r"\b(?:work in progress|in progress|WIP|not (?:finished|done|pushed|merged) yet|half-?way(?: through| done)?)\b", "work in progress is session state"),
     (r"\bnext steps?\b(?:\s*(?::|is|are|will be|would be|was|to)\b|\s*:)", "a next step is a plan for this session"),
-    (r"\b(?:in|during|for|from|of) (?:this|the current|today'?s) session\b|\bthis session\b", "true only inside this session"),
+    (r"\b(?:in|during|for|from|of) (?:this|the current|today'?s) session\b|\bthis session\b", _SESSION_NOUN_WHY),
     (r"\b(?:today|tonight|this (?:morning|afternoon|evening))\s*,?\s+(?:I|we|I'm|we're|I've|we've|I'll|we'll)\b", "a diary entry for today"),
     (r"\b(?:earlier|later) today\b|\btoday\b(?!'s|\s*\()|\byesterday\b|\btomorrow\b|\bend of (?:the )?day\b|\bby (?:EOD|tonight)\b|\b(?:before|after) lunch\b|\brest of the day\b|\bthis (?:morning|afternoon|evening|week)'s\b", "dated to one day"),
     (r"\b(?<!they )(?<!it )(?<!you )(?<!one )(?:left off|where I (?:stopped|left it)|pick (?:this|it|that) (?:back )?up|come back to)\b", "where this session stopped"),
@@ -77,6 +78,7 @@ _DURABLE = re.compile(
 )
 # "When the user labels a PR WIP, open it as a draft": a general condition, nobody's session.
 _CONDITION = re.compile(r"^\W*(?:when|whenever|if|unless|once|while|before|after|until)\b", re.IGNORECASE)
+_WE = re.compile(r"\b(?:I|we|I'm|I've|we've|we're|we'll|I'll)\b", re.IGNORECASE)
 _PERSONAL = re.compile(r"\b(?:I|we|my|our|me|us|today|tonight|tomorrow|yesterday)\b", re.IGNORECASE)
 # A sentence ends at . ! ? (and any closing quote, bracket or emphasis) before a space or
 # the end: "PLAN.md" and "3.9" stay whole, "**One goal.** When …" is two sentences.
@@ -178,8 +180,14 @@ def _mention(sentence: str, m: re.Match[str]) -> bool:
     return prev in _MENTION_BEFORE or nxt in _MENTION_AFTER or (len(before) >= 2 and before[-2].lower() in ("labels", "marks", "tags"))
 
 
-def temporal(lines: Iterable[tuple[int, str]]) -> WordHit | None:
-    """The first English sentence that dates itself to one session (progress, plans, pauses)."""
+def temporal(lines: Iterable[tuple[int, str]], lesson: bool = False) -> WordHit | None:
+    """The first English sentence that dates itself to one session (progress, plans, pauses).
+
+    In a `lesson` (a feedback card: guidance the user gave) "this session" without a
+    first-person subject names where the lesson was learned or the agent's own runtime
+    ("the prompt never surfaces in this session"), not a state that ends with the
+    sitting; "in this session we agreed to …" is still one, and so are the other words.
+    """
     lines = list(lines)
     joined = "\n".join(line for _, line in lines)
     todos = "TODO" in joined or "FIXME" in joined
@@ -194,6 +202,8 @@ def temporal(lines: Iterable[tuple[int, str]]) -> WordHit | None:
             if not english(sentence) or defines_state(sentence):
                 continue
             for pattern, why in _TEMPORAL_RE:
+                if lesson and why == _SESSION_NOUN_WHY and not _WE.search(sentence):
+                    continue
                 m = pattern.search(sentence)
                 if m is None:
                     continue

@@ -1,0 +1,88 @@
+"""Status lines that English status words miss: an item and its state, in English and in CJK text.
+
+A status board lists items with the state each is in: "Session 3: Complete (Apr 22)",
+"Importer — shipped", "install.ps1: 미테스트", "数据迁移\uff1a已完成" (with a full-width colon). What marks such a line
+is not the state word alone (a rule may say "never call a task complete before its
+tests run") but its place: the state is the predicate of the item, so it ends the item's
+clause (the end of the line, a comma, a dash, a parenthesis follows it) right after the
+item's label (a colon or dash before it) or at the end of a heading or bullet.
+
+Korean, Chinese and Japanese put the predicate last and attach particles to it
+("완료라고", "完成的"), so a state word followed by a particle or more words is a
+mention, not a report; only one that closes its clause counts. The state words are the
+small closed class of workflow states (done, merged, deployed, passed; in progress,
+pending, not yet done, planned, blocked) and, in Korean, the negating prefix 미- ("not
+yet") on a verbal noun (미완료, 미검증, 미실시). Pure functions of a line.
+"""
+
+from __future__ import annotations
+
+import re
+
+# English: `ITEM: STATE` or `ITEM — STATE`, a short item label (six words at most), the state closing the clause.
+_EN_DONE = r"done|complete|completed|shipped|merged|deployed|released|landed|finished|fixed|resolved|passed|passing|verified|live"
+_EN_OPEN = r"pending|in progress|wip|todo|to do|not started|not yet started|not done|blocked|remaining|deferred|on hold|open|next"
+_EN_ITEM_STATE = re.compile(
+    rf"^\s*(?:[-*+]|\d{{1,3}}[.)]|#{{1,6}}|\|)?\s*(?:\*\*|__)?[^\s:\u2014\u2013|]+(?:[ \t]+[^\s:\u2014\u2013|]+){{0,5}}(?:\*\*|__)?\s*(?::|\u2014|\u2013| - |\|)\s*(?:\*\*|__)?"
+    rf"(?:[✅✔☑⏳🔄🚧]\s*)?(?:(?P<done>{_EN_DONE})|(?P<open>{_EN_OPEN}))(?:\*\*|__)?\s*(?=$|[(,;.|\u2014\u2013]|\s-\s)",
+    re.IGNORECASE,
+)
+# What a line that defines a state, or asks for one, looks like: "Done: a ticket whose tests pass".
+_EN_DEFINITION = re.compile(rf"^\s*(?:[-*+]\s*)?(?:\*\*)?(?:{_EN_DONE}|{_EN_OPEN})(?:\*\*)?\s*[:=\u2014-]", re.IGNORECASE)
+
+_EN_LIST_OF_STATES = re.compile(rf"\s*(?:,|/|\bor\b|\band\b)\s*(?:{_EN_DONE}|{_EN_OPEN})\b", re.IGNORECASE)
+
+# CJK state words. Korean 미- + a verbal noun is "not yet <verb>ed".
+_CJK_DONE = (
+    r"완료(?:됨|했음|함)?|완성(?:됨)?|머지됨|병합됨|배포됨|배포 완료|통과(?:함)?|해결됨|적용됨|"
+    r"已完成|完成|已合并|已上线|已部署|已修复|已解决|通过|"
+    r"完了|済み|対応済み|マージ済み"
+)
+_CJK_OPEN = (
+    r"미(?:완료|완성|검증|테스트|실시|생성|구현|착수|적용|반영|확인|배포|머지|해결|발행|처리|결정|작성|설정|등록|커밋|푸시)|진행 ?중|대기(?: ?중)?|예정|보류|막힌 상태|"
+    r"进行中|待办|待定|未完成|未开始|未合并|未部署|待处理|"
+    r"未着手|進行中|対応中|未完了"
+)
+_CJK_STATE = re.compile(
+    rf"(?:^|[\s:\uff1a\u2014\u2013|(\uff08,\uff0c·*-])(?:(?P<done>{_CJK_DONE})|(?P<open>{_CJK_OPEN}))"
+    r"(?=$|[\s]*[(\uff08,\uff0c.。;\uff1b:\uff1a|)\u2014\u2013·/*]|\s+[-\d(\uff08])"
+)
+_CJK_DEFINITION = re.compile(rf"^\s*(?:[-*+]\s*)?(?:\*\*)?(?:{_CJK_DONE}|{_CJK_OPEN})(?:\*\*)?\s*[:\uff1a=\u2014-]")
+_CJK = re.compile(r"[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u4e00-\u9fff\uac00-\ud7af]")
+_LISTED = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)]|#{1,6}|\|)\s")
+_COLON = re.compile(r"[:\uff1a\u2014\u2013]")
+
+# A heading or label that opens a list of what is still to do, or the state of things now.
+_CJK_OPEN_HEAD = re.compile(
+    r"^\s*(?:#{1,6}\s*|[-*+]\s*)?(?:\*\*)?[^\w]{0,3}\s*(?:핵심\s*)?(?:후속\s*과제|후순위\s*과제|다음\s*단계|남은\s*(?:작업|과제|일)|"
+    r"현재\s*상태|진행\s*상황|할\s*일|下一步|待办事项|当前状态|当前进度|剩余工作|次のステップ|残タスク|現在の状態|"
+    r"(?:상태|状态|状態)(?:\*\*)?\s*[:\uff1a])"  # a "status:" label
+)
+
+
+def has_cjk(line: str) -> bool:
+    return _CJK.search(line) is not None
+
+
+def item_state(line: str) -> tuple[bool, bool]:
+    """(done, open): the state an English line reports for an item by the item-state shape alone."""
+    if not (":" in line or "\u2014" in line or "\u2013" in line or " - " in line or "|" in line):
+        return False, False  # no label before a state
+    if _EN_DEFINITION.match(line):
+        return False, False
+    m = _EN_ITEM_STATE.match(line)
+    if m is None or _EN_LIST_OF_STATES.match(line, m.end()):
+        return False, False  # "Ticket states: done, pending or blocked" names the states
+    return m.group("done") is not None, m.group("open") is not None
+
+
+def cjk_state(line: str) -> tuple[bool, bool, bool]:
+    """(done, open, heading) of a CJK line: the states it gives items, or whether it heads what is left to do."""
+    head = _CJK_OPEN_HEAD.match(line) is not None
+    if not head and (not (_LISTED.match(line) or _COLON.search(line)) or _CJK_DEFINITION.match(line)):
+        return False, False, False  # "완료: 리뷰가 끝나 머지된 상태" says what a state means
+    done = opened = False
+    for m in _CJK_STATE.finditer(line):
+        done |= m.group("done") is not None
+        opened |= m.group("open") is not None
+    return done, opened, head  # "상태: 초안 완료, 미발행" heads and reports at once
