@@ -21,7 +21,8 @@ from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from cardindex.meaning import slots
-from cardindex.meaning.values import changed, equivalent, neutral
+from cardindex.meaning.paraphrase import paraphrase, restated, values_agree
+from cardindex.meaning.values import changed, equivalent, in_one_place, neutral
 from cardindex.meaning.words import ANTONYMS, NEGATIVE, NEGATORS, QUESTION, Statement, Words
 from cardindex.store.card import Card
 
@@ -99,8 +100,23 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
         detail = (f"two live cards hold one single-valued key: {other[0]!r} vs {other[1]!r}" if relation == slots.KEY
                   else f"different value in the same place: {other[0]!r} vs {other[1]!r}")
         return Pair(a.card, b.card, "contradiction", reason, 100.0, detail)
+    # The values must agree for one fact: what the bodies say beyond the slot's words. A
+    # shared description says nothing of the value ("Container runtime …": Podman / Docker).
+    agree = values_agree(sa.fact, sb.fact, slot_words, weight) if english and relation != slots.KEY else None
+    if agree is False:
+        if relation == slots.MULTI:
+            return None
+        return Pair(a.card, b.card, "contradiction", reason, 100.0,
+                    f"different value in the same place: {_differ(sa.fact, sb.fact, slot_words)}")
     smaller, _ = _coverage(a, b, weight)
-    fact_a, fact_b = frozenset(wa.tokens), frozenset(wb.tokens)
+    # Both bodies say something beyond the slot's words, and whether it is one value is open.
+    va, vb = _without(sa.fact, slot_words), _without(sb.fact, slot_words)
+    valued = agree is None and bool(va.tokens and vb.tokens) and relation == slots.DESCRIBED
+    if valued:
+        smaller = min(smaller, restated(va, vb, weight).covered)
+    # When the bodies give the value, one of them saying no more than the other is one value;
+    # one description said twice is not.
+    fact_a, fact_b = (frozenset(sa.fact.tokens), frozenset(sb.fact.tokens)) if valued else (frozenset(wa.tokens), frozenset(wb.tokens))
     # Two live cards for one single-valued key are a contradiction unless plainly one value.
     needed = (KEY_OVERLAP if relation == slots.KEY else SAME_SLOT_OVERLAP) + (0 if english else 0.1)
     # Outside English one changed word ("목요일" for "화요일") is no paraphrase we can tell:
@@ -109,12 +125,24 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
     # The descriptions reworded say one slot; they say one value only when outside a key or
     # in English, where the facts were compared above (a key's two cards share their description).
     if (overlap_decides and smaller >= needed) or (fact_a and fact_b and (fact_a <= fact_b or fact_b <= fact_a)) or (
-            overlap_decides and _reworded(sa.description, sb.description, a.description, b.description)):
+            overlap_decides and not valued and _reworded(sa.description, sb.description, a.description, b.description)):
         kind_reason = "same-key" if relation == slots.KEY else "wording"
         return Pair(a.card, b.card, "duplicate", kind_reason, round(smaller * 100, 1), "the same fact in other words")
     if relation == slots.KEY:
         return Pair(a.card, b.card, "contradiction", "same-key", 0.0, "two live cards hold one single-valued key")
     return None
+
+
+def _differ(wa: Words, wb: Words, slot: frozenset[str]) -> str:
+    """The words each clause has that the other lacks, quoted: what the two values are."""
+    only_a = [t for t in dict.fromkeys(wa.tokens) if t not in slot and t not in wb.tokens]
+    only_b = [t for t in dict.fromkeys(wb.tokens) if t not in slot and t not in wa.tokens]
+    return f"{' '.join(only_a)!r} vs {' '.join(only_b)!r}"
+
+
+def _without(w: Words, slot: frozenset[str]) -> Words:
+    """What a clause says beyond the slot's words (what both descriptions name): its value."""
+    return Words(tuple(t for t in w.tokens if t not in slot), w.values - slot, "")
 
 
 def _other_value(wa: Words, wb: Words, english: bool, slot_words: frozenset[str] = frozenset()) -> tuple[str, str] | None:
@@ -139,15 +167,17 @@ def _open(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
     if _same_statement(a, b):
         return Pair(a.card, b.card, "duplicate", "wording", round(max(smaller, DUPLICATE_OVERLAP) * 100, 1),
                     "the same fact in other words")
-    if smaller < DUPLICATE_OVERLAP or larger < DUPLICATE_COVER:
+    if (smaller < DUPLICATE_OVERLAP or larger < DUPLICATE_COVER) and not (
+            paraphrase(sa.all, sb.all, weight) and not _swapped_subject(sa, sb)):
         return None
     if english and _opposed_sets(sa.all, sb.all, a.all, b.all):
         return None
     # Without a slot in common only marked values (names, numbers, dates) show another value:
     # two descriptions of one rule may well swap an ordinary word.
     other = _marked_values_differ(sa.all, sb.all, a.all, b.all) if english else _other_value(sa.all, sb.all, False)
-    if not other and english and sa.fact.tokens and sb.fact.tokens and _anchored(a, b):
+    if not other and english and sa.fact.tokens and sb.fact.tokens:
         # The clauses that state the facts swap a word in one place: another value ("uses pnpm" / "with yarn").
+        # Checked before any "same fact": a paraphrase with another value is never a duplicate.
         other = changed(sa.fact, sb.fact, a.description | b.description, one_place=True)
     if other:
         # Whether the descriptions name one subject is counted in words, not rarity: the
@@ -158,6 +188,13 @@ def _open(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
                         f"different value in the same place: {other[0]!r} vs {other[1]!r}")
         return None
     return Pair(a.card, b.card, "duplicate", "wording", round(smaller * 100, 1), "the same fact in other words")
+
+
+def _swapped_subject(sa: Statement, sb: Statement) -> bool:
+    """The descriptions (or the fact clauses) are one sentence with one run of words swapped:
+    another subject or value ("Runbook for the billing outage" / "… the search outage")."""
+    return any(x.tokens and y.tokens and x.tokens != y.tokens and in_one_place(x.tokens, y.tokens)
+               for x, y in ((sa.description, sb.description), (sa.fact, sb.fact)))
 
 
 def _same_statement(a: Side, b: Side) -> bool:

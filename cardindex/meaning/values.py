@@ -130,7 +130,7 @@ def changed(wa: Words, wb: Words, slot: frozenset[str] = frozenset(), *, one_pla
     shared = len(set_a & set_b)
     if shared < 2 and not (shared and len(left) + len(right) <= 3):
         return None
-    swapped = _one_place(wa.tokens, wb.tokens)
+    swapped = in_one_place(wa.tokens, wb.tokens)
     if not one_place and not marked_agree and _means_swapped(wa.tokens, wb.tokens, left - _MEANS, right - _MEANS) \
             and shared >= 2:
         # One word each, the rest the same words in another order, and one side names it as the
@@ -155,7 +155,7 @@ def _opcodes(ta: tuple[str, ...], tb: tuple[str, ...]) -> Sequence[tuple[str, in
     return difflib.SequenceMatcher(a=ta, b=tb, autojunk=False).get_opcodes()
 
 
-def _one_place(ta: tuple[str, ...], tb: tuple[str, ...]) -> bool:
+def in_one_place(ta: tuple[str, ...], tb: tuple[str, ...]) -> bool:
     """Whether the statements differ in one place only, a run of words swapped for another between shared words."""
     changed_ops = [op for op in _opcodes(ta, tb) if op[0] != "equal"]
     return len(changed_ops) == 1 and changed_ops[0][0] == "replace"

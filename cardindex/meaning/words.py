@@ -261,9 +261,9 @@ QUESTION = re.compile(r"(?i)^\W*(?:how|what|which|when|where|who|whom|whose|whet
 def _fact(card: Card, description: Words) -> tuple[str, Words | None, Words | None]:
     """The body clause that states the card's fact, its words, and the words of its whole sentence.
 
-    The clause sharing most words with the description; when none does and the
-    description only names the question ("How pull requests are merged"), the body's
-    first clause is its answer. Clauses (split at ';' and before ", because …") keep a
+    The clause sharing most words with the description; when none does, the body's
+    first clause (the answer to a description that only names the question, "How pull
+    requests are merged"; else what the body says first). Clauses (split at ';' and before ", because …") keep a
     rule apart from its reason for contradictions; the whole sentence is compared for
     duplicates.
     """
@@ -287,9 +287,14 @@ def _fact(card: Card, description: Words) -> tuple[str, Words | None, Words | No
                 overlap = len(wanted.intersection(w.tokens))
                 if overlap > best_overlap:
                     best, best_overlap = (clause, w, whole), overlap
-    if best[1] is None and QUESTION.match(card.description):
-        return first
+    if best[1] is None:
+        return first  # no clause names the description's words: the body's first clause is what the card says
     return best
+
+
+def _answers(description: Words, fact: Words, text: str) -> bool:
+    """Whether a fact clause is said about the description: it shares a word, or the description is a question."""
+    return bool(set(description.tokens).intersection(fact.tokens)) or QUESTION.match(text) is not None
 
 
 def fact_sentence(card: Card, description: Words) -> str:
@@ -302,6 +307,11 @@ def statement(card: Card) -> Statement:
     _, f, whole = _fact(card, d)
     if f is None or whole is None:
         return Statement(d, _EMPTY, d)
+    if not _answers(d, f, card.description):
+        # A first clause that names nothing of the description ("Written after the March
+        # incident") may be a note about the card rather than its fact: it is compared as
+        # the value of a shared slot, never counted as words the two cards have in common.
+        return Statement(d, f, d)
     both = Words(d.tokens + whole.tokens, d.values | whole.values, f"{d.text} {whole.text}")
     return Statement(d, f, both)
 

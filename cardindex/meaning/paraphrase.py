@@ -1,0 +1,101 @@
+"""Paraphrase: one card restating another in other, often more, words.
+
+A reworded fact rarely keeps the other card's length: "`/page` in #ops wakes the on-call
+engineer" and "Whoever is on call gets woken when someone runs the page command in the
+ops channel" share every specific word of the short one, while the long one adds only
+wording ("whoever", "someone", "command"). So the test is asymmetric:
+
+- the shorter statement is **covered**: most of its rarity-weighted words (irregular
+  forms, compounds and spellings paired, `values.equivalent`) are in the longer one, and
+  at most `MISSING` of its words are not (a word left behind may be the value);
+- the longer one adds **no value**: none of its extra words is a marked value (a name,
+  number, date, path, code) and no negation stands on one side only;
+- and the two say it with at least `MIN_SHARED` words in common, so two one-word notes
+  are never a paraphrase of each other.
+
+Only proposes "the same fact": `classify` still checks the values first (another value in
+one place, opposite polarity), so a paraphrase with another value is never a duplicate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import NamedTuple
+
+from cardindex.meaning.values import equivalent
+from cardindex.meaning.words import NEGATORS, Words
+
+COVERED = 0.7  # rarity-weighted share of the shorter statement that the longer one says
+MIN_SHARED = 3  # words both say, at the least
+MISSING = 1  # words of the shorter one the longer one lacks, at the most
+
+
+class Restated(NamedTuple):
+    """How far the shorter of two statements is said again by the longer."""
+
+    covered: float  # rarity-weighted share of the shorter one's words the longer one has
+    shared: int  # words both have (pairs of one word written two ways count)
+    missing: int  # words of the shorter one the longer one lacks
+    added_values: frozenset[str]  # marked values only the longer one gives
+    lost_values: frozenset[str]  # marked values only the shorter one gives
+
+
+def restated(wa: Words, wb: Words, weight: Mapping[str, float]) -> Restated:
+    """How the shorter of `wa` and `wb` (by rarity weight) is said again by the longer."""
+    set_a, set_b = frozenset(wa.tokens), frozenset(wb.tokens)
+    total_a = sum(weight.get(t, 1.0) for t in set_a)
+    total_b = sum(weight.get(t, 1.0) for t in set_b)
+    short, long, short_set, long_set = (wa, wb, set_a, set_b) if total_a <= total_b else (wb, wa, set_b, set_a)
+    if not short_set:
+        return Restated(0.0, 0, 0, frozenset(), frozenset())
+    left, right = equivalent(short_set - long_set, long_set - short_set, short.tokens, long.tokens)
+    unpaired_short = frozenset(left)
+    unpaired_long = frozenset(right)
+    total = sum(weight.get(t, 1.0) for t in short_set)
+    said = sum(weight.get(t, 1.0) for t in short_set - unpaired_short)
+    shared = len(short_set) - len(unpaired_short)
+    return Restated(said / total if total else 0.0, shared, len(unpaired_short), unpaired_long & long.values, unpaired_short & short.values)
+
+
+def paraphrase(wa: Words, wb: Words, weight: Mapping[str, float]) -> bool:
+    """Whether one statement says the other again: covered, nothing added that is a value, polarity kept."""
+    found = restated(wa, wb, weight)
+    if found.covered < COVERED or found.shared < MIN_SHARED or found.missing > MISSING or found.added_values or found.lost_values:
+        return False
+    neg_a, neg_b = NEGATORS.intersection(wa.tokens), NEGATORS.intersection(wb.tokens)
+    return bool(neg_a) == bool(neg_b)
+
+
+AGREE = 0.5  # rarity-weighted share of the shorter value the longer one says, for one value
+SHORT_VALUE = 4  # value parts of at most this many words each, that share none, are two values
+
+
+def values_agree(fa: Words, fb: Words, slot: frozenset[str], weight: Mapping[str, float]) -> bool | None:
+    """Whether two fact clauses of one slot give one value: True, False (two values), None (cannot tell).
+
+    The value is what a clause says beyond the slot's words (what both descriptions name).
+    One value: every marked value (name, number, code) of each is in the other, or most of
+    the shorter value is in the longer and neither adds or loses a marked value. Two
+    values: a marked value on one side only, or short value parts that share no word
+    ("pnpm dlx" / "npx"). Undecided: a longer rewording that shares nothing, and a
+    clause that says all of the other and names more (a reason, or a second value).
+    """
+    va = Words(tuple(t for t in fa.tokens if t not in slot), fa.values - slot, "")
+    vb = Words(tuple(t for t in fb.tokens if t not in slot), fb.values - slot, "")
+    if not va.tokens or not vb.tokens:
+        return None
+    set_a, set_b = frozenset(va.tokens), frozenset(vb.tokens)
+    marked = va.values | vb.values
+    if marked and va.values <= set_b and vb.values <= set_a:
+        return True
+    found = restated(va, vb, weight)
+    if found.lost_values or (found.added_values and found.covered < 1.0):
+        return False
+    if found.added_values:
+        return None  # the longer one says all of the shorter one and more: a reason, or a second value
+    if found.covered >= AGREE:
+        return True
+    left, right = equivalent(set_a - set_b, set_b - set_a, va.tokens, vb.tokens)
+    if left and right and not (set_a & set_b) and max(len(set_a), len(set_b)) <= SHORT_VALUE:
+        return False
+    return None
