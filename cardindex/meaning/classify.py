@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from cardindex.meaning import slots
 from cardindex.meaning.paraphrase import paraphrase, restated, values_agree
-from cardindex.meaning.values import changed, equivalent, in_one_place, neutral
+from cardindex.meaning.values import changed, equivalent, neutral, same_kind
 from cardindex.meaning.words import ANTONYMS, NEGATIVE, NEGATORS, QUESTION, Statement, Words
 from cardindex.store.card import Card
 
@@ -71,7 +71,8 @@ def classify_sides(a: Side, b: Side, weight: Mapping[str, float], multi_valued: 
                             lambda: slots.same_description(a.card, b.card, sa, sb), multi_valued)
     if relation == slots.APART:
         return None
-    if relation == slots.OPEN and _reworded(sa.description, sb.description, a.description, b.description):
+    if relation == slots.OPEN and _reworded(sa.description, sb.description, a.description, b.description) \
+            and not _other_questions(a.card.description, b.card.description):
         relation = slots.DESCRIBED  # one description, a word or two added: one slot
     if relation != slots.OPEN:
         return _same_slot(a, b, weight, relation)
@@ -97,12 +98,14 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
     if other:
         if relation == slots.MULTI:
             return None  # two values of a multi-valued key: two facts
+        if relation == slots.DESCRIBED and not same_kind(*other):
+            return None  # a weekday and a tool's name answer two questions: two slots under alike descriptions
         detail = (f"two live cards hold one single-valued key: {other[0]!r} vs {other[1]!r}" if relation == slots.KEY
                   else f"different value in the same place: {other[0]!r} vs {other[1]!r}")
         return Pair(a.card, b.card, "contradiction", reason, 100.0, detail)
     # The values must agree for one fact: what the bodies say beyond the slot's words. A
     # shared description says nothing of the value ("Container runtime …": Podman / Docker).
-    agree = values_agree(sa.fact, sb.fact, slot_words, weight) if english and relation != slots.KEY else None
+    agree = values_agree(sa.fact, sb.fact, slot_words, weight) if english else None
     if agree is False:
         if relation == slots.MULTI:
             return None
@@ -111,7 +114,7 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
     smaller, _ = _coverage(a, b, weight)
     # Both bodies say something beyond the slot's words, and whether it is one value is open.
     va, vb = _without(sa.fact, slot_words), _without(sb.fact, slot_words)
-    valued = agree is None and bool(va.tokens and vb.tokens) and relation == slots.DESCRIBED
+    valued = agree is None and bool(va.tokens and vb.tokens) and relation in (slots.DESCRIBED, slots.KEY)
     if valued:
         smaller = min(smaller, restated(va, vb, weight).covered)
     # When the bodies give the value, one of them saying no more than the other is one value;
@@ -183,18 +186,34 @@ def _open(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
         # Whether the descriptions name one subject is counted in words, not rarity: the
         # write gate, which estimates rarity from the new card alone, decides it the same.
         shared = len(a.description & b.description)
-        if a.description and b.description and shared >= DESCRIBED_SUBJECT * min(len(a.description), len(b.description)):
+        if a.description and b.description and shared >= DESCRIBED_SUBJECT * min(len(a.description), len(b.description)) \
+                and same_kind(*other) and not _other_questions(a.card.description, b.card.description):
             return Pair(a.card, b.card, "contradiction", "value", 100.0,
                         f"different value in the same place: {other[0]!r} vs {other[1]!r}")
         return None
     return Pair(a.card, b.card, "duplicate", "wording", round(smaller * 100, 1), "the same fact in other words")
 
 
+def _other_questions(a: str, b: str) -> bool:
+    """Two descriptions that ask different questions ("Who approves …" / "What deploys …"): two slots."""
+    qa, qb = QUESTION.match(a), QUESTION.match(b)
+    if qa is None or qb is None:
+        return False
+    return qa.group().strip(" \t*_#>").casefold() != qb.group().strip(" \t*_#>").casefold()
+
+
 def _swapped_subject(sa: Statement, sb: Statement) -> bool:
     """The descriptions (or the fact clauses) are one sentence with one run of words swapped:
     another subject or value ("Runbook for the billing outage" / "… the search outage")."""
-    return any(x.tokens and y.tokens and x.tokens != y.tokens and in_one_place(x.tokens, y.tokens)
-               for x, y in ((sa.description, sb.description), (sa.fact, sb.fact)))
+    return any(_swap(x.tokens, y.tokens) for x, y in ((sa.description, sb.description), (sa.fact, sb.fact)))
+
+
+def _swap(ta: tuple[str, ...], tb: tuple[str, ...]) -> bool:
+    """One sentence, one or two words in one place replaced by as many others, at least two kept."""
+    if len(ta) != len(tb) or ta == tb or len(ta) < 3:
+        return False
+    differ = [i for i, (x, y) in enumerate(zip(ta, tb, strict=True)) if x != y]
+    return len(differ) <= 2 and differ[-1] - differ[0] == len(differ) - 1 and len(ta) - len(differ) >= 2
 
 
 def _same_statement(a: Side, b: Side) -> bool:

@@ -192,3 +192,34 @@ def _neighbours(tokens: tuple[str, ...], chosen: set[str], shared: set[str]) -> 
 def _said(w: Words, chosen: set[str]) -> str:
     """The chosen words in the order the statement says them."""
     return " ".join(dict.fromkeys(t for t in w.tokens if t in chosen))
+
+
+def kind(token: str) -> str:
+    """What sort of value a token is: a day or month, a version, a number, a path or host, or a name.
+
+    Two values fill one slot only when they are of one sort: a weekday and a tool's name
+    answer two questions ("which day production deploys happen" / "what deploys production").
+    """
+    if token in CALENDAR:
+        return "calendar"
+    if (token[:1] == "v" and token[1:].replace(".", "").isdigit()) or (
+            "." in token and token.replace(".", "").isdigit()):
+        return "version"
+    if token[:1].isdigit():
+        return "number"  # "30", "360p", "23:00"; a name may hold digits ("h264", "c6i")
+    if "/" in token or "." in token or "@" in token or "_" in token:
+        return "path"
+    return "name"
+
+
+def same_kind(left: str, right: str) -> bool:
+    """Whether two values (each one or more words) have a sort in common (`kind`).
+
+    Words beside a number are its unit ("10 s", "30 minutes"): such a value is a measure, not a name.
+    """
+    return bool(_kinds(left) & _kinds(right))
+
+
+def _kinds(value: str) -> set[str]:
+    found = {kind(t) for t in value.split()}
+    return found - {"name"} if found - {"name", "path"} else found
