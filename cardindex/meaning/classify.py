@@ -71,6 +71,8 @@ def classify_sides(a: Side, b: Side, weight: Mapping[str, float], multi_valued: 
                             lambda: slots.same_description(a.card, b.card, sa, sb), multi_valued)
     if relation == slots.APART:
         return None
+    if relation == slots.DESCRIBED and _other_questions(a.card.description, b.card.description):
+        relation = slots.OPEN  # "Who waters the seedlings" / "What waters …": one set of words, two questions
     if relation == slots.OPEN and _reworded(sa.description, sb.description, a.description, b.description) \
             and not _other_questions(a.card.description, b.card.description):
         relation = slots.DESCRIBED  # one description, a word or two added: one slot

@@ -7,7 +7,8 @@ wording ("whoever", "someone", "command"). So the test is asymmetric:
 
 - the shorter statement is **covered**: most of its rarity-weighted words (irregular
   forms, compounds and spellings paired, `values.equivalent`) are in the longer one, and
-  at most `MISSING` of its words are not (a word left behind may be the value);
+  at most one word in `MISSING` of it (at least one word) is not: a word left behind
+  may be the value;
 - the longer one adds **no value**: none of its extra words is a marked value (a name,
   number, date, path, code) and no negation stands on one side only;
 - and the two say it with at least `MIN_SHARED` words in common, so two one-word notes
@@ -25,9 +26,9 @@ from typing import NamedTuple
 from cardindex.meaning.values import equivalent
 from cardindex.meaning.words import NEGATORS, Words
 
-COVERED = 0.7  # rarity-weighted share of the shorter statement that the longer one says
+COVERED = 0.65  # rarity-weighted share of the shorter statement that the longer one says (classify's DUPLICATE_OVERLAP)
 MIN_SHARED = 3  # words both say, at the least
-MISSING = 1  # words of the shorter one the longer one lacks, at the most
+MISSING = 4  # one word in this many of the shorter one may be missing from the longer (at least one may)
 
 
 class Restated(NamedTuple):
@@ -60,7 +61,7 @@ def restated(wa: Words, wb: Words, weight: Mapping[str, float]) -> Restated:
 def paraphrase(wa: Words, wb: Words, weight: Mapping[str, float]) -> bool:
     """Whether one statement says the other again: covered, nothing added that is a value, polarity kept."""
     found = restated(wa, wb, weight)
-    if found.covered < COVERED or found.shared < MIN_SHARED or found.missing > MISSING or found.added_values or found.lost_values:
+    if found.covered < COVERED or found.shared < MIN_SHARED or found.missing > max(1, (found.shared + found.missing) // MISSING) or found.added_values or found.lost_values:
         return False
     neg_a, neg_b = NEGATORS.intersection(wa.tokens), NEGATORS.intersection(wb.tokens)
     return bool(neg_a) == bool(neg_b)

@@ -28,6 +28,7 @@ from cardindex.meaning import slots
 from cardindex.meaning.classify import Pair, Side, classify_sides, side, swapped_values
 from cardindex.meaning.documents import REASON as DOCUMENT_REASON
 from cardindex.meaning.documents import Documents, document
+from cardindex.meaning.values import kind
 from cardindex.meaning.words import CALENDAR, Statement, statement
 from cardindex.store.card import Card
 
@@ -52,7 +53,16 @@ def measured_change(a: Card, b: Card) -> bool:
         found = swapped_values(wa, wb)
         if found:
             return all(not t.isalpha() or t in CALENDAR for t in (*found[0], *found[1]))
+    # One description, and the bodies (however worded) differ only in measured values:
+    # "The export runs every night at 02:00" / "Each night at 04:30 the export kicks off".
+    if sa.description.tokens and set(sa.description.tokens) == set(sb.description.tokens):
+        only_a = sa.fact.values - set(sb.fact.tokens)
+        only_b = sb.fact.values - set(sa.fact.tokens)
+        return bool(only_a and only_b) and all(kind(t) in _MEASURED for t in only_a | only_b)
     return False
+
+
+_MEASURED = frozenset(["calendar", "number", "version"])
 
 
 def classify(a: Card, b: Card, sa: Statement, sb: Statement, weight: Mapping[str, float], *, same_key: bool = False,
@@ -200,7 +210,9 @@ def pairs_with(new: Card, cards: Sequence[Card], multi_valued: frozenset[str] = 
     probes = {t: _probe(t) for t in set(mine.all.tokens)}
     frequency = {t: sum(probe in d for d in lowered) for t, probe in probes.items()}
     weight = {t: math.log(total / (n + 1)) + 0.1 for t, n in frequency.items()}
-    rare = [probes[t] for f, t in sorted((f, t) for t, f in frequency.items() if f <= MAX_BLOCK)][:RARE_WORDS]
+    # The rarest words some other card has (a word no other card has finds no partner),
+    # as `candidates` ranks only words that two statements share.
+    rare = [probes[t] for f, t in sorted((f, t) for t, f in frequency.items() if 0 < f <= MAX_BLOCK)][:RARE_WORDS]
     me = side(new, mine, weight)
     out = []
     for card, text in zip(others, lowered, strict=True):
