@@ -179,3 +179,19 @@ def test_a_name_only_one_side_gives_is_never_a_paraphrase(body: list[str], name:
 def test_a_statement_is_a_paraphrase_of_itself(body: list[str]) -> None:
     w = words(" ".join(body) + ".")
     assert paraphrase(w, w, {}) == (len(set(w.tokens)) >= 3)
+
+
+@pytest.mark.parametrize(("left", "right"), [
+    ("Every PR needs a linked issue.", "Each pull request needs a linked issue."),
+    ("The env files stay local.", "The environment files stay local."),
+])
+def test_an_abbreviation_is_the_words_it_stands_for(left: str, right: str) -> None:
+    assert paraphrase(words(left), words(right), {})
+
+
+def test_a_word_cut_short_by_a_little_is_another_word() -> None:
+    from cardindex.meaning.values import equivalent
+
+    a, b = words("The login page is slow."), words("The log page is slow.")
+    left_over, right_over = equivalent(set(a.tokens) - set(b.tokens), set(b.tokens) - set(a.tokens), a.tokens, b.tokens)
+    assert left_over and right_over  # "log" is not "login" cut short

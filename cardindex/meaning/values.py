@@ -43,19 +43,41 @@ def _same_word(x: str, y: str) -> bool:
         return True
     if "/" in x or "/" in y:  # a path names its last part: "owner/5320-onboarding" is "5320-onboarding"
         return x.endswith("/" + y) or y.endswith("/" + x)
-    if not (x.isalpha() and y.isalpha()) or min(len(x), len(y)) < 6 or x[0] != y[0]:
+    if not (x.isalpha() and y.isalpha()) or x[0] != y[0]:
         return False
-    return _fuzzy(x, y)
+    if _clipped(x, y) or _clipped(y, x):
+        return True
+    return min(len(x), len(y)) >= 6 and _fuzzy(x, y)
+
+
+def _clipped(short: str, long: str) -> bool:
+    """`short` is `long` cut short, as people abbreviate: "env" / "environ", "repo" / "repositori", "perf" / "perform".
+
+    Three letters at least, and a good part of the word cut (so "log" is not "login", nor "app" "appli").
+    """
+    return 3 <= len(short) <= 6 and long.startswith(short) and len(long) - len(short) >= max(3, 9 - len(short))
+
+
+def _initials(x: str, seq: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The run of words in `seq` whose first letters spell `x` ("pr": "pull request", "vq": "video qualiti")."""
+    n = len(x)
+    if not 2 <= n <= 4 or not x.isalpha() or not x.isascii():
+        return None
+    for i in range(len(seq) - n + 1):
+        run = seq[i:i + n]
+        if all(len(w) > 1 and w[0] == c for w, c in zip(run, x, strict=True)):
+            return run
+    return None
 
 
 def equivalent(only_a: Iterable[str], only_b: Iterable[str], seq_a: tuple[str, ...] = (),
                seq_b: tuple[str, ...] = ()) -> tuple[set[str], set[str]]:
     """The words of `only_a` and `only_b` that have no counterpart on the other side.
 
-    A word's counterpart is the same word misspelt or spelt otherwise, a path ending in
-    it, or two adjacent
-    words of the other statement written as one ("oncall" and "on call" → "call", whose
-    stop word was dropped; "payroll" / "pay roll").
+    A word's counterpart is the same word misspelt or spelt otherwise, the word cut short
+    ("env" / "environment"), a path ending in it, the words its letters abbreviate ("PR" /
+    "pull request"), or two adjacent words of the other statement written as one ("oncall"
+    and "on call" → "call", whose stop word was dropped; "payroll" / "pay roll").
     """
     left, right = set(only_a), set(only_b)
     for x in sorted(left):
@@ -70,6 +92,11 @@ def equivalent(only_a: Iterable[str], only_b: Iterable[str], seq_a: tuple[str, .
             if parts is not None:
                 mine.discard(x)
                 theirs.difference_update(parts)
+                continue
+            run = _initials(x, seq)
+            if run is not None and theirs.issuperset(run):
+                mine.discard(x)  # an abbreviation of words only the other side has ("PR" / "pull request")
+                theirs.difference_update(run)
                 continue
             whole = next((y for y in seq if _prefixed(x, y)), None)
             if whole is not None:
