@@ -28,6 +28,7 @@ from cardindex.meaning import slots
 from cardindex.meaning.classify import Pair, Side, classify_sides, side, swapped_values
 from cardindex.meaning.documents import REASON as DOCUMENT_REASON
 from cardindex.meaning.documents import Documents, document
+from cardindex.meaning.passages import contradicted
 from cardindex.meaning.values import kind
 from cardindex.meaning.words import CALENDAR, Statement, statement
 from cardindex.store.card import Card
@@ -193,6 +194,14 @@ def _documents(docs: Documents, sides: Sequence[Side], statements: Sequence[Stat
         first, second = (a, b) if a.card.path < b.card.path else (b, a)
         out.append(Pair(first.card, second.card, "duplicate", DOCUMENT_REASON, score,
                         f"one part of {b.card.path} states it again (report only: consolidate leaves both)"))
+        paired.add((min(i, j), max(i, j)))
+    for i, j, detail in contradicted([s.card for s in sides], statements, docs, weight, wanted):
+        a, b = sides[i], sides[j]
+        if (min(i, j), max(i, j)) in paired or \
+                slots.relate(a.scope, b.scope, a.key, b.key, lambda: False, multi_valued) == slots.APART:
+            continue
+        first, second = (a, b) if a.card.path < b.card.path else (b, a)
+        out.append(Pair(first.card, second.card, "contradiction", "value", 100.0, detail))
     return out
 
 

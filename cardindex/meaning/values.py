@@ -20,6 +20,7 @@ import functools
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
+from cardindex.meaning.stem import stem
 from cardindex.meaning.words import CALENDAR, NEGATORS, SYNONYMS, Words
 
 _MEANS = frozenset([SYNONYMS["uses"]])  # the verb that names a means ("uses X") is no value: the X is
@@ -124,7 +125,13 @@ def _prefixed(x: str, y: str) -> bool:
 
 
 def _joined(seq: tuple[str, ...]) -> dict[str, tuple[str, str]]:
-    return {a + b: (a, b) for a, b in pairwise(seq)}
+    """Two adjacent words written as one, as written and as stemmed ("hand over": "handover", "handov")."""
+    out: dict[str, tuple[str, str]] = {}
+    for a, b in pairwise(seq):
+        out[a + b] = (a, b)
+        if (a + b).isalpha():
+            out.setdefault(stem(a + b), (a, b))
+    return out
 
 
 def changed(wa: Words, wb: Words, slot: frozenset[str] = frozenset(), *, one_place: bool = False) -> tuple[str, str] | None:
