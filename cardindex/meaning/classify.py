@@ -107,16 +107,21 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
         return Pair(a.card, b.card, "contradiction", reason, 100.0, detail)
     # The values must agree for one fact: what the bodies say beyond the slot's words. A
     # shared description says nothing of the value ("Container runtime …": Podman / Docker).
-    agree = values_agree(sa.fact, sb.fact, slot_words, weight) if english else None
+    va, vb = _without(sa.fact, slot_words), _without(sb.fact, slot_words)
+    # Only bodies that name something give a value: a marked one (a name, number, code) on
+    # one side at least, and rare words on both. A note said across the vault ("Related
+    # cards cover the python sdk", "It applies to every environment") is no value of anything.
+    named = bool(va.tokens and vb.tokens and (va.values or vb.values)) and _names(va, a, b, weight) \
+        and _names(vb, a, b, weight)
+    agree = values_agree(sa.fact, sb.fact, slot_words, weight) if english and named else None
     if agree is False:
         if relation == slots.MULTI:
             return None
         return Pair(a.card, b.card, "contradiction", reason, 100.0,
                     f"different value in the same place: {_differ(sa.fact, sb.fact, slot_words)}")
     smaller, _ = _coverage(a, b, weight)
-    # Both bodies say something beyond the slot's words, and whether it is one value is open.
-    va, vb = _without(sa.fact, slot_words), _without(sb.fact, slot_words)
-    valued = agree is None and bool(va.tokens and vb.tokens) and relation in (slots.DESCRIBED, slots.KEY)
+    # Both bodies name something beyond the slot's words, and whether it is one value is open.
+    valued = agree is None and named and relation in (slots.DESCRIBED, slots.KEY)
     if valued:
         smaller = min(smaller, restated(va, vb, weight).covered)
     # When the bodies give the value, one of them saying no more than the other is one value;
@@ -143,6 +148,16 @@ def _differ(wa: Words, wb: Words, slot: frozenset[str]) -> str:
     only_a = [t for t in dict.fromkeys(wa.tokens) if t not in slot and t not in wb.tokens]
     only_b = [t for t in dict.fromkeys(wb.tokens) if t not in slot and t not in wa.tokens]
     return f"{' '.join(only_a)!r} vs {' '.join(only_b)!r}"
+
+
+VALUE_RARITY = 0.5  # of the rarity of the pair's rarest word, for a word that can be a value
+
+
+def _names(part: Words, a: Side, b: Side, weight: Mapping[str, float]) -> bool:
+    """Whether a clause's words beyond the slot include a rare one (as rare as half the pair's rarest)."""
+    top = max([weight.get(t, 1.0) for t in a.all | b.all], default=1.0)
+    # A word no statement counts (a body sentence that names nothing of its description) is rare.
+    return any(weight.get(t, top) >= VALUE_RARITY * top for t in part.tokens)
 
 
 def _without(w: Words, slot: frozenset[str]) -> Words:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from cardindex.meaning.values import equivalent
+from cardindex.meaning.values import equivalent, same_kind
 from cardindex.meaning.words import NEGATORS, Words
 
 COVERED = 0.65  # rarity-weighted share of the shorter statement that the longer one says (classify's DUPLICATE_OVERLAP)
@@ -77,9 +77,9 @@ def values_agree(fa: Words, fb: Words, slot: frozenset[str], weight: Mapping[str
     The value is what a clause says beyond the slot's words (what both descriptions name).
     One value: every marked value (name, number, code) of each is in the other, or most of
     the shorter value is in the longer and neither adds or loses a marked value. Two
-    values: a marked value on one side only, or short value parts that share no word
-    ("pnpm dlx" / "npx"). Undecided: a longer rewording that shares nothing, and a
-    clause that says all of the other and names more (a reason, or a second value).
+    values: a marked value replaced by another of its sort, or short value parts that
+    share no word ("pnpm dlx" / "npx"). Undecided: a longer rewording that shares
+    nothing, and a marked value on one side only (a reason, a note, or a second value).
     """
     va = Words(tuple(t for t in fa.tokens if t not in slot), fa.values - slot, "")
     vb = Words(tuple(t for t in fb.tokens if t not in slot), fb.values - slot, "")
@@ -90,13 +90,11 @@ def values_agree(fa: Words, fb: Words, slot: frozenset[str], weight: Mapping[str
     if marked and va.values <= set_b and vb.values <= set_a:
         return True
     found = restated(va, vb, weight)
-    if found.lost_values or (found.added_values and found.covered < 1.0):
-        return False
-    if found.added_values:
-        return None  # the longer one says all of the shorter one and more: a reason, or a second value
-    if found.covered >= AGREE:
-        return True
+    if found.lost_values and found.added_values and same_kind(" ".join(found.lost_values), " ".join(found.added_values)):
+        return False  # a value replaced by another of its sort: "InfluxDB" / "TimescaleDB"
     left, right = equivalent(set_a - set_b, set_b - set_a, va.tokens, vb.tokens)
     if left and right and not (set_a & set_b) and max(len(set_a), len(set_b)) <= SHORT_VALUE:
-        return False
-    return None
+        return False  # two short values with no word in common: "pnpm dlx" / "npx"
+    if found.lost_values or found.added_values:
+        return None  # a value on one side only: a reason, a note, or a second value
+    return True if found.covered >= AGREE else None

@@ -262,14 +262,16 @@ def _fact(card: Card, description: Words) -> tuple[str, Words | None, Words | No
     """The body clause that states the card's fact, its words, and the words of its whole sentence.
 
     The clause sharing most words with the description; when none does, the body's
-    first clause (the answer to a description that only names the question, "How pull
-    requests are merged"; else what the body says first). Clauses (split at ';' and before ", because …") keep a
+    first clause when it answers a description that only names the question ("How pull
+    requests are merged") or is the body's one sentence; else none (several sentences
+    that never name the description are notes about the card: "Related cards cover …"). Clauses (split at ';' and before ", because …") keep a
     rule apart from its reason for contradictions; the whole sentence is compared for
     duplicates.
     """
     best: tuple[str, Words | None, Words | None] = ("", None, None)
     first: tuple[str, Words | None, Words | None] = ("", None, None)
     best_overlap = 0
+    sentences = 0
     wanted = set(description.tokens)
     for line in card.body.split("\n\n", 1)[0].splitlines()[:6]:
         if _REASON_LINE.match(line):
@@ -277,6 +279,7 @@ def _fact(card: Card, description: Words) -> tuple[str, Words | None, Words | No
         for sentence in _SENTENCE_SPLIT.split(line.strip(" -*#>")):
             if not sentence or _REASON_LINE.match(sentence):
                 continue  # "Source: …" after the fact on one line is a reason too
+            sentences += 1
             whole = words(sentence)
             for clause in _CLAUSE_SPLIT.split(sentence):
                 w = words(clause)
@@ -287,8 +290,10 @@ def _fact(card: Card, description: Words) -> tuple[str, Words | None, Words | No
                 overlap = len(wanted.intersection(w.tokens))
                 if overlap > best_overlap:
                     best, best_overlap = (clause, w, whole), overlap
-    if best[1] is None:
-        return first  # no clause names the description's words: the body's first clause is what the card says
+    if best[1] is None and (sentences == 1 or QUESTION.match(card.description)):
+        # No clause names the description's words: a body of one sentence is what the card
+        # says ("Docker is what the team settled on"); of several, they are notes about it.
+        return first
     return best
 
 
