@@ -195,3 +195,10 @@ def test_a_word_cut_short_by_a_little_is_another_word() -> None:
     a, b = words("The login page is slow."), words("The log page is slow.")
     left_over, right_over = equivalent(set(a.tokens) - set(b.tokens), set(b.tokens) - set(a.tokens), a.tokens, b.tokens)
     assert left_over and right_over  # "log" is not "login" cut short
+
+
+def test_a_card_about_several_things_is_not_the_duplicate_of_a_card_about_one_of_them() -> None:
+    one = card("one.md", "Which evening the seed swap meets", "Every second Thursday.")
+    many = card("many.md", "Which evening the seed swap meets, where the sign-up sheet hangs, who keeps the cash "
+                           "box, and who sweeps the hall afterwards", "Every second Thursday, in the parish hall.")
+    assert verdict(one, many) is None

@@ -188,7 +188,7 @@ def _open(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
         return Pair(a.card, b.card, "duplicate", "wording", round(max(smaller, DUPLICATE_OVERLAP) * 100, 1),
                     "the same fact in other words")
     if (smaller < DUPLICATE_OVERLAP or larger < DUPLICATE_COVER) and not (
-            paraphrase(sa.all, sb.all, weight) and not _swapped_subject(sa, sb)):
+            paraphrase(sa.all, sb.all, weight, (sa.description, sb.description)) and not _swapped_subject(sa, sb)):
         return None
     if english and _opposed_sets(sa.all, sb.all, a.all, b.all):
         return None

@@ -58,9 +58,17 @@ def restated(wa: Words, wb: Words, weight: Mapping[str, float]) -> Restated:
     return Restated(said / total if total else 0.0, shared, len(unpaired_short), unpaired_long & long.values, unpaired_short & short.values)
 
 
-def paraphrase(wa: Words, wb: Words, weight: Mapping[str, float]) -> bool:
-    """Whether one statement says the other again: covered, nothing added that is a value, polarity kept."""
+def paraphrase(wa: Words, wb: Words, weight: Mapping[str, float],
+               descriptions: tuple[Words, Words] | None = None) -> bool:
+    """Whether one statement says the other again: covered, nothing added that is a value, polarity kept.
+
+    `descriptions` (of the cards of `wa` and `wb`): the longer card must not be about more;
+    a description naming several things ("Which weekday the committee meets, where the
+    minutes are kept, who brings the key") is not the duplicate of a card about one of them.
+    """
     found = restated(wa, wb, weight)
+    if descriptions is not None and _about_more(wa, wb, descriptions, weight):
+        return False
     if found.covered < COVERED or found.shared < MIN_SHARED or found.missing > max(1, (found.shared + found.missing) // MISSING) or found.added_values or found.lost_values:
         return False
     neg_a, neg_b = NEGATORS.intersection(wa.tokens), NEGATORS.intersection(wb.tokens)
@@ -98,3 +106,13 @@ def values_agree(fa: Words, fb: Words, slot: frozenset[str], weight: Mapping[str
     if found.lost_values or found.added_values:
         return None  # a value on one side only: a reason, a note, or a second value
     return True if found.covered >= AGREE else None
+
+
+def _about_more(wa: Words, wb: Words, descriptions: tuple[Words, Words], weight: Mapping[str, float]) -> bool:
+    """Whether the longer statement's description names more than the shorter statement says."""
+    total_a = sum(weight.get(t, 1.0) for t in set(wa.tokens))
+    total_b = sum(weight.get(t, 1.0) for t in set(wb.tokens))
+    short, long_description = (wa, descriptions[1]) if total_a <= total_b else (wb, descriptions[0])
+    short_set, named = frozenset(short.tokens), frozenset(long_description.tokens)
+    unsaid, _ = equivalent(named - short_set, short_set - named, long_description.tokens, short.tokens)
+    return len(unsaid) > max(3, len(short_set) // 2)
