@@ -202,3 +202,12 @@ def test_a_card_about_several_things_is_not_the_duplicate_of_a_card_about_one_of
     many = card("many.md", "Which evening the seed swap meets, where the sign-up sheet hangs, who keeps the cash "
                            "box, and who sweeps the hall afterwards", "Every second Thursday, in the parish hall.")
     assert verdict(one, many) is None
+
+
+def test_a_number_written_as_a_word_is_that_number() -> None:
+    desc = "How many curators sign off a new accession"
+    two = card("a.md", desc, "A new accession needs two curators to sign off.")
+    digits = card("b.md", desc, "A new accession needs 2 curators to sign off.")
+    three = card("c.md", desc, "A new accession needs three curators to sign off.")
+    assert verdict(two, digits) == "duplicate"
+    assert verdict(two, three) == "contradiction"

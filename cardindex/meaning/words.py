@@ -80,6 +80,12 @@ for _x, _y in _ANTONYM_PAIRS:
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _MONTHS = ["january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december"]
 CALENDAR = frozenset(_WEEKDAYS + [d + "s" for d in _WEEKDAYS] + _MONTHS)
+# Numbers written as words are values like digits ("two approvals" / "1 approval"); "one"
+# is left out: it is a pronoun as often as a number.
+_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+            "eleven": 11, "twelve": 12, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+            "hundred": 100, "thousand": 1000, "dozen": 12}
+NUMBER_WORDS = frozenset(_NUMBERS)
 
 
 
@@ -216,8 +222,9 @@ def _token(raw: str, start: bool) -> tuple[tuple[str, bool], ...] | None:
             low = low[:-1]
         if low in STOP or low in FILLER:
             continue
-        low = _normal(low)
-        value = ((not start and raw[0].isupper()) or not low.isalpha() or low in CALENDAR) and _is_value(raw, low, start)
+        low = str(_NUMBERS[low]) if low in _NUMBERS else _normal(low)  # "two" is "2"
+        value = ((not start and raw[0].isupper()) or not low.isalpha() or low in CALENDAR
+                 or raw.lower() in NUMBER_WORDS) and _is_value(raw, low, start)
         out.append((low, value))
     return tuple(out)
 
@@ -326,7 +333,7 @@ _EMPTY = Words((), frozenset(), "")
 
 def _is_value(raw: str, low: str, sentence_start: bool) -> bool:
     """A token that fills a slot: a number or version, a date word, a name, a path or host."""
-    if any(c.isdigit() for c in raw) or low in CALENDAR:
+    if any(c.isdigit() for c in raw) or low in CALENDAR or raw.lower() in NUMBER_WORDS:
         return True
     if "." in raw.strip(".") or "/" in raw or "_" in raw or "@" in raw:
         return True
