@@ -36,6 +36,7 @@ from cardindex.lifecycle.evidence import best, evidence_order
 from cardindex.meaning.change import change_signal
 from cardindex.meaning.documents import REASON as DOCUMENT_REASON
 from cardindex.meaning.documents import document
+from cardindex.meaning.paraphrase import paraphrase
 from cardindex.meaning.similarity import Pair
 from cardindex.meaning.slots import scope_of
 from cardindex.meaning.words import statement, words
@@ -110,6 +111,18 @@ def own_values(a: Card, b: Card) -> bool:
     if da.values and db.values and not (da.values - set(db.tokens)) and not (db.values - set(da.tokens)):
         return False
     return bool(_own(a, b)) and bool(_own(b, a))
+
+
+def facts_restated(a: Card, b: Card) -> bool:
+    """The bodies' fact clauses say one thing twice (`meaning.paraphrase`), however the descriptions differ.
+
+    Descriptions are often reworded more than the facts ("How long seeds soak before a
+    germination test" / "Germination test preparation"); two notes about two subjects
+    under alike descriptions ("Related cards cover …" / "It applies to every environment")
+    have facts that share nothing.
+    """
+    fa, fb = statement(a).fact, statement(b).fact
+    return bool(fa.tokens and fb.tokens) and paraphrase(fa, fb, {})
 
 
 def _introduces(new: Card, old: Card) -> bool:

@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from cardindex.lifecycle.absorbed import absorbed_pairs, merged_fields
-from cardindex.lifecycle.decide import Change, apart, canonical, change, components, own_values
+from cardindex.lifecycle.decide import Change, apart, canonical, change, components, facts_restated, own_values
 from cardindex.lifecycle.evidence import (
     NEVER,
     best,
@@ -196,7 +196,7 @@ class Planner:
             if wa.values or wb.values:  # the same names and numbers, and no other word for the value
                 return wa.values == wb.values and not each_says_more(a, b)
             return pair.kind == "duplicate" and not (set(wa.tokens) - set(wb.tokens) and set(wb.tokens) - set(wa.tokens))
-        return pair.kind == "duplicate" and not each_says_more(a, b)
+        return pair.kind == "duplicate" and (not each_says_more(a, b) or facts_restated(a, b))
 
     def retire_by_time(self) -> None:
         for card in self.cards:

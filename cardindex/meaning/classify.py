@@ -21,7 +21,8 @@ from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from cardindex.meaning import slots
-from cardindex.meaning.values import changed, equivalent, neutral
+from cardindex.meaning.paraphrase import paraphrase, restated, values_agree
+from cardindex.meaning.values import changed, equivalent, neutral, same_kind
 from cardindex.meaning.words import ANTONYMS, NEGATIVE, NEGATORS, QUESTION, Statement, Words
 from cardindex.store.card import Card
 
@@ -70,7 +71,10 @@ def classify_sides(a: Side, b: Side, weight: Mapping[str, float], multi_valued: 
                             lambda: slots.same_description(a.card, b.card, sa, sb), multi_valued)
     if relation == slots.APART:
         return None
-    if relation == slots.OPEN and _reworded(sa.description, sb.description, a.description, b.description):
+    if relation == slots.DESCRIBED and _other_questions(a.card.description, b.card.description):
+        relation = slots.OPEN  # "Who waters the seedlings" / "What waters …": one set of words, two questions
+    if relation == slots.OPEN and _reworded(sa.description, sb.description, a.description, b.description) \
+            and not _other_questions(a.card.description, b.card.description):
         relation = slots.DESCRIBED  # one description, a word or two added: one slot
     if relation != slots.OPEN:
         return _same_slot(a, b, weight, relation)
@@ -96,11 +100,33 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
     if other:
         if relation == slots.MULTI:
             return None  # two values of a multi-valued key: two facts
+        if relation == slots.DESCRIBED and not same_kind(*other):
+            return None  # a weekday and a tool's name answer two questions: two slots under alike descriptions
         detail = (f"two live cards hold one single-valued key: {other[0]!r} vs {other[1]!r}" if relation == slots.KEY
                   else f"different value in the same place: {other[0]!r} vs {other[1]!r}")
         return Pair(a.card, b.card, "contradiction", reason, 100.0, detail)
+    # The values must agree for one fact: what the bodies say beyond the slot's words. A
+    # shared description says nothing of the value ("Container runtime …": Podman / Docker).
+    va, vb = _without(sa.fact, slot_words), _without(sb.fact, slot_words)
+    # Only bodies that name something give a value: a marked one (a name, number, code) on
+    # one side at least, and rare words on both. A note said across the vault ("Related
+    # cards cover the python sdk", "It applies to every environment") is no value of anything.
+    named = bool(va.tokens and vb.tokens and (va.values or vb.values)) and _names(va, a, b, weight) \
+        and _names(vb, a, b, weight)
+    agree = values_agree(sa.fact, sb.fact, slot_words, weight) if english and named else None
+    if agree is False:
+        if relation == slots.MULTI:
+            return None
+        return Pair(a.card, b.card, "contradiction", reason, 100.0,
+                    f"different value in the same place: {_differ(sa.fact, sb.fact, slot_words)}")
     smaller, _ = _coverage(a, b, weight)
-    fact_a, fact_b = frozenset(wa.tokens), frozenset(wb.tokens)
+    # Both bodies name something beyond the slot's words, and whether it is one value is open.
+    valued = agree is None and named and relation in (slots.DESCRIBED, slots.KEY)
+    if valued:
+        smaller = min(smaller, restated(va, vb, weight).covered)
+    # When the bodies give the value, one of them saying no more than the other is one value;
+    # one description said twice is not.
+    fact_a, fact_b = (frozenset(sa.fact.tokens), frozenset(sb.fact.tokens)) if valued else (frozenset(wa.tokens), frozenset(wb.tokens))
     # Two live cards for one single-valued key are a contradiction unless plainly one value.
     needed = (KEY_OVERLAP if relation == slots.KEY else SAME_SLOT_OVERLAP) + (0 if english else 0.1)
     # Outside English one changed word ("목요일" for "화요일") is no paraphrase we can tell:
@@ -109,12 +135,34 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
     # The descriptions reworded say one slot; they say one value only when outside a key or
     # in English, where the facts were compared above (a key's two cards share their description).
     if (overlap_decides and smaller >= needed) or (fact_a and fact_b and (fact_a <= fact_b or fact_b <= fact_a)) or (
-            overlap_decides and _reworded(sa.description, sb.description, a.description, b.description)):
+            overlap_decides and not valued and _reworded(sa.description, sb.description, a.description, b.description)):
         kind_reason = "same-key" if relation == slots.KEY else "wording"
         return Pair(a.card, b.card, "duplicate", kind_reason, round(smaller * 100, 1), "the same fact in other words")
     if relation == slots.KEY:
         return Pair(a.card, b.card, "contradiction", "same-key", 0.0, "two live cards hold one single-valued key")
     return None
+
+
+def _differ(wa: Words, wb: Words, slot: frozenset[str]) -> str:
+    """The words each clause has that the other lacks, quoted: what the two values are."""
+    only_a = [t for t in dict.fromkeys(wa.tokens) if t not in slot and t not in wb.tokens]
+    only_b = [t for t in dict.fromkeys(wb.tokens) if t not in slot and t not in wa.tokens]
+    return f"{' '.join(only_a)!r} vs {' '.join(only_b)!r}"
+
+
+VALUE_RARITY = 0.5  # of the rarity of the pair's rarest word, for a word that can be a value
+
+
+def _names(part: Words, a: Side, b: Side, weight: Mapping[str, float]) -> bool:
+    """Whether a clause's words beyond the slot include a rare one (as rare as half the pair's rarest)."""
+    top = max([weight.get(t, 1.0) for t in a.all | b.all], default=1.0)
+    # A word no statement counts (a body sentence that names nothing of its description) is rare.
+    return any(weight.get(t, top) >= VALUE_RARITY * top for t in part.tokens)
+
+
+def _without(w: Words, slot: frozenset[str]) -> Words:
+    """What a clause says beyond the slot's words (what both descriptions name): its value."""
+    return Words(tuple(t for t in w.tokens if t not in slot), w.values - slot, "")
 
 
 def _other_value(wa: Words, wb: Words, english: bool, slot_words: frozenset[str] = frozenset()) -> tuple[str, str] | None:
@@ -139,25 +187,50 @@ def _open(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
     if _same_statement(a, b):
         return Pair(a.card, b.card, "duplicate", "wording", round(max(smaller, DUPLICATE_OVERLAP) * 100, 1),
                     "the same fact in other words")
-    if smaller < DUPLICATE_OVERLAP or larger < DUPLICATE_COVER:
+    if (smaller < DUPLICATE_OVERLAP or larger < DUPLICATE_COVER) and not (
+            paraphrase(sa.all, sb.all, weight, (sa.description, sb.description)) and not _swapped_subject(sa, sb)):
         return None
     if english and _opposed_sets(sa.all, sb.all, a.all, b.all):
         return None
     # Without a slot in common only marked values (names, numbers, dates) show another value:
     # two descriptions of one rule may well swap an ordinary word.
     other = _marked_values_differ(sa.all, sb.all, a.all, b.all) if english else _other_value(sa.all, sb.all, False)
-    if not other and english and sa.fact.tokens and sb.fact.tokens and _anchored(a, b):
+    if not other and english and sa.fact.tokens and sb.fact.tokens:
         # The clauses that state the facts swap a word in one place: another value ("uses pnpm" / "with yarn").
+        # Checked before any "same fact": a paraphrase with another value is never a duplicate.
         other = changed(sa.fact, sb.fact, a.description | b.description, one_place=True)
     if other:
         # Whether the descriptions name one subject is counted in words, not rarity: the
         # write gate, which estimates rarity from the new card alone, decides it the same.
         shared = len(a.description & b.description)
-        if a.description and b.description and shared >= DESCRIBED_SUBJECT * min(len(a.description), len(b.description)):
+        if a.description and b.description and shared >= DESCRIBED_SUBJECT * min(len(a.description), len(b.description)) \
+                and same_kind(*other) and not _other_questions(a.card.description, b.card.description):
             return Pair(a.card, b.card, "contradiction", "value", 100.0,
                         f"different value in the same place: {other[0]!r} vs {other[1]!r}")
         return None
     return Pair(a.card, b.card, "duplicate", "wording", round(smaller * 100, 1), "the same fact in other words")
+
+
+def _other_questions(a: str, b: str) -> bool:
+    """Two descriptions that ask different questions ("Who approves …" / "What deploys …"): two slots."""
+    qa, qb = QUESTION.match(a), QUESTION.match(b)
+    if qa is None or qb is None:
+        return False
+    return qa.group().strip(" \t*_#>").casefold() != qb.group().strip(" \t*_#>").casefold()
+
+
+def _swapped_subject(sa: Statement, sb: Statement) -> bool:
+    """The descriptions (or the fact clauses) are one sentence with one run of words swapped:
+    another subject or value ("Runbook for the billing outage" / "… the search outage")."""
+    return any(_swap(x.tokens, y.tokens) for x, y in ((sa.description, sb.description), (sa.fact, sb.fact)))
+
+
+def _swap(ta: tuple[str, ...], tb: tuple[str, ...]) -> bool:
+    """One sentence, one or two words in one place replaced by as many others, at least two kept."""
+    if len(ta) != len(tb) or ta == tb or len(ta) < 3:
+        return False
+    differ = [i for i, (x, y) in enumerate(zip(ta, tb, strict=True)) if x != y]
+    return len(differ) <= 2 and differ[-1] - differ[0] == len(differ) - 1 and len(ta) - len(differ) >= 2
 
 
 def _same_statement(a: Side, b: Side) -> bool:

@@ -28,6 +28,8 @@ from cardindex.meaning import slots
 from cardindex.meaning.classify import Pair, Side, classify_sides, side, swapped_values
 from cardindex.meaning.documents import REASON as DOCUMENT_REASON
 from cardindex.meaning.documents import Documents, document
+from cardindex.meaning.passages import contradicted
+from cardindex.meaning.values import kind
 from cardindex.meaning.words import CALENDAR, Statement, statement
 from cardindex.store.card import Card
 
@@ -52,7 +54,16 @@ def measured_change(a: Card, b: Card) -> bool:
         found = swapped_values(wa, wb)
         if found:
             return all(not t.isalpha() or t in CALENDAR for t in (*found[0], *found[1]))
+    # One description, and the bodies (however worded) differ only in measured values:
+    # "The export runs every night at 02:00" / "Each night at 04:30 the export kicks off".
+    if sa.description.tokens and set(sa.description.tokens) == set(sb.description.tokens):
+        only_a = sa.fact.values - set(sb.fact.tokens)
+        only_b = sb.fact.values - set(sa.fact.tokens)
+        return bool(only_a and only_b) and all(kind(t) in _MEASURED for t in only_a | only_b)
     return False
+
+
+_MEASURED = frozenset(["calendar", "number", "version"])
 
 
 def classify(a: Card, b: Card, sa: Statement, sb: Statement, weight: Mapping[str, float], *, same_key: bool = False,
@@ -183,6 +194,14 @@ def _documents(docs: Documents, sides: Sequence[Side], statements: Sequence[Stat
         first, second = (a, b) if a.card.path < b.card.path else (b, a)
         out.append(Pair(first.card, second.card, "duplicate", DOCUMENT_REASON, score,
                         f"one part of {b.card.path} states it again (report only: consolidate leaves both)"))
+        paired.add((min(i, j), max(i, j)))
+    for i, j, detail in contradicted([s.card for s in sides], statements, docs, weight, wanted):
+        a, b = sides[i], sides[j]
+        if (min(i, j), max(i, j)) in paired or \
+                slots.relate(a.scope, b.scope, a.key, b.key, lambda: False, multi_valued) == slots.APART:
+            continue
+        first, second = (a, b) if a.card.path < b.card.path else (b, a)
+        out.append(Pair(first.card, second.card, "contradiction", "value", 100.0, detail))
     return out
 
 
@@ -200,7 +219,9 @@ def pairs_with(new: Card, cards: Sequence[Card], multi_valued: frozenset[str] = 
     probes = {t: _probe(t) for t in set(mine.all.tokens)}
     frequency = {t: sum(probe in d for d in lowered) for t, probe in probes.items()}
     weight = {t: math.log(total / (n + 1)) + 0.1 for t, n in frequency.items()}
-    rare = [probes[t] for f, t in sorted((f, t) for t, f in frequency.items() if f <= MAX_BLOCK)][:RARE_WORDS]
+    # The rarest words some other card has (a word no other card has finds no partner),
+    # as `candidates` ranks only words that two statements share.
+    rare = [probes[t] for f, t in sorted((f, t) for t, f in frequency.items() if 0 < f <= MAX_BLOCK)][:RARE_WORDS]
     me = side(new, mine, weight)
     out = []
     for card, text in zip(others, lowered, strict=True):

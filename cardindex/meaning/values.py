@@ -20,6 +20,7 @@ import functools
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
+from cardindex.meaning.stem import stem
 from cardindex.meaning.words import CALENDAR, NEGATORS, SYNONYMS, Words
 
 _MEANS = frozenset([SYNONYMS["uses"]])  # the verb that names a means ("uses X") is no value: the X is
@@ -43,19 +44,41 @@ def _same_word(x: str, y: str) -> bool:
         return True
     if "/" in x or "/" in y:  # a path names its last part: "owner/5320-onboarding" is "5320-onboarding"
         return x.endswith("/" + y) or y.endswith("/" + x)
-    if not (x.isalpha() and y.isalpha()) or min(len(x), len(y)) < 6 or x[0] != y[0]:
+    if not (x.isalpha() and y.isalpha()) or x[0] != y[0]:
         return False
-    return _fuzzy(x, y)
+    if _clipped(x, y) or _clipped(y, x):
+        return True
+    return min(len(x), len(y)) >= 6 and _fuzzy(x, y)
+
+
+def _clipped(short: str, long: str) -> bool:
+    """`short` is `long` cut short, as people abbreviate: "env" / "environ", "repo" / "repositori", "perf" / "perform".
+
+    Three letters at least, and a good part of the word cut (so "log" is not "login", nor "app" "appli").
+    """
+    return 3 <= len(short) <= 6 and long.startswith(short) and len(long) - len(short) >= max(3, 9 - len(short))
+
+
+def _initials(x: str, seq: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The run of words in `seq` whose first letters spell `x` ("pr": "pull request", "vq": "video qualiti")."""
+    n = len(x)
+    if not 2 <= n <= 4 or not x.isalpha() or not x.isascii():
+        return None
+    for i in range(len(seq) - n + 1):
+        run = seq[i:i + n]
+        if all(len(w) > 1 and w[0] == c for w, c in zip(run, x, strict=True)):
+            return run
+    return None
 
 
 def equivalent(only_a: Iterable[str], only_b: Iterable[str], seq_a: tuple[str, ...] = (),
                seq_b: tuple[str, ...] = ()) -> tuple[set[str], set[str]]:
     """The words of `only_a` and `only_b` that have no counterpart on the other side.
 
-    A word's counterpart is the same word misspelt or spelt otherwise, a path ending in
-    it, or two adjacent
-    words of the other statement written as one ("oncall" and "on call" → "call", whose
-    stop word was dropped; "payroll" / "pay roll").
+    A word's counterpart is the same word misspelt or spelt otherwise, the word cut short
+    ("env" / "environment"), a path ending in it, the words its letters abbreviate ("PR" /
+    "pull request"), or two adjacent words of the other statement written as one ("oncall"
+    and "on call" → "call", whose stop word was dropped; "payroll" / "pay roll").
     """
     left, right = set(only_a), set(only_b)
     for x in sorted(left):
@@ -70,6 +93,11 @@ def equivalent(only_a: Iterable[str], only_b: Iterable[str], seq_a: tuple[str, .
             if parts is not None:
                 mine.discard(x)
                 theirs.difference_update(parts)
+                continue
+            run = _initials(x, seq)
+            if run is not None and theirs.issuperset(run):
+                mine.discard(x)  # an abbreviation of words only the other side has ("PR" / "pull request")
+                theirs.difference_update(run)
                 continue
             whole = next((y for y in seq if _prefixed(x, y)), None)
             if whole is not None:
@@ -97,7 +125,13 @@ def _prefixed(x: str, y: str) -> bool:
 
 
 def _joined(seq: tuple[str, ...]) -> dict[str, tuple[str, str]]:
-    return {a + b: (a, b) for a, b in pairwise(seq)}
+    """Two adjacent words written as one, as written and as stemmed ("hand over": "handover", "handov")."""
+    out: dict[str, tuple[str, str]] = {}
+    for a, b in pairwise(seq):
+        out[a + b] = (a, b)
+        if (a + b).isalpha():
+            out.setdefault(stem(a + b), (a, b))
+    return out
 
 
 def changed(wa: Words, wb: Words, slot: frozenset[str] = frozenset(), *, one_place: bool = False) -> tuple[str, str] | None:
@@ -130,7 +164,7 @@ def changed(wa: Words, wb: Words, slot: frozenset[str] = frozenset(), *, one_pla
     shared = len(set_a & set_b)
     if shared < 2 and not (shared and len(left) + len(right) <= 3):
         return None
-    swapped = _one_place(wa.tokens, wb.tokens)
+    swapped = in_one_place(wa.tokens, wb.tokens)
     if not one_place and not marked_agree and _means_swapped(wa.tokens, wb.tokens, left - _MEANS, right - _MEANS) \
             and shared >= 2:
         # One word each, the rest the same words in another order, and one side names it as the
@@ -155,7 +189,7 @@ def _opcodes(ta: tuple[str, ...], tb: tuple[str, ...]) -> Sequence[tuple[str, in
     return difflib.SequenceMatcher(a=ta, b=tb, autojunk=False).get_opcodes()
 
 
-def _one_place(ta: tuple[str, ...], tb: tuple[str, ...]) -> bool:
+def in_one_place(ta: tuple[str, ...], tb: tuple[str, ...]) -> bool:
     """Whether the statements differ in one place only, a run of words swapped for another between shared words."""
     changed_ops = [op for op in _opcodes(ta, tb) if op[0] != "equal"]
     return len(changed_ops) == 1 and changed_ops[0][0] == "replace"
@@ -192,3 +226,34 @@ def _neighbours(tokens: tuple[str, ...], chosen: set[str], shared: set[str]) -> 
 def _said(w: Words, chosen: set[str]) -> str:
     """The chosen words in the order the statement says them."""
     return " ".join(dict.fromkeys(t for t in w.tokens if t in chosen))
+
+
+def kind(token: str) -> str:
+    """What sort of value a token is: a day or month, a version, a number, a path or host, or a name.
+
+    Two values fill one slot only when they are of one sort: a weekday and a tool's name
+    answer two questions ("which day production deploys happen" / "what deploys production").
+    """
+    if token in CALENDAR:
+        return "calendar"
+    if (token[:1] == "v" and token[1:].replace(".", "").isdigit()) or (
+            "." in token and token.replace(".", "").isdigit()):
+        return "version"
+    if token[:1].isdigit():
+        return "number"  # "30", "360p", "23:00"; a name may hold digits ("h264", "c6i")
+    if "/" in token or "." in token or "@" in token or "_" in token:
+        return "path"
+    return "name"
+
+
+def same_kind(left: str, right: str) -> bool:
+    """Whether two values (each one or more words) have a sort in common (`kind`).
+
+    Words beside a number are its unit ("10 s", "30 minutes"): such a value is a measure, not a name.
+    """
+    return bool(_kinds(left) & _kinds(right))
+
+
+def _kinds(value: str) -> set[str]:
+    found = {kind(t) for t in value.split()}
+    return found - {"name"} if found - {"name", "path"} else found

@@ -80,6 +80,12 @@ for _x, _y in _ANTONYM_PAIRS:
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _MONTHS = ["january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december"]
 CALENDAR = frozenset(_WEEKDAYS + [d + "s" for d in _WEEKDAYS] + _MONTHS)
+# Numbers written as words are values like digits ("two approvals" / "1 approval"); "one"
+# is left out: it is a pronoun as often as a number.
+_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+            "eleven": 11, "twelve": 12, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+            "hundred": 100, "thousand": 1000, "dozen": 12}
+NUMBER_WORDS = frozenset(_NUMBERS)
 
 
 
@@ -216,8 +222,9 @@ def _token(raw: str, start: bool) -> tuple[tuple[str, bool], ...] | None:
             low = low[:-1]
         if low in STOP or low in FILLER:
             continue
-        low = _normal(low)
-        value = ((not start and raw[0].isupper()) or not low.isalpha() or low in CALENDAR) and _is_value(raw, low, start)
+        low = str(_NUMBERS[low]) if low in _NUMBERS else _normal(low)  # "two" is "2"
+        value = ((not start and raw[0].isupper()) or not low.isalpha() or low in CALENDAR
+                 or raw.lower() in NUMBER_WORDS) and _is_value(raw, low, start)
         out.append((low, value))
     return tuple(out)
 
@@ -261,15 +268,17 @@ QUESTION = re.compile(r"(?i)^\W*(?:how|what|which|when|where|who|whom|whose|whet
 def _fact(card: Card, description: Words) -> tuple[str, Words | None, Words | None]:
     """The body clause that states the card's fact, its words, and the words of its whole sentence.
 
-    The clause sharing most words with the description; when none does and the
-    description only names the question ("How pull requests are merged"), the body's
-    first clause is its answer. Clauses (split at ';' and before ", because …") keep a
+    The clause sharing most words with the description; when none does, the body's
+    first clause when it answers a description that only names the question ("How pull
+    requests are merged") or is the body's one sentence; else none (several sentences
+    that never name the description are notes about the card: "Related cards cover …"). Clauses (split at ';' and before ", because …") keep a
     rule apart from its reason for contradictions; the whole sentence is compared for
     duplicates.
     """
     best: tuple[str, Words | None, Words | None] = ("", None, None)
     first: tuple[str, Words | None, Words | None] = ("", None, None)
     best_overlap = 0
+    sentences = 0
     wanted = set(description.tokens)
     for line in card.body.split("\n\n", 1)[0].splitlines()[:6]:
         if _REASON_LINE.match(line):
@@ -277,6 +286,7 @@ def _fact(card: Card, description: Words) -> tuple[str, Words | None, Words | No
         for sentence in _SENTENCE_SPLIT.split(line.strip(" -*#>")):
             if not sentence or _REASON_LINE.match(sentence):
                 continue  # "Source: …" after the fact on one line is a reason too
+            sentences += 1
             whole = words(sentence)
             for clause in _CLAUSE_SPLIT.split(sentence):
                 w = words(clause)
@@ -287,9 +297,16 @@ def _fact(card: Card, description: Words) -> tuple[str, Words | None, Words | No
                 overlap = len(wanted.intersection(w.tokens))
                 if overlap > best_overlap:
                     best, best_overlap = (clause, w, whole), overlap
-    if best[1] is None and QUESTION.match(card.description):
+    if best[1] is None and (sentences == 1 or QUESTION.match(card.description)):
+        # No clause names the description's words: a body of one sentence is what the card
+        # says ("Docker is what the team settled on"); of several, they are notes about it.
         return first
     return best
+
+
+def _answers(description: Words, fact: Words, text: str) -> bool:
+    """Whether a fact clause is said about the description: it shares a word, or the description is a question."""
+    return bool(set(description.tokens).intersection(fact.tokens)) or QUESTION.match(text) is not None
 
 
 def fact_sentence(card: Card, description: Words) -> str:
@@ -302,6 +319,11 @@ def statement(card: Card) -> Statement:
     _, f, whole = _fact(card, d)
     if f is None or whole is None:
         return Statement(d, _EMPTY, d)
+    if not _answers(d, f, card.description):
+        # A first clause that names nothing of the description ("Written after the March
+        # incident") may be a note about the card rather than its fact: it is compared as
+        # the value of a shared slot, never counted as words the two cards have in common.
+        return Statement(d, f, d)
     both = Words(d.tokens + whole.tokens, d.values | whole.values, f"{d.text} {whole.text}")
     return Statement(d, f, both)
 
@@ -311,7 +333,7 @@ _EMPTY = Words((), frozenset(), "")
 
 def _is_value(raw: str, low: str, sentence_start: bool) -> bool:
     """A token that fills a slot: a number or version, a date word, a name, a path or host."""
-    if any(c.isdigit() for c in raw) or low in CALENDAR:
+    if any(c.isdigit() for c in raw) or low in CALENDAR or raw.lower() in NUMBER_WORDS:
         return True
     if "." in raw.strip(".") or "/" in raw or "_" in raw or "@" in raw:
         return True
