@@ -103,7 +103,10 @@ def load(root: str, files: Sequence[tuple[str, os.stat_result]], cache: ParseCac
         for n, i in enumerate(missing):
             report("reading cards", n, len(missing))
             rel, st = files[i]
-            raw = raws[n] if raws is not None else read_raw(root, rel, st, cache)
+            if raws is not None:
+                raw, raws[n] = raws[n], None  # handed on: what the card does not keep is freed as the load goes
+            else:
+                raw = read_raw(root, rel, st, cache)
             found[i] = finish(root, rel, st, cache, raw)
         cache.save()
         return found
@@ -167,8 +170,11 @@ def _in_two(root: str, files: Sequence[tuple[str, os.stat_result]], cache: Parse
     _, status = os.waitpid(pid, 0)
     second: list[Read] | None = None
     if status == 0:
+        data = b"".join(chunks)
+        chunks.clear()  # the pieces and the whole are not held at once (tens of MB at 100k cards)
         try:
-            handed: Any = pickle.loads(b"".join(chunks))  # our own child's bytes, made by the code above
+            handed: Any = pickle.loads(data)  # our own child's bytes, made by the code above
+            del data
             second, found = handed
             note(found)
         except (pickle.UnpicklingError, EOFError, ValueError, TypeError):
