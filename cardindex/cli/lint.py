@@ -41,12 +41,9 @@ def run(
     import io
 
     from cardindex.errors import UsageError
-    from cardindex.lint import fixes as planned
-    from cardindex.lint import statistics
     from cardindex.lint.finding import SAFE_FIXES, UNSAFE_FIXES
     from cardindex.lint.formatters import FORMATTERS, summary
-    from cardindex.lint.registry import selected
-    from cardindex.lint.runner import lint
+    from cardindex.lint.memo import RunMemo
     from cardindex.store.recovery import settle
     from cardindex.store.vault import Vault, today
 
@@ -69,12 +66,24 @@ def run(
         if update_baseline:
             _update_baseline(vault, paths)
         paths = _expanded(vault, paths)
-        rules = selected(select=select, extend_select=extend_select, ignore=ignore, config=dict(vault.config.lint))
         repo_root = vault.repo_root(Path(repo) if repo else None)
         universe = _tracked(root) if os.environ.get("PRE_COMMIT") else None
-        findings = lint(vault, rules, today=now, repo_root=repo_root, paths=paths, universe=universe)
-        checked += len(vault.cards) if paths is None else len(set(paths) & {c.path for c in vault.cards})
+        # A vault where nothing changed since the last run gets its findings from the run memo, before
+        # a rule is imported (the registry compiles every rule's patterns) or a card is loaded.
+        memo = RunMemo(vault, ("selectors", select, extend_select, ignore), today=now.isoformat(), repo_root=repo_root,
+                       paths=paths, universe=universe) if vault.use_cache else None
+        findings = memo.get() if memo is not None else None
+        if findings is None:
+            from cardindex.lint.registry import selected
+            from cardindex.lint.runner import lint
+
+            rules = selected(select=select, extend_select=extend_select, ignore=ignore, config=dict(vault.config.lint))
+            findings = lint(vault, rules, today=now, repo_root=repo_root, paths=paths, universe=universe, memo=memo)
+        if output_format == "text":  # only the summary line counts the cards
+            checked += len(vault.paths()) if paths is None else len(set(paths) & set(vault.paths()))
         if findings and (fix or diff or show_fixes):
+            from cardindex.lint import fixes as planned
+
             plan = planned.plan(vault, findings, unsafe=unsafe_fixes)
             if diff:
                 previews += [(root, p) for p in planned.preview(vault, plan, now)]
@@ -82,7 +91,11 @@ def run(
             if show_fixes:
                 listed += [(root, path, what) for path, what in planned.described(plan)]
             if fix and _apply_fixes(vault, plan):
+                from cardindex.lint.registry import selected
+                from cardindex.lint.runner import lint
+
                 vault = Vault(root, use_cache=use_cache)
+                rules = selected(select=select, extend_select=extend_select, ignore=ignore, config=dict(vault.config.lint))
                 findings = lint(vault, rules, today=now, repo_root=repo_root, paths=paths, universe=universe)
         groups.append((root, findings))
     everything = [f for _, found in groups for f in found]
@@ -90,6 +103,8 @@ def run(
         for root, change in previews:
             report.write(_diff_for(root, change))
     elif show_statistics:
+        from cardindex.lint import statistics
+
         statistics.write(statistics.counts(everything, fixes=() if fix else fixes), report, output_format,
                          [root for root, _ in groups])
     else:

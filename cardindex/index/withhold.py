@@ -18,6 +18,8 @@ from pathlib import Path
 from cardindex.secrets import has_secret
 from cardindex.store.card import Card
 from cardindex.store.remembered import Memo, digest
+from cardindex.store.scanned import known as scanned
+from cardindex.store.scanned import text_key
 
 
 @functools.lru_cache(maxsize=1)
@@ -42,8 +44,10 @@ def holding_secrets(cards: Sequence[Card], state_dir: Path | None = None) -> fro
     seen: dict[bytes, bool] = {}
     found = set()
     for card in cards:
-        key = hashlib.blake2b(card.text.encode("utf-8", "surrogatepass"), digest_size=12).digest()
+        key = text_key(card.text)
         secret = known.get(key)
+        if not isinstance(secret, bool):
+            secret = scanned(key)  # found while loading, on both cores (`store.scanned`)
         if not isinstance(secret, bool):
             secret = has_secret(card.text)
         seen[key] = secret

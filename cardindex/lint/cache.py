@@ -31,7 +31,7 @@ from cardindex.meaning.words import Statement, Words
 from cardindex.store.atomic import write_atomic
 from cardindex.store.card import Card
 
-FORMAT = 2
+FORMAT = 3  # 3: the repo's facts in a file of their own (`remembered_facts`)
 _SOURCES = ("store", "index", "meaning", "secrets.py", "redaction.py", "lint")  # what cached results are computed by, under cardindex/
 
 Hits = tuple[tuple[Any, ...], ...]  # the fields of each `Hit`, as plain tuples
@@ -86,19 +86,22 @@ class LintCache:
         self.sources = sources_digest() if enabled else b""
         self._keys: dict[str, bytes] = {}
         self.repo_stamp: bytes | None = None  # this run's, once `check_repo` knows it
+        self.state_dir = state_dir
+        self._facts: Any = None  # the repo's facts of this run's stamp, once asked for or computed
+        self._facts_dirty = False
         loaded: Any = None
         if enabled:
             try:
                 loaded = marshal.loads(self.path.read_bytes())
-                if not (isinstance(loaded, tuple) and len(loaded) == 6 and loaded[0] == self.sources):
+                if not (isinstance(loaded, tuple) and len(loaded) == 5 and loaded[0] == self.sources):
                     loaded = None
             except (OSError, EOFError, ValueError, TypeError):
                 loaded = None
-        self.stamp, self.digests, records, self._pairs, self._facts = loaded[1:] if loaded else (None, {}, {}, None, None)
+        self.stamp, self.digests, records, self._pairs = loaded[1:] if loaded else (None, {}, {}, None)
         try:
             self._records = {k: Found(*r) for k, r in records.items()}
         except (AttributeError, TypeError, ValueError):  # not what this code writes: start afresh
-            self.stamp, self.digests, self._pairs, self._facts, self._records, loaded = None, {}, None, None, {}, None
+            self.stamp, self.digests, self._pairs, self._records, loaded = None, {}, None, {}, None
         self._dirty = loaded is None
 
     def check_repo(self, stamp: bytes, digests: Callable[[], dict[str, bytes]]) -> None:
@@ -179,19 +182,24 @@ class LintCache:
 
     def facts(self) -> Any:
         """The repo's facts (`repo.plain_facts`) saved under this run's repo stamp, or None."""
-        if self.repo_stamp is not None and self._facts is not None and self._facts[0] == self.repo_stamp:
-            return self._facts[1]
-        return None
+        if self.repo_stamp is None or not self.enabled:
+            return None
+        if self._facts is None:
+            self._facts = remembered_facts(self.state_dir, self.repo_stamp, self.sources)
+        return self._facts
 
     def put_facts(self, plain: Any) -> None:
         if self.enabled and self.repo_stamp is not None:
-            self._facts = (self.repo_stamp, plain)
-            self._dirty = True
+            self._facts = plain
+            self._facts_dirty = True
 
     def save(self, cards: Iterable[Card]) -> None:
         """Write the records of `cards` (the vault's cards now) when anything changed."""
         if not self.enabled:
             return
+        if self._facts_dirty and self.repo_stamp is not None:
+            remember_facts(self.state_dir, self.repo_stamp, self._facts, self.sources)
+            self._facts_dirty = False
         keep = {self.key(c) for c in cards}
         if not self._dirty and keep.issuperset(self._records):
             return
@@ -201,7 +209,38 @@ class LintCache:
         try:
             if not self.folder.is_dir():
                 return  # the parse cache creates (and tags) the folder; without it, no cache
-            data = marshal.dumps((self.sources, self.stamp, self.digests, records, self._pairs, self._facts))
+            data = marshal.dumps((self.sources, self.stamp, self.digests, records, self._pairs))
             write_atomic(self.path, data, durable=False)
         except (OSError, ValueError):
             pass  # a cache that cannot be written only costs speed
+
+
+def _facts_path(state_dir: Path) -> Path:
+    return state_dir / "cache" / f"facts-{__version__}-{FORMAT}.marshal"
+
+
+def remembered_facts(state_dir: Path, stamp: bytes, sources: bytes | None = None) -> Any:
+    """The repo's facts (`repo_facts.plain_facts`) remembered under the repo stamp `stamp`, or None.
+
+    Kept in a file of their own, so a caller that needs only them (the write gate) does
+    not load every card's cached results.
+    """
+    try:
+        saved_sources, saved_stamp, plain = marshal.loads(_facts_path(state_dir).read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if saved_stamp != stamp or saved_sources != (sources if sources is not None else sources_digest()):
+        return None
+    return plain
+
+
+def remember_facts(state_dir: Path, stamp: bytes, plain: Any, sources: bytes | None = None) -> None:
+    """Keep `plain` (the repo's facts) under the repo stamp `stamp`, when the cache folder exists."""
+    path = _facts_path(state_dir)
+    if plain is None or not path.parent.is_dir():
+        return
+    try:
+        data = marshal.dumps((sources if sources is not None else sources_digest(), stamp, plain))
+        write_atomic(path, data, durable=False)
+    except (OSError, ValueError):
+        pass  # a cache that cannot be written only costs speed

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TextIO
 
 from cardindex.lint.finding import SAFE_FIXES, Finding
-from cardindex.lint.registry import RULES
 from cardindex.redaction import printable, shown
 
 Item = tuple[Path, Finding]  # the vault a finding is in, and the finding (its paths relative to that vault)
@@ -150,6 +149,8 @@ class Sarif(Formatter):
 
 def sarif_rules(codes: Sequence[str]) -> list[dict[str, object]]:
     """SARIF's descriptions of the rules `codes`."""
+    from cardindex.lint.registry import RULES  # every rule's module: only SARIF needs them here
+
     return [
         {
             "id": code,

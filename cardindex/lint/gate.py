@@ -37,16 +37,26 @@ class Gate:
         self.accepted: list[Card] = []
         self.reported: list[Finding] = []  # what the last `review` found that does not refuse: contradictions
         self._repo: RepoFacts | None = None
+        self._stamp: bytes | None = None  # the repo's stamp, when its facts are remembered under .cardindex/
 
     def review(self, card: Card) -> list[Finding]:
         """Findings that stop `card` from being written (empty: it may go in)."""
         from cardindex.lint.runner import lint_one
 
+        if self._repo is None:
+            self._repo = self._remembered_repo()
         ctx = LintContext(self.vault, today(), self.repo_root, [*self.vault.cards, *self.accepted, card], focus=(card,),
                           repo=self._repo)
         rules = [r for r in RULES.values() if r.category in REFUSED + REPORTED and r.default and r.check is not None]
         findings = lint_one(card, rules, ctx)
-        self._repo = ctx.loaded_repo()
+        loaded = ctx.loaded_repo()
+        if self._repo is None and loaded is not None:
+            self._repo = loaded
+            if self._stamp is not None:  # read from the repo: remembered for the next gate and `cards lint`
+                from cardindex.lint.cache import remember_facts
+                from cardindex.meaning.repo_facts import plain_facts
+
+                remember_facts(self.vault.state_dir, self._stamp, plain_facts(loaded))
         # A contradiction with a holder of the new card's single-valued key is the supersession `add` does.
         self.reported = [f for f in findings if f.category in REPORTED and not _same_key(card, f.related, ctx)]
         return [
@@ -54,6 +64,18 @@ class Gate:
             if f.category in REFUSED and f.severity == "error"
             and not (f.category == "duplicate" and _same_key(card, f.related, ctx))
         ]
+
+
+    def _remembered_repo(self) -> RepoFacts | None:
+        """The repo's facts as `cards lint` last remembered them, when the repo has not changed since."""
+        if self.repo_root is None or not self.vault.use_cache:
+            return None
+        from cardindex.lint.cache import remembered_facts
+        from cardindex.meaning.repo_facts import facts_of_plain, repo_stamp
+
+        self._stamp = repo_stamp(self.repo_root, self.vault.real_root)
+        plain = remembered_facts(self.vault.state_dir, self._stamp)
+        return facts_of_plain(plain) if plain is not None else None
 
 
 def review(card: Card, vault: Vault) -> list[Finding]:

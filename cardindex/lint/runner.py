@@ -25,6 +25,7 @@ from cardindex.lint.baseline import without_accepted
 from cardindex.lint.cache import LintCache
 from cardindex.lint.context import Hit, LintContext
 from cardindex.lint.finding import Finding
+from cardindex.lint.memo import RunMemo, probing
 from cardindex.lint.registry import Rule, expand
 from cardindex.meaning.language import CardLanguage
 from cardindex.meaning.repo_facts import facts_digest, repo_stamp
@@ -43,18 +44,28 @@ def lint(
     repo_root: Path | None = None,
     paths: Collection[str] | None = None,
     universe: Collection[str] | None = None,
+    memo: RunMemo | None = None,
 ) -> list[Finding]:
     """Findings for the cards at `paths` (all cards when None), compared against `universe`.
 
     `universe` limits which cards the cross-card rules see (tracked cards under
-    pre-commit); by default, every card in the vault.
+    pre-commit); by default, every card in the vault. The findings of a run in a vault
+    where nothing changed come from the run memo (`lint/memo.py`); `memo`: one the caller
+    asked already (it missed), keyed on how it chose `rules`.
     """
+    if memo is None and vault.use_cache:
+        memo = RunMemo(vault, ("codes", sorted(r.code for r in rules)), today=today.isoformat(), repo_root=repo_root,
+                       paths=paths, universe=universe)
+        remembered = memo.get()
+        if remembered is not None:
+            return remembered
     cards = vault.cards
     if universe is not None:
         cards = [c for c in cards if c.path in universe or (paths is not None and c.path in paths)]
-    ctx = LintContext(vault, today, repo_root, cards)
+    looked_up = repo_root if memo is None or repo_root is None else probing(repo_root, memo.probed)
+    ctx = LintContext(vault, today, looked_up, cards)
     if vault.use_cache:
-        ctx.cache = _open_cache(vault, rules, ctx)
+        ctx.cache = _open_cache(vault, rules, ctx, repo_root, memo.repo_stamp if memo is not None else None)
     targets = cards if paths is None else [c for c in cards if c.path in paths]
     secret = holding_secrets(targets, vault.state_dir if vault.use_cache else None)
     findings: list[Finding] = []
@@ -68,7 +79,10 @@ def lint(
         ctx.cache.save(vault.cards)
     findings = without_accepted(findings, targets, vault.root)
     findings.sort(key=Finding.sort_key)
-    return once(findings)
+    findings = once(findings)
+    if memo is not None:
+        memo.put(findings)
+    return findings
 
 
 def once(findings: list[Finding]) -> list[Finding]:
@@ -76,12 +90,14 @@ def once(findings: list[Finding]) -> list[Finding]:
     return [f for i, f in enumerate(findings) if i == 0 or f != findings[i - 1]]
 
 
-def _open_cache(vault: Vault, rules: list[Rule], ctx: LintContext) -> LintCache:
+def _open_cache(vault: Vault, rules: list[Rule], ctx: LintContext, repo_root: Path | None,
+                stamp: bytes | None = None) -> LintCache:
     """The lint cache, with the repo rules' cached hits dropped where the repo part they read changed."""
     cache = ctx.cache = LintCache(vault.state_dir)
     repo_rules = [r for r in rules if r.reads.startswith("repo:")]
     if repo_rules:
-        stamp = repo_stamp(ctx.repo_root, vault.real_root) if ctx.repo_root is not None else b"no repo"
+        if stamp is None:
+            stamp = repo_stamp(repo_root, vault.real_root) if repo_root is not None else b"no repo"
         cache.check_repo(stamp, lambda: {r.code: facts_digest(ctx.repo, r.reads.removeprefix("repo:")) for r in repo_rules})
     return cache
 

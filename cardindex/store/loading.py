@@ -14,10 +14,12 @@ import gc
 import os
 import pickle
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from cardindex.store.card import MAX_BYTES, Card, Parsed, Problem, decode, parse
 from cardindex.store.parse_cache import ParseCache, digest
+from cardindex.store.scanned import note, scan
 
 FORK_AT = 2000  # files to parse before a second process pays for its fork and the hand-back
 FREEZE_AT = 1000  # cards loaded before the collector is told to leave them be (`_freeze_once`)
@@ -101,7 +103,10 @@ def load(root: str, files: Sequence[tuple[str, os.stat_result]], cache: ParseCac
         for n, i in enumerate(missing):
             report("reading cards", n, len(missing))
             rel, st = files[i]
-            raw = raws[n] if raws is not None else read_raw(root, rel, st, cache)
+            if raws is not None:
+                raw, raws[n] = raws[n], None  # handed on: what the card does not keep is freed as the load goes
+            else:
+                raw = read_raw(root, rel, st, cache)
             found[i] = finish(root, rel, st, cache, raw)
         cache.save()
         return found
@@ -144,11 +149,12 @@ def _in_two(root: str, files: Sequence[tuple[str, os.stat_result]], cache: Parse
         os.close(readfd)
         os.close(writefd)
         return None
-    if pid == 0:  # the child: parse the second half, hand it back, and leave without cleanup
+    if pid == 0:  # the child: parse the second half (and scan it for secrets), hand it back, leave without cleanup
         code = 1
         try:
             os.close(readfd)
-            data = pickle.dumps([read_raw(root, rel, st, cache) for rel, st in files[half:]], pickle.HIGHEST_PROTOCOL)
+            raws = [read_raw(root, rel, st, cache) for rel, st in files[half:]]
+            data = pickle.dumps((raws, scan(_texts(raws))), pickle.HIGHEST_PROTOCOL)
             with os.fdopen(writefd, "wb") as out:
                 out.write(data)
             code = 0
@@ -156,6 +162,7 @@ def _in_two(root: str, files: Sequence[tuple[str, os.stat_result]], cache: Parse
             os._exit(code)
     os.close(writefd)
     first = [read_raw(root, rel, st, cache) for rel, st in files[:half]]
+    note(scan(_texts(first)))
     chunks = []
     with os.fdopen(readfd, "rb") as pipe:
         while chunk := pipe.read(1 << 20):
@@ -163,10 +170,22 @@ def _in_two(root: str, files: Sequence[tuple[str, os.stat_result]], cache: Parse
     _, status = os.waitpid(pid, 0)
     second: list[Read] | None = None
     if status == 0:
+        data = b"".join(chunks)
+        chunks.clear()  # the pieces and the whole are not held at once (tens of MB at 100k cards)
         try:
-            second = pickle.loads(b"".join(chunks))  # our own child's bytes, made by the code above
-        except (pickle.UnpicklingError, EOFError, ValueError):
+            handed: Any = pickle.loads(data)  # our own child's bytes, made by the code above
+            del data
+            second, found = handed
+            note(found)
+        except (pickle.UnpicklingError, EOFError, ValueError, TypeError):
             second = None
     if not isinstance(second, list) or len(second) != len(files) - half:
         second = [read_raw(root, rel, st, cache) for rel, st in files[half:]]
     return first + second
+
+
+def _texts(raws: list[Read]) -> Iterator[str]:
+    """The texts `read_raw` parsed (the cards' texts, as `finish` makes them)."""
+    for raw in raws:
+        if isinstance(raw, tuple) and raw[1]:
+            yield raw[1]

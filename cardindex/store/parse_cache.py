@@ -232,6 +232,11 @@ class ParseCache:
         for opened in self._shards:
             if opened is not None and opened.seen:
                 opened.seen = {}
+            if opened is not None and self._kept is None:
+                # Saved: a one-shot command looks nothing up again, so the entries (every card's parse,
+                # marshalled: 60 MB at 100k cards) need not live as long as its cards. A kept cache
+                # (`cards watch`) keeps them for its next run.
+                opened.entries = {}
 
     def _drop_unopened(self) -> None:
         """Remove the shard files this run never opened: none of the vault's cards hash to them now."""

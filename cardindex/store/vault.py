@@ -263,6 +263,12 @@ class Vault:
             self._cards = self._load(self._live_listing(), "cards", self._cards_cache())
         return self._cards
 
+    def paths(self) -> list[str]:
+        """The paths of the cards outside the archive: the loaded cards', else the listing's (no card read)."""
+        if self._cards is not None:
+            return [c.path for c in self._cards]
+        return [rel if valid_name(rel) else escaped(rel) for rel, _ in self._live_listing()]
+
     def fingerprint(self) -> bytes | None:
         """A digest of every card's path and content, from stat alone, or None if any file must be read.
 

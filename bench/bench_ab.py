@@ -1,0 +1,96 @@
+"""Two versions of cardindex, run in alternation on one vault: warm lint, add, cold index (issue 18).
+
+Not a test. On a machine shared with other work, a number measured a few minutes after
+another one can differ by half. Here the two versions take turns, run by run, and the
+read floor is measured between them, so both see the same load.
+
+    git archive be7bf2f | tar -x -C /tmp/before        # the version to compare against
+    python bench/bench_ab.py --before /tmp/before --vault bench/vaults/vault-10000-seed42
+
+Each version runs as `python -P -S -m cardindex` with its source folder first on
+PYTHONPATH, and this venv's site-packages second. The vault is written to: an added card
+is removed after each add, INDEX.md is made again, and `.cardindex/` is deleted before
+each cold run. Use a generated vault, never one of your own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import sysconfig
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_foundation as bf  # a sibling script, not a package
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--before", type=Path, required=True, help="a source tree of the other version (holds cardindex/)")
+    ap.add_argument("--after", type=Path, default=bf.REPO, help="default: this checkout")
+    ap.add_argument("--vault", type=Path, required=True)
+    ap.add_argument("--repeat", type=int, default=5)
+    a = ap.parse_args()
+    vault = a.vault.resolve()
+    site = sysconfig.get_paths()["purelib"]
+    env = bf.bench_env(drop=("CARDS_TODAY",), pycache=bf.DEFAULT_WORK / "pycache")
+    code = {"before": a.before.resolve(), "after": a.after.resolve()}
+    walls: dict[str, list[float]] = {}
+
+    def cards(which: str, *args: str) -> list[str]:
+        return ["env", f"PYTHONPATH={code[which]}:{site}", sys.executable, "-P", "-S", "-m", "cardindex",
+                "--vault", str(vault), *args]
+
+    def timed(cmd: list[str], name: str | None = None) -> subprocess.CompletedProcess[str]:
+        start = time.perf_counter()
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+        wall = time.perf_counter() - start
+        if done.returncode not in (0, 1):
+            raise bf.BenchError(f"{bf.fmt_cmd(cmd)} exited {done.returncode}: {done.stderr[-500:]}")
+        if name:
+            walls.setdefault(name, []).append(wall)
+        return done
+
+    def floor() -> None:
+        timed([sys.executable, "-c", bf.FLOOR_READ, str(vault)], "floor")
+
+    lint = ("lint", "--exit-zero", "--format", "json")
+    for which in code:  # caches of both versions warm, and settled
+        timed(cards(which, "index"))
+        timed(cards(which, *lint))
+    time.sleep(bf.RACY_WAIT)
+    for which in code:
+        timed(cards(which, *lint))
+    for _ in range(a.repeat):
+        for which in code:
+            floor()
+            timed(cards(which, *lint), f"{which}: warm lint")
+    for i in range(a.repeat):
+        for which in code:
+            floor()
+            text = f"Bench fact {which} {i} {os.getpid()}: the kiln cools overnight before it is unloaded."
+            added = timed(cards(which, "add", text, "-d", f"Kiln card {which} {i} {os.getpid()} on cooling"),
+                          f"{which}: add")
+            Path(added.stdout.strip()).unlink()
+            timed(cards(which, "index"))
+    for _ in range(a.repeat):
+        for which in code:
+            shutil.rmtree(vault / ".cardindex", ignore_errors=True)
+            (vault / "INDEX.md").unlink(missing_ok=True)
+            floor()
+            timed(cards(which, "index"), f"{which}: cold index")
+    base = statistics.median(walls.pop("floor"))
+    print(f"read floor {base:.3f} s (median, measured between the runs); medians of {a.repeat}")
+    for name, samples in sorted(walls.items(), key=lambda kv: (kv[0].split(": ")[1], kv[0])):
+        m = statistics.median(samples)
+        print(f"  {name:22} {m:7.3f} s {m / base:7.2f}x  (min {min(samples):.3f})")
+    return 0
+
+
+if __name__ == "__main__":
+    bf.run_main(main)

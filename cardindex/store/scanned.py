@@ -1,0 +1,35 @@
+"""Which card texts hold a secret, as found while loading them: on both cores when the load forks.
+
+A cold load parses half the cards in a forked child (`loading`); the child also asks
+`secrets.has_secret` of each text it parsed, and the parent of its own half, so the
+index's withholding (`index.withhold`) does not scan ten thousand texts again on one
+core. Answers are kept for this process only, keyed like the withholding's own memo.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+
+_KNOWN: dict[bytes, bool] = {}
+
+
+def text_key(text: str) -> bytes:
+    """The key of a card text, in the withholding memo and here."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).digest()
+
+
+def scan(texts: Iterable[str]) -> dict[bytes, bool]:
+    """Whether each text holds a secret, by its key."""
+    from cardindex.secrets import has_secret
+
+    return {text_key(t): has_secret(t) for t in texts if t}
+
+
+def note(found: dict[bytes, bool]) -> None:
+    _KNOWN.update(found)
+
+
+def known(key: bytes) -> bool | None:
+    """What a scan during this process's load found for the text of `key` (None: not scanned)."""
+    return _KNOWN.get(key)
