@@ -294,7 +294,10 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
     best_sat = K1 + 1.0  # what a group adds at most, however often its word occurs
     out = []
     for rid in ids:
-        path, archived, texts, info = rows[rid]
+        row = rows.get(rid)
+        if row is None:  # another process replaced the card between the two reads: its new row is another id
+            continue
+        path, archived, texts, info = row
         fields = [t.split() for t in texts]
         counts = [Counter(f) for f in fields]
         norms = [1.0 - B[k] + B[k] * (len(fields[k]) / averages[k] if averages[k] else 1.0) for k in range(len(FIELDS))]

@@ -52,6 +52,13 @@ class LintContext:
             self.__dict__["repo"] = repo  # read by the caller already (the gate, over many cards)
 
     @functools.cached_property
+    def per_card_ignores(self) -> dict[str, set[str]]:
+        """`lint.per_card_ignore` of the vault's config, expanded to codes (card id -> codes)."""
+        from cardindex.lint.registry import per_card_ignores  # the registry imports this module
+
+        return per_card_ignores(dict(self.vault.config.lint))
+
+    @functools.cached_property
     def live(self) -> list[Card]:
         return [c for c in self.cards if c.live(self.today)]
 

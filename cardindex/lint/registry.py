@@ -13,7 +13,7 @@ match English words, which the runner applies only to English text (`meaning.lan
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import NamedTuple
 
 from cardindex.errors import UsageError
@@ -144,7 +144,22 @@ def selected(
     codes = (expand(base) if base else set(DEFAULT)) | expand(extended)
     ignored = list(ignore) + ([] if cli_select else _as_list(config.get("ignore")))
     codes -= expand(ignored)
+    per_card_ignores(config)  # an unknown code there is an error before any card is read, as in `ignore`
     return [RULES[c] for c in sorted(codes)]
+
+
+def per_card_ignores(config: Mapping[str, object]) -> dict[str, set[str]]:
+    """`lint.per_card_ignore`: card id -> the codes that card does not get, as its own `lint-ignore:` would say."""
+    given = config.get("per_card_ignore") or {}
+    if not isinstance(given, Mapping):
+        raise UsageError("'lint.per_card_ignore' maps a card id to the rule codes it ignores")
+    out: dict[str, set[str]] = {}
+    for card_id, selectors in given.items():
+        try:
+            out[str(card_id).removesuffix(".md")] = expand(_as_list(selectors))
+        except UsageError as exc:
+            raise UsageError(f"lint.per_card_ignore.{card_id}: {exc}") from None
+    return out
 
 
 def _as_list(value: object) -> list[str]:

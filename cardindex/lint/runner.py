@@ -113,6 +113,7 @@ def lint_one(card: Card, rules: list[Rule], ctx: LintContext, *, secret: bool | 
         suppressed = expand(id_list(card.fields.get("lint-ignore")))
     except UsageError:
         suppressed = set()
+    suppressed |= ctx.per_card_ignores.get(card.id, set())
     by_line = ignored_on_lines(card)
     if ctx.cache is None:
         found: Iterable[tuple[Rule, Iterable[tuple[Any, ...]]]] = (
