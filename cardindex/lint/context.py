@@ -48,15 +48,10 @@ class LintContext:
         # pair only those with the rest, unless they are so many that one full search is cheaper.
         self.focus = focus if len(focus) <= FOCUSED_PAIRS_MAX else ()
         self.cache = cache  # per-card results of earlier runs (None: compute everything)
+        # `lint.per_card_ignore` expanded to codes (card id -> codes); the runner fills it, as only it knows the rules
+        self.per_card_ignores: dict[str, set[str]] | None = None
         if repo is not None:
             self.__dict__["repo"] = repo  # read by the caller already (the gate, over many cards)
-
-    @functools.cached_property
-    def per_card_ignores(self) -> dict[str, set[str]]:
-        """`lint.per_card_ignore` of the vault's config, expanded to codes (card id -> codes)."""
-        from cardindex.lint.registry import per_card_ignores  # the registry imports this module
-
-        return per_card_ignores(dict(self.vault.config.lint))
 
     @functools.cached_property
     def live(self) -> list[Card]:

@@ -26,7 +26,7 @@ from cardindex.lint.cache import LintCache
 from cardindex.lint.context import Hit, LintContext
 from cardindex.lint.finding import Finding
 from cardindex.lint.memo import RunMemo, probing
-from cardindex.lint.registry import Rule, expand
+from cardindex.lint.registry import Rule, expand, per_card_ignores
 from cardindex.meaning.language import CardLanguage
 from cardindex.meaning.repo_facts import facts_digest, repo_stamp
 from cardindex.meaning.text import body_start_line, description_line, ignored_on_lines
@@ -113,6 +113,8 @@ def lint_one(card: Card, rules: list[Rule], ctx: LintContext, *, secret: bool | 
         suppressed = expand(id_list(card.fields.get("lint-ignore")))
     except UsageError:
         suppressed = set()
+    if ctx.per_card_ignores is None:
+        ctx.per_card_ignores = per_card_ignores(dict(ctx.vault.config.lint))
     suppressed |= ctx.per_card_ignores.get(card.id, set())
     by_line = ignored_on_lines(card)
     if ctx.cache is None:
