@@ -154,3 +154,35 @@ def test_a_config_that_is_not_a_regular_file_is_refused(invoke: Invoke, vault: P
     result = invoke("index")
     assert result.exit_code == 2
     assert result.stderr == "error: .cardindex.yaml: not a regular file\n"
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "# all commented\n#   index_budget:\n  # lines: 200\n", "#\tx\n"])
+def test_a_config_of_comments_only_is_all_defaults_without_yaml(tmp_path: Path, text: str) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / ".cardindex.yaml").write_text(text, encoding="utf-8")
+    probe = ("import sys; from pathlib import Path; from cardindex.store.config import load_config; "
+             f"c = load_config(Path({str(tmp_path)!r})); print(c.index_budget.lines, 'yaml' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["200", "False"]
+
+
+@pytest.mark.parametrize("text", ["# fine\n\x07# a bell\n", "\ufeff# a BOM\n", "# ok\n---\n"])
+def test_a_comment_only_config_with_odd_characters_still_goes_to_the_parser(tmp_path: Path, text: str) -> None:
+    import yaml
+
+    (tmp_path / ".cardindex.yaml").write_text(text, encoding="utf-8")
+    try:
+        expected: object = yaml.safe_load(text)
+    except yaml.YAMLError:
+        expected = "error"
+    from cardindex.errors import ConfigError
+    from cardindex.store.config import load_config
+
+    try:
+        load_config(tmp_path)
+        got: object = None
+    except ConfigError:
+        got = "error"
+    assert got == (expected if expected == "error" else None)

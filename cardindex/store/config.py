@@ -101,6 +101,8 @@ def read_settings(path: Path, label: str) -> dict[str, Any] | None:
 
 
 def _safe_yaml(text: str, label: str) -> Any:
+    if _only_comments(text):  # what `cards init` writes: every setting commented out, so no YAML is imported
+        return None
     import yaml
 
     loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -127,6 +129,14 @@ def _safe_yaml(text: str, label: str) -> Any:
         raise ConfigError(f"invalid value: {exc}", path=label) from None
     except RecursionError:  # the pure-Python loader (no libyaml) on deeply nested brackets
         raise ConfigError("invalid YAML: nested too deeply", path=label) from None
+
+
+def _only_comments(text: str) -> bool:
+    """Whether YAML would read `text` as an empty document: only blank and comment lines, of
+    characters it accepts (anything else, a BOM or a control character, goes to the parser)."""
+    return all(
+        not line.strip() or line.lstrip().startswith("#") for line in text.splitlines()
+    ) and all(c.isprintable() or c in "\t\r\n" for c in text)
 
 
 def _no_duplicate_keys(node: Any, label: str) -> None:
