@@ -21,7 +21,8 @@ from cardindex.meaning.similarity import find_pairs, pairs_with, weights
 from cardindex.meaning.words import statement
 from cardindex.store.vault import Vault
 
-pytestmark = pytest.mark.skipif(not embed.available(), reason="the embed extra (wordllama) is not installed")
+if not embed.available():
+    pytest.skip("the embed extra (wordllama) is not installed", allow_module_level=True)
 
 FLOUR_A = ("Who refills the flour bins", "The morning baker refills the flour bins before the shop opens.")
 FLOUR_B = ("Restocking flour", "Topping up the flour containers is the early-shift baker's job, done before opening.")
