@@ -295,13 +295,13 @@ class Vault:
         return digest.digest()
 
     def content_keys(self, *, read_at_most: int) -> list[tuple[str, bytes]] | None:
-        """(path, content hash) of every card file outside the archive, from a fresh listing.
+        """(path, content hash) of every card file outside the archive.
 
         The hash is the parse cache's (`parse_cache.digest` of the bytes): taken from the cache
         when the stat proves the file unchanged, else by reading the file, at most
         `read_at_most` of them (None past that, or when the cache is off). A misnamed file
-        counts by its name. The listing the loader uses is not touched, so this may run
-        before a write and the cards loaded after it still see the write.
+        counts by its name. The listing is the one the loader uses (listed once); a write by
+        this process that goes through `changed` drops it when no card is loaded yet.
         """
         if not self.use_cache:
             return None
@@ -310,7 +310,7 @@ class Vault:
         cache = self._cards_cache()
         out: list[tuple[str, bytes]] = []
         reads = 0
-        for rel, entry in self._card_entries():
+        for rel, entry in self._live_listing():
             if not valid_name(rel):
                 out.append((escaped(rel), b"misnamed"))
                 continue
@@ -407,6 +407,7 @@ class Vault:
 
     def changed(self, *, added: Sequence[Card] = (), removed: Sequence[str] = ()) -> None:
         """Update the loaded cards after this process wrote some, without reading the vault again."""
+        self._listing = None  # listed before the write: list again when asked (`content_keys`, loading)
         if self._cards is None:
             return
         gone = set(removed) | {c.path for c in added}
