@@ -174,3 +174,21 @@ def test_many_adds_in_a_row_stay_fast_and_true(tmp_path: Path, run_cli: Cli, mon
     assert len(top) == 12 and total == 30  # the remembered ranking keeps only what the budget can show
     check = run_cli("--vault", str(root), "index", "--check")
     assert check.exit_code == 0, check.stderr
+
+
+def test_real_processes_agree(tmp_path: Path, run_cli: Cli) -> None:
+    """Two real `cards add` processes, one with the remembered ranking and one without, write the same files."""
+    import os
+    import subprocess
+    import sys
+
+    slow_root = _vault(tmp_path / "slow", run_cli, _garden(30), "index_budget: {lines: 15, bytes: 25000}\n")
+    fast_root = tmp_path / "fast"
+    shutil.copytree(slow_root, fast_root, symlinks=True)
+    (slow_root / ".cardindex" / "cache" / ranking_memo.MEMO).unlink()
+    for root in (fast_root, slow_root):
+        for text, extra in [("Hoses are drained before the first frost.", ["--lock"]), ("The rota is on the shed door.", [])]:
+            done = subprocess.run([sys.executable, "-m", "cardindex", "--vault", str(root), "add", text, *extra],
+                                  check=False, capture_output=True, text=True, env=dict(os.environ), timeout=60)
+            assert done.returncode == 0, done.stderr
+    assert snapshot_tree(fast_root, state=False) == snapshot_tree(slow_root, state=False)
