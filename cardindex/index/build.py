@@ -12,9 +12,10 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from cardindex.errors import CheckFailed, Refused
+from cardindex.index import ranking_memo
 from cardindex.index.takeover import (
     GENERATED_MARK,
     NOTES_TITLE,
@@ -180,21 +181,61 @@ def render(vault: Vault, cards: Sequence[Card], today: dt.date) -> Rendered:
     (`takeover.notes_of` reads them from the index file itself). The result is remembered under `.cardindex/cache/`, keyed on everything it depends
     on, so an unchanged vault is not rendered again (nor Jinja2 imported).
     """
+    return render_ranked(vault, cards, today)[0]
+
+
+class Ranked(NamedTuple):
+    """What the index text is made from: the first `budget.lines` live cards in `priority`
+    order with their lines, how many live cards there are, the linked notes and the
+    withheld count (`index.after_add` inserts one card into it instead of ranking all)."""
+
+    top: list[tuple[tuple[bool, bool, int, str], Entry]]
+    total: int
+    notes: list[Note]
+    withheld: int
+
+    def plain(self) -> tuple[Any, ...]:
+        """In tuples marshal can keep."""
+        return ([(p, tuple(e)) for p, e in self.top], self.total, [tuple(n) for n in self.notes], self.withheld)
+
+    @classmethod
+    def of_plain(cls, value: Any) -> Ranked | None:
+        try:
+            top, total, notes, withheld = value
+            return cls([(tuple(p), Entry(*e)) for p, e in top], int(total), [Note(*n) for n in notes], int(withheld))
+        except (TypeError, ValueError):
+            return None
+
+
+def memo_parts(vault: Vault) -> tuple[object, ...]:
+    """What the index text depends on besides the cards, the day, the settings and the current text."""
+    override = vault.root / vault.config.templates if vault.config.templates else None
+    return (_template_stamp(override), HEADER)
+
+
+def render_ranked(vault: Vault, cards: Sequence[Card], today: dt.date) -> tuple[Rendered, Ranked]:
+    """`render`, with the ranking it was made from."""
     live = [c for c in cards if _live(c, today)]
     secret = holding_secrets(live, vault.state_dir)
     withheld = len(secret)
     if withheld:
         live = [c for c in live if c.path not in secret]
-    budget = vault.config.index_budget
     live.sort(key=priority)
-    candidates = [entry(c) for c in live[: budget.lines]]
+    ranked = Ranked([(priority(c), entry(c)) for c in live[: vault.config.index_budget.lines]], len(live),
+                    notes_of(vault, cards, read_index(vault)), withheld)
+    return render_from(vault, ranked), ranked
+
+
+def render_from(vault: Vault, ranked: Ranked) -> Rendered:
+    """The index text for a ranking (remembered, as `render` says)."""
+    budget = vault.config.index_budget
+    candidates = [e for _, e in ranked.top]
     override = vault.root / vault.config.templates if vault.config.templates else None
-    notes = notes_of(vault, cards, read_index(vault))
-    memo = _rendered_memo(vault, override, len(live), candidates, notes, withheld)
+    memo = _rendered_memo(vault, override, ranked.total, candidates, ranked.notes, ranked.withheld)
     remembered = memo.get()
     if remembered is not None:
         return remembered
-    rendered = _fit(candidates, len(live), budget.lines, budget.bytes, override, notes, withheld)
+    rendered = _fit(candidates, ranked.total, budget.lines, budget.bytes, override, ranked.notes, ranked.withheld)
     memo.put(rendered)
     return rendered
 
@@ -337,11 +378,16 @@ def write(vault: Vault, today: dt.date, *, check: bool = False, cards: Sequence[
         rendered = _unchanged_memo(vault, today, fingerprint, current).get()
         broken: list[Card] = []  # only clean vaults are remembered
         if rendered is None:
+            given = cards is not None
             cards = vault.cards if cards is None else cards
-            rendered = render(vault, cards, today)
+            rendered, ranked = render_ranked(vault, cards, today)
             broken = [c for c in cards if not c.usable and c.path not in rendered.notes]
             if not broken:  # remembered for the text it leaves in place (the next run's current one)
                 _unchanged_memo(vault, today, fingerprint, rendered.text).put(rendered)
+                if not given and vault.use_cache:  # and its ranking, for the next `cards add` (`index.after_add`)
+                    fp = ranking_memo.fingerprint(vault)
+                    if fp is not None:
+                        ranking_memo.put(vault, today, fp, rendered.text, memo_parts(vault), ranked.plain())
         changed = current != rendered.text
         result = IndexResult(vault.index_name, changed, rendered.shown, rendered.omitted, broken, len(rendered.notes),
                              withheld=rendered.withheld)

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardindex.errors import Refused, UsageError
+from cardindex.index import after_add, templates
 from cardindex.index import build as index
-from cardindex.index import templates
 from cardindex.store.card import MAX_BYTES, Card, id_value, lineage
 from cardindex.store.jobs import Done, Step, apply, free_name
 from cardindex.store.journal import Action
@@ -166,6 +166,7 @@ def add_card(
 
     with vault.lock(), all_or_nothing(vault) as jobs:  # an index that cannot be written undoes the card
         index.ensure_replaceable(vault, index.read_index(vault))
+        was = after_add.before(vault, now)  # before anything is written or loaded: the vault as found
         rel = free_name(vault, slug)
         if not given:
             description = fit_description(description, rel, name)
@@ -216,7 +217,8 @@ def add_card(
         job, done = apply(vault, steps, command="add", also=also)
         jobs.add(job)
         done = [d for d in done if d.step.op == "archive"]
-        result = index.write(vault, now)
+        fast = None if holders and not locked else after_add.index_after_add(vault, now, was, new)
+        result = fast if fast is not None else index.write(vault, now)
 
     return Added(new, key, [c.id for c in holders] if not locked else [], done, [c.id for c in locked], job, result,
                  contradicts)

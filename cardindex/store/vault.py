@@ -294,6 +294,38 @@ class Vault:
             digest.update(rel.encode("utf-8", "surrogateescape") + b"\0" + key)
         return digest.digest()
 
+    def content_keys(self, *, read_at_most: int) -> list[tuple[str, bytes]] | None:
+        """(path, content hash) of every card file outside the archive.
+
+        The hash is the parse cache's (`parse_cache.digest` of the bytes): taken from the cache
+        when the stat proves the file unchanged, else by reading the file, at most
+        `read_at_most` of them (None past that, or when the cache is off). A misnamed file
+        counts by its name. The listing is the one the loader uses (listed once); a write by
+        this process that goes through `changed` drops it when no card is loaded yet.
+        """
+        if not self.use_cache:
+            return None
+        from cardindex.store.parse_cache import digest
+
+        cache = self._cards_cache()
+        out: list[tuple[str, bytes]] = []
+        reads = 0
+        for rel, entry in self._live_listing():
+            if not valid_name(rel):
+                out.append((escaped(rel), b"misnamed"))
+                continue
+            try:
+                key = cache.trusted_key(rel, entry.stat())
+                if key is None:
+                    reads += 1
+                    if reads > read_at_most:
+                        return None
+                    key = digest(Path(entry.path).read_bytes())
+            except OSError:
+                return None
+            out.append((rel, key))
+        return out
+
     def mtimes(self) -> dict[str, int]:
         """When each card outside the archive was last modified (ns), from the listing's stat."""
         out = {}
@@ -375,6 +407,7 @@ class Vault:
 
     def changed(self, *, added: Sequence[Card] = (), removed: Sequence[str] = ()) -> None:
         """Update the loaded cards after this process wrote some, without reading the vault again."""
+        self._listing = None  # listed before the write: list again when asked (`content_keys`, loading)
         if self._cards is None:
             return
         gone = set(removed) | {c.path for c in added}
