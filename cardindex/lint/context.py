@@ -81,7 +81,7 @@ class LintContext:
             for card in self.focus:
                 if not card.live(self.today):
                     continue
-                for pair in pairs_with(card, self.live, multi, embeddings=self.vault.config.embeddings):
+                for pair in pairs_with(card, self.live, multi):
                     key = (min(pair.a.path, pair.b.path), max(pair.a.path, pair.b.path))
                     if key not in seen:  # both sides in focus: found from each
                         seen.add(key)
@@ -100,20 +100,18 @@ class LintContext:
         The pairs depend on each card's path, key and statement alone (in order), and for a
         long card its body, so an edit elsewhere in a short card (a reason, a tag) reuses them.
         """
-        from cardindex.meaning import embed
         from cardindex.meaning.similarity import Pair, find_pairs
 
-        embeddings = self.vault.config.embeddings and embed.available()
         if self.cache is None:
-            return find_pairs(usable, multi, embeddings=embeddings)
-        h = hashlib.blake2b((repr(sorted(multi)) + (" embeddings" if embeddings else "")).encode(), digest_size=16)
+            return find_pairs(usable, multi)
+        h = hashlib.blake2b(repr(sorted(multi)).encode(), digest_size=16)
         for card in usable:
             h.update(self.cache.derived(card, "compared", self._compared))
         key = h.digest()
         remembered = self.cache.pairs(key)
         if remembered is not None:
             return [Pair(usable[i], usable[j], *rest) for i, j, *rest in remembered]
-        found = find_pairs(usable, multi, [self.statement(c) for c in usable], embeddings=embeddings)
+        found = find_pairs(usable, multi, [self.statement(c) for c in usable])
         index = {c.path: i for i, c in enumerate(usable)}
         self.cache.put_pairs(key, [(index[p.a.path], index[p.b.path], *p[2:]) for p in found])
         return found

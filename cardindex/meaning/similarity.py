@@ -24,7 +24,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import chain, combinations
 
-from cardindex.meaning import embed, proposals, slots
+from cardindex.meaning import slots
 from cardindex.meaning.classify import Pair, Side, classify_sides, side, swapped_values
 from cardindex.meaning.documents import REASON as DOCUMENT_REASON
 from cardindex.meaning.documents import Documents, document
@@ -148,12 +148,10 @@ def _shared_two(pairs: set[tuple[int, int]], chosen: Iterable[list[str]], limit:
 
 
 def find_pairs(cards: Sequence[Card], multi_valued: frozenset[str] = frozenset(),
-               statements: Sequence[Statement] | None = None, *, embeddings: bool = False) -> list[Pair]:
+               statements: Sequence[Statement] | None = None) -> list[Pair]:
     """Every duplicate and contradiction pair among `cards` (usable, live cards).
 
     `statements`, one per card of `cards`, saves computing them (a cache has them).
-    `embeddings` (the vault's setting; used only when the extra is installed): nearest
-    neighbours by sentence vector are candidates too (`proposals`), judged by the same model.
     """
     if statements is None:
         usable = [c for c in cards if c.usable]
@@ -166,38 +164,14 @@ def find_pairs(cards: Sequence[Card], multi_valued: frozenset[str] = frozenset()
     out = []
     paired: set[tuple[int, int]] = set()
     docs = Documents(usable)
-    vec = embed.vectors([proposals.text_of(s.card, s.statement) for s in sides]) if embeddings and embed.available() else None
-    compared: set[tuple[int, int]] = set()
     for i, j, _same_key in _candidates([s.key for s in sides], statements, [s.all for s in sides], weight, multi_valued):
-        compared.add((i, j))
         pair = classify_sides(sides[i], sides[j], weight, multi_valued)
-        if pair is None and vec is not None:  # unrelated by their words: perhaps one fact in other words
-            pair = proposals.agrees(sides[i], sides[j], float(vec[i] @ vec[j]), weight, multi_valued)
         if pair is not None and not (pair.reason in OVERRULED and docs.overrules(i, j)):
             out.append(pair)
             paired.add((i, j))
-    if vec is not None:
-        for i, j, score in proposals.neighbours(vec):
-            if (i, j) in compared:
-                continue
-            pair = _proposed(sides[i], sides[j], score, weight, multi_valued)
-            if pair is not None and not (pair.reason in OVERRULED and docs.overrules(i, j)):
-                out.append(pair)
-                paired.add((i, j))
     out.extend(_documents(docs, sides, statements, weight, multi_valued, paired))
     out.sort(key=lambda p: (p.a.path, p.b.path))
     return out
-
-
-def _proposed(a: Side, b: Side, score: float, weight: Mapping[str, float], multi_valued: frozenset[str]) -> Pair | None:
-    """A pair the vectors proposed: what the word model makes of it, or a paraphrase `proposals.agrees` admits.
-
-    Only duplicates are taken: a proposal is a guess that two cards say one thing.
-    """
-    pair = classify_sides(a, b, weight, multi_valued)
-    if pair is not None:
-        return pair if pair.kind == "duplicate" else None
-    return proposals.agrees(a, b, score, weight, multi_valued)
 
 
 def _documents(docs: Documents, sides: Sequence[Side], statements: Sequence[Statement], weight: Mapping[str, float],
@@ -231,14 +205,12 @@ def _documents(docs: Documents, sides: Sequence[Side], statements: Sequence[Stat
     return out
 
 
-def pairs_with(new: Card, cards: Sequence[Card], multi_valued: frozenset[str] = frozenset(), *,
-               embeddings: bool = False) -> list[Pair]:
+def pairs_with(new: Card, cards: Sequence[Card], multi_valued: frozenset[str] = frozenset()) -> list[Pair]:
     """Pairs between one new card and a vault: what the write gate asks.
 
     Looks only at cards that could pair with `new`: those holding its key, and those
     whose text contains two of its rarest words (a substring scan, so the vault's other
-    cards are only tokenized when they are candidates). `embeddings`: as in `find_pairs`,
-    the cards whose vectors are nearest `new`'s are candidates too.
+    cards are only tokenized when they are candidates).
     """
     others = [c for c in cards if c.usable and c.path != new.path]
     mine = statement(new)
@@ -251,32 +223,15 @@ def pairs_with(new: Card, cards: Sequence[Card], multi_valued: frozenset[str] = 
     # as `candidates` ranks only words that two statements share.
     rare = [probes[t] for f, t in sorted((f, t) for t, f in frequency.items() if 0 < f <= MAX_BLOCK)][:RARE_WORDS]
     me = side(new, mine, weight)
-    nearness = None
-    if embeddings and embed.available() and others:
-        vec = embed.vectors([proposals.text_of(new, mine), *(proposals.text_of(c, statement(c)) for c in others)])
-        nearness = vec[1:] @ vec[0]
     out = []
-    compared: set[int] = set()
-    for n, (card, text) in enumerate(zip(others, lowered, strict=True)):
+    for card, text in zip(others, lowered, strict=True):
         same_key = bool(new.key) and card.key == new.key and new.key not in multi_valued
         shared = sum(t in text for t in rare)
         if not (same_key or shared >= 2 or (shared and len(mine.all.tokens) <= 2)):
             continue
-        compared.add(n)
         pair = classify_sides(me, side(card, statement(card), weight), weight, multi_valued)
         if pair is not None:
             out.append(pair)
-        elif nearness is not None:
-            pair = proposals.agrees(me, side(card, statement(card), weight), nearness[n], weight, multi_valued)
-            if pair is not None:
-                out.append(pair)
-    if nearness is not None:
-        for n in proposals.nearest(nearness):
-            if n not in compared:
-                pair = _proposed(me, side(others[n], statement(others[n]), weight), float(nearness[n]), weight,
-                                 multi_valued)
-                if pair is not None:
-                    out.append(pair)
     # Long cards are also compared as documents, and a short card with the parts of long ones.
     mine_long = document(new) is not None
     pool = [new, *(c for c in others if mine_long or document(c) is not None)]

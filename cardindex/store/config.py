@@ -42,7 +42,6 @@ class Config(NamedTuple):
     log_dir: str = "log"  # the raw tier (SPEC §10): never cards
     state_file: str = "CURRENT_STATE.md"  # the working memory: never a card
     state_budget: int = 1500  # characters of the working memory
-    embeddings: bool = False  # nearest neighbours by sentence vector propose duplicates (the `embed` extra)
 
 
 _KEYS = {
@@ -59,7 +58,6 @@ _KEYS = {
     "log_dir",
     "state_file",
     "state_budget",
-    "embeddings",
 }
 _LINT_KEYS = {"select", "ignore", "extend_select", "per_card_ignore"}
 
@@ -189,11 +187,6 @@ def _from_mapping(data: Mapping[Any, Any]) -> Config:
         if isinstance(state_budget, bool) or not isinstance(state_budget, int) or not 200 <= state_budget <= 100_000:
             raise ConfigError("'state_budget' must be a number of characters from 200 to 100000", path=CONFIG_FILE)
         kwargs["state_budget"] = state_budget
-    embeddings = data.get("embeddings")
-    if embeddings is not None:
-        if not isinstance(embeddings, bool):
-            raise ConfigError("'embeddings' must be true or false", path=CONFIG_FILE)
-        kwargs["embeddings"] = embeddings
     budget = data.get("index_budget")
     if budget is not None:
         if not isinstance(budget, dict) or set(budget) - {"lines", "bytes"}:
