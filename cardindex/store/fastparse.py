@@ -43,6 +43,7 @@ _INT = re.compile(r"0|[1-9][0-9]*")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _STAMP = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d+))?(Z?)")
 _DIGITS = "0123456789"
+_NESTED_OR_QUOTED = re.compile(r"[\[\]{}'\"]")  # in a flow list: YAML decides
 
 
 def fast_fields(fm_lines: list[str]) -> dict[str, Any] | None:
@@ -148,9 +149,11 @@ def value_of(value: str) -> Any:
         inner = value[1:-1].strip()
         if not inner:
             return []
+        if _NESTED_OR_QUOTED.search(inner):
+            return NO
         items = [item.strip() for item in inner.split(",")]
         for item in items:
-            if not item or any(c in item for c in "[]{}'\"") or value_of(item) is not item:
+            if not item or value_of(item) is not item:
                 return NO
         return items
     if first in _DIGITS:
