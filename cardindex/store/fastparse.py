@@ -71,26 +71,29 @@ def fast_fields(fm_lines: list[str]) -> dict[str, Any] | None:
                 return None
             out[key] = result
             continue
-        end = i
-        while end < n and (_skipped(lines[end]) or lines[end][0] == " " or _column_item(lines[end])):
-            end += 1
-        while end > i and _skipped(lines[end - 1]):
-            end -= 1
-        block = _block([line for line in lines[i:end] if not _skipped(line)])
+        block_lines = []
+        while i < n:  # the block: indented lines, `- ` lines, and the blanks and comments among them
+            line = lines[i]
+            if not line or line[0] == "#":
+                pass
+            elif line[0] == " ":
+                if not _skipped(line):
+                    block_lines.append(line)
+            elif line == "-" or line.startswith("- "):
+                block_lines.append(line)
+            else:
+                break
+            i += 1
+        block = _block(block_lines)
         if block is NO:
             return None
         out[key] = block
-        i = end
     return out or None  # nothing but comments: YAML says None, and load_fields reports it
 
 
 def _skipped(line: str) -> bool:
     stripped = line.lstrip(" ")
     return not stripped or stripped[0] == "#"
-
-
-def _column_item(line: str) -> bool:
-    return line == "-" or line.startswith("- ")
 
 
 def _block(lines: list[str]) -> Any:
