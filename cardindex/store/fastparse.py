@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from sys import intern
 from typing import Any
 
 from cardindex.store.frontmatter import NO, WORDS, plain
@@ -63,6 +64,7 @@ def fast_fields(fm_lines: list[str]) -> dict[str, Any] | None:
         if m is None:
             return None
         key, value = m.groups()
+        key = intern(key)  # one string per field name, not one per card: 100k cards hold the same few
         if key in WORDS or key in out:  # a repeated key: YAML reads it, and it is reported
             return None
         if value:
@@ -124,6 +126,7 @@ def _block(lines: list[str]) -> Any:
         if m is None or m.group(1) != indent:
             return NO
         _, key, text = m.groups()
+        key = intern(key)
         if not text or key in WORDS or key in children:
             return NO
         value = value_of(text)
