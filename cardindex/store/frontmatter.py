@@ -22,7 +22,8 @@ def frontmatter_span(lines: list[str]) -> int | None:
     if not lines or not _is_fence(lines[0]):
         return None
     for i in range(1, len(lines)):
-        if _is_fence(lines[i]) or lines[i].rstrip() == "...":
+        line = lines[i]
+        if line[:1] in "-.\ufeff" and (_is_fence(line) or line.rstrip() == "..."):  # most lines start otherwise
             return i
     return None
 

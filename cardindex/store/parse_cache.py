@@ -80,6 +80,9 @@ class ParseCache:
         self.started = time.time_ns()
         self._shards: list[_Shard | None] = [None] * SHARDS
         self._kept: dict[str, tuple[_Shard, tuple[int, int, int, int, bytes], Card]] | None = None
+        # Which opened shard holds each content hash: a card moved to another path (so another
+        # shard) is found in one look, not by asking all SHARDS of them for every card of a cold run.
+        self._where: dict[bytes, _Shard] = {}
 
     def keep_cards(self) -> None:
         """Hand out the same Card object for a path while its content is unchanged (a long-running
@@ -96,6 +99,9 @@ class ParseCache:
         shard = self._shards[number]
         if shard is None:
             shard = self._shards[number] = _Shard(self.path / f"{number:02d}.marshal", self.enabled)
+            where = self._where
+            for key in shard.entries:
+                where.setdefault(key, shard)
         return shard
 
     def trusted_key(self, rel: str, st: os.stat_result) -> bytes | None:
@@ -146,15 +152,21 @@ class ParseCache:
 
     def knows(self, rel: str, key: bytes) -> bool:
         """Whether an entry for these bytes (hash `key`) is cached, under `rel` or a path it moved from."""
-        return key in self._shard(rel).entries or any(s is not None and key in s.entries for s in self._shards)
+        return key in self._shard(rel).entries or self._elsewhere(key) is not None
+
+    def _elsewhere(self, key: bytes) -> bytes | None:
+        """The entry for content hash `key` in whichever opened shard holds it."""
+        shard = self._where.get(key)
+        return shard.entries.get(key) if shard is not None else None
 
     def by_content(self, rel: str, st: os.stat_result, key: bytes) -> Card | None:
         own = self._shard(rel)
         entry = own.entries.get(key)
         if entry is None:  # moved from another path: its entry is in that path's shard
-            entry = next((s.entries[key] for s in self._shards if s is not None and key in s.entries), None)
+            entry = self._elsewhere(key)
             if entry is not None:
                 own.entries[key] = entry
+                self._where[key] = own
         found = self._get(rel, entry)
         if found is not None:
             self._note(own, rel, st, key)
@@ -170,6 +182,7 @@ class ParseCache:
             shard.entries[key] = marshal.dumps((text, meta, dates, parsed.body_offset, problems))
         except ValueError:
             return  # a value marshal cannot hold (a set of dates): parse this card each time
+        self._where.setdefault(key, shard)
         self._note(shard, rel, st, key)
 
     def _note(self, shard: _Shard, rel: str, st: os.stat_result, key: bytes) -> None:

@@ -1,4 +1,4 @@
-"""Reading a frontmatter's text into fields: a fast path for flat cards, YAML for the rest.
+"""Reading a frontmatter's text into fields: the fast path (`fastparse.py`) for the common shape, YAML for the rest.
 
 Never raises for bad input: what is wrong becomes a `Problem`. YAML keeps the last of
 two equal keys without a word while an editor (and a rewrite) finds the first, so
@@ -11,8 +11,11 @@ import datetime as dt
 import re
 from typing import Any
 
+from cardindex.store.fastparse import fast_fields
 from cardindex.store.fields import Problem
-from cardindex.store.frontmatter import NO, WORDS, field_line, nested_block, plain, quote
+from cardindex.store.frontmatter import field_line, nested_block, quote
+
+__all__ = ["fast_fields", "load_fields"]
 
 
 def load_fields(fm_lines: list[str]) -> tuple[dict[str, Any] | None, list[Problem]]:
@@ -190,55 +193,3 @@ def _quote_colon_values(fm_lines: list[str]) -> tuple[list[str], list[Problem]] 
             Problem(i + 2, f"unquoted ': ' in '{key}' is invalid YAML; read as text", "warning", "quote the value", "lenient")
         )
     return (fixed, warnings) if warnings else None
-
-
-# The fast path: most cards are flat `key: value` lines. Read those without YAML, and
-# hand anything unusual to the YAML loader, so the result is always what YAML would give.
-_FAST_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*?))? *")
-
-
-def fast_fields(fm_lines: list[str]) -> dict[str, Any] | None:
-    out: dict[str, Any] = {}
-    for raw in fm_lines:
-        line = raw.rstrip("\r\n")
-        if not line.isprintable():  # tabs, control characters, odd spaces: YAML decides
-            return None
-        if not line.strip() or line[0] == "#":
-            continue
-        m = _FAST_LINE.fullmatch(line)
-        if m is None:
-            return None
-        key, value = m.groups()
-        if not value or key in WORDS or key in out:  # a repeated key: YAML reads it, and it is reported
-            return None
-        result = _fast_value(value)
-        if result is NO:
-            return None
-        out[key] = result
-    return out
-
-
-def _fast_value(value: str) -> Any:
-    first = value[0]
-    if first == '"':
-        inner = value[1:-1]
-        if len(value) < 2 or value[-1] != '"' or "\\" in inner or '"' in inner:
-            return NO
-        return inner
-    if first == "'":
-        inner = value[1:-1]
-        if len(value) < 2 or value[-1] != "'" or "'" in inner:
-            return NO
-        return inner
-    if first == "[":
-        if value[-1] != "]":
-            return NO
-        inner = value[1:-1].strip()
-        if not inner:
-            return []
-        items = [item.strip() for item in inner.split(",")]
-        for item in items:
-            if not item or any(c in item for c in "[]{}'\"") or _fast_value(item) is not item:
-                return NO
-        return items
-    return plain(value)
