@@ -22,6 +22,11 @@ _NUMBER = re.compile(r"(?<![\w.])\d[\d_,]*(?:\.\d+)?(?![\w.]*\w)")
 
 
 @functools.lru_cache(maxsize=50_000)
+def has_cjk(text: str) -> bool:
+    """Whether `text` holds Chinese, Japanese or Korean script (the one test of it the meaning layer uses)."""
+    return _CJK.search(text) is not None
+
+
 def content_stems(text: str, *, split_camel: bool = False) -> tuple[str, ...]:
     """The content stems of `text`, in order, repeats kept."""
     if split_camel:

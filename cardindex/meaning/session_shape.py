@@ -19,6 +19,7 @@ import re
 from typing import NamedTuple
 
 from cardindex.meaning import session_status
+from cardindex.meaning.content import has_cjk
 from cardindex.meaning.language import is_english
 from cardindex.meaning.text import body_lines, description_line, strip_non_prose
 from cardindex.store.card import Card
@@ -307,7 +308,7 @@ def _shapes(card: Card) -> list[ShapeHit]:
         said += 1
         line = strip_non_prose(raw) if "`" in raw else raw
         done, opened = _status_of(line)
-        if not (done or opened) and session_status.has_cjk(line):
+        if not (done or opened) and has_cjk(line):
             cjk_done, cjk_open, head = session_status.cjk_state(line)
             if head:
                 cjk_head = cjk_head or number

@@ -48,7 +48,6 @@ _CJK_STATE = re.compile(
     r"(?=$|[\s]*[(\uff08,\uff0c.。;\uff1b:\uff1a|)\u2014\u2013·/*]|\s+[-\d(\uff08])"
 )
 _CJK_DEFINITION = re.compile(rf"^\s*(?:[-*+]\s*)?(?:\*\*)?(?:{_CJK_DONE}|{_CJK_OPEN})(?:\*\*)?\s*[:\uff1a=\u2014-]")
-_CJK = re.compile(r"[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u4e00-\u9fff\uac00-\ud7af]")
 _LISTED = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)]|#{1,6}|\|)\s")
 _COLON = re.compile(r"[:\uff1a\u2014\u2013]")
 
@@ -58,10 +57,6 @@ _CJK_OPEN_HEAD = re.compile(
     r"현재\s*상태|진행\s*상황|할\s*일|下一步|待办事项|当前状态|当前进度|剩余工作|次のステップ|残タスク|現在の状態|"
     r"(?:상태|状态|状態)(?:\*\*)?\s*[:\uff1a])"  # a "status:" label
 )
-
-
-def has_cjk(line: str) -> bool:
-    return _CJK.search(line) is not None
 
 
 def item_state(line: str) -> tuple[bool, bool]:
