@@ -30,11 +30,12 @@ many-topic card into a short one, is a rewrite no rule can check).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 from typing import NamedTuple
 
@@ -161,6 +162,16 @@ def _vector(counts: Mapping[str, int], idf: Mapping[str, float]) -> dict[str, fl
     return {t: v / norm for t, v in raw.items()}
 
 
+def weigher(weight: Mapping[str, float]) -> Callable[[frozenset[str]], float]:
+    """The rarity weight of a set of words; a word `weight` lacks counts as the rarest."""
+    rare_default = max(weight.values(), default=1.0)
+
+    def w(tokens: frozenset[str]) -> float:
+        return sum(weight.get(t, rare_default) for t in tokens)
+
+    return w
+
+
 class Documents:
     """The long cards among `cards`, with what comparing them needs (rarity over the documents alone)."""
 
@@ -172,6 +183,15 @@ class Documents:
         total = len(self.docs) + 1
         self.idf = {t: math.log(total / n) for t, n in df.items()}
         self._vectors: dict[int, dict[str, float]] = {}
+
+    @functools.cached_property
+    def postings(self) -> dict[str, list[int]]:
+        """word -> the documents whose title or a unit holds it (ascending)."""
+        out: dict[str, list[int]] = defaultdict(list)
+        for j, d in self.docs.items():
+            for token in d.title.union(*d.units):
+                out[token].append(j)
+        return out
 
     def cosine(self, i: int, j: int) -> float:
         """How alike the vocabularies of documents i and j are."""
@@ -230,15 +250,8 @@ class Documents:
         """
         if not self.docs:
             return []
-        rare_default = max(weight.values(), default=1.0)
-
-        def w(tokens: frozenset[str]) -> float:
-            return sum(weight.get(t, rare_default) for t in tokens)
-
-        postings: dict[str, list[int]] = defaultdict(list)
-        for j, d in self.docs.items():
-            for token in d.title.union(*d.units):
-                postings[token].append(j)
+        w = weigher(weight)
+        postings = self.postings
         out = []
         for i, card in enumerate(cards):
             if i in self.docs:
@@ -246,7 +259,7 @@ class Documents:
             described = frozenset(statements[i].description.tokens)
             if len(described) < MIN_UNIT_WORDS:
                 continue
-            rarest = sorted(described, key=lambda t: (-weight.get(t, rare_default), t))[:2]
+            rarest = sorted(described, key=lambda t: (-w(frozenset((t,))), t))[:2]
             lists = [postings.get(t, []) for t in rarest]
             if any(not ps or len(ps) > CONTAINED_BLOCK for ps in lists):
                 continue

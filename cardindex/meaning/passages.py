@@ -26,7 +26,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 
 from cardindex.meaning import slots
-from cardindex.meaning.documents import MIN_UNIT_WORDS, Documents, units
+from cardindex.meaning.documents import MIN_UNIT_WORDS, Documents, units, weigher
 from cardindex.meaning.values import equivalent, kind
 from cardindex.meaning.words import Statement, Words, words
 from cardindex.store.card import Card
@@ -45,15 +45,8 @@ def contradicted(cards: Sequence[Card], statements: Sequence[Statement], docs: D
     """(i, j, detail): short card i gives another value than one passage of long card j."""
     if not docs.docs:
         return []
-    rare_default = max(weight.values(), default=1.0)
-
-    def w(tokens: frozenset[str]) -> float:
-        return sum(weight.get(t, rare_default) for t in tokens)
-
-    postings: dict[str, list[int]] = defaultdict(list)
-    for j, d in docs.docs.items():
-        for token in d.title.union(*d.units):
-            postings[token].append(j)
+    w = weigher(weight)
+    postings = docs.postings
     out = []
     for i, card in enumerate(cards):
         st = statements[i]
