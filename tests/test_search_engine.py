@@ -8,39 +8,14 @@ recording studio, domains of their own.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-from click.testing import Result
+from search_helpers import Invoke, hits, ids, put
 
 from cardindex.agents import ranking
 from cardindex.agents.search import open_index
 from cardindex.store.vault import Vault
-
-Invoke = Callable[..., Result]
-
-
-def put(root: Path, rel: str, description: str, body: str, **fields: Any) -> None:
-    lines = ["---", f"description: {description}", f"type: {fields.pop('type', 'project')}"]
-    lines += [f"{k}: {v}" for k, v in fields.items()]
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join([*lines, "---", body, ""]), encoding="utf-8")
-
-
-def ids(invoke: Invoke, *args: str) -> list[str]:
-    result = invoke("search", *args, "--format", "json")
-    assert result.exit_code in (0, 1), result.stderr
-    return [h["id"] for h in json.loads(result.stdout or "[]")]
-
-
-def hits(invoke: Invoke, *args: str) -> list[dict[str, Any]]:
-    result = invoke("search", *args, "--format", "json")
-    assert result.exit_code in (0, 1), result.stderr
-    return json.loads(result.stdout or "[]")  # type: ignore[no-any-return]
 
 
 @pytest.fixture

@@ -12,18 +12,15 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from click.testing import Result
+from search_helpers import Invoke, ids
 
 from cardindex.agents.search import open_index
 from cardindex.store import search_index
 from cardindex.store.search_index import Synced
 from cardindex.store.vault import Vault
-
-Invoke = Callable[..., Result]
 
 
 def put(root: Path, rel: str, description: str, body: str) -> Path:
@@ -40,12 +37,6 @@ def synced(root: Path) -> Synced:
         return index.last
     finally:
         index.close()
-
-
-def ids(invoke: Invoke, *args: str) -> list[str]:
-    result = invoke("search", *args, "--format", "json")
-    assert result.exit_code in (0, 1), result.stderr
-    return [h["id"] for h in json.loads(result.stdout or "[]")]
 
 
 def test_only_what_changed_is_analysed(vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
