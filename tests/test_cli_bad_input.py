@@ -223,6 +223,18 @@ def test_a_card_of_exactly_one_megabyte_is_fine(invoke, vault, write_card):
     assert result.stderr == "wrote INDEX.md (1 card)\n"
 
 
+def _name_of(path: Path) -> str | None:
+    """The `name` a fixture card sets, at the top level or under `metadata:` (read with YAML, not with cards)."""
+    head = path.read_text(encoding="utf-8").split("\n---", 1)[0].removeprefix("---\n")
+    try:
+        fields = yaml.safe_load(head) or {}
+    except yaml.YAMLError:  # an unquoted ': ' (read leniently by cards): the name line as written
+        named = [line[5:].strip() for line in head.splitlines() if line.startswith("name:")]
+        return named[0] if named else None
+    name = fields.get("name") or (fields.get("metadata") or {}).get("name")
+    return name if isinstance(name, str) and name.strip() else None
+
+
 def test_mixed_vault_with_every_bad_fixture(invoke, vault, guard):
     for src in list(GOOD.glob("*.md")) + list(BAD.glob("*.md")):
         shutil.copyfile(src, vault / src.name)
@@ -236,8 +248,11 @@ def test_mixed_vault_with_every_bad_fixture(invoke, vault, guard):
     assert linked == sorted(set(GOOD_EXPECTED) - EXPIRED_GOOD)
     for name, expected in GOOD_EXPECTED.items():
         if name not in EXPIRED_GOOD:
-            said = expected["description"]  # the hook after a name, or the link text of a card without one
-            assert f"]({name}) — {said}\n" in index or f"- [{said}]({name})\n" in index, name
+            said = expected["description"]
+            titled = _name_of(GOOD / name)
+            # SPEC §3: a card with a name is `- [NAME](PATH) — DESCRIPTION`; without one the description is the link text
+            line = f"]({name}) — {said}\n" if titled else f"- [{said}]({name})\n"
+            assert line in index, (name, titled)
     lines = result.stderr.splitlines()
     shown = len(GOOD_EXPECTED) - len(EXPIRED_GOOD)
     assert lines[-2:] == [
