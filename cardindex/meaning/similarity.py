@@ -28,6 +28,7 @@ from cardindex.meaning import slots
 from cardindex.meaning.classify import Pair, Side, classify_sides, side, swapped_values
 from cardindex.meaning.documents import REASON as DOCUMENT_REASON
 from cardindex.meaning.documents import Documents, document
+from cardindex.meaning.hubs import is_hub
 from cardindex.meaning.passages import contradicted
 from cardindex.meaning.values import kind
 from cardindex.meaning.words import CALENDAR, Statement, statement
@@ -151,6 +152,9 @@ def find_pairs(cards: Sequence[Card], multi_valued: frozenset[str] = frozenset()
                statements: Sequence[Statement] | None = None) -> list[Pair]:
     """Every duplicate and contradiction pair among `cards` (usable, live cards).
 
+    A hub (`hubs`: a list of pointers to other cards, such as a sub-index) states no fact
+    of its own and is in no pair, though its words still count in the vault's rarities.
+
     `statements`, one per card of `cards`, saves computing them (a cache has them).
     """
     if statements is None:
@@ -170,6 +174,7 @@ def find_pairs(cards: Sequence[Card], multi_valued: frozenset[str] = frozenset()
             out.append(pair)
             paired.add((i, j))
     out.extend(_documents(docs, sides, statements, weight, multi_valued, paired))
+    out = [p for p in out if not (is_hub(p.a) or is_hub(p.b))]
     out.sort(key=lambda p: (p.a.path, p.b.path))
     return out
 
@@ -212,6 +217,8 @@ def pairs_with(new: Card, cards: Sequence[Card], multi_valued: frozenset[str] = 
     whose text contains two of its rarest words (a substring scan, so the vault's other
     cards are only tokenized when they are candidates).
     """
+    if is_hub(new):
+        return []
     others = [c for c in cards if c.usable and c.path != new.path]
     mine = statement(new)
     lowered = [f"{c.description}\n{c.body[:400]}".lower() for c in others]
@@ -246,19 +253,7 @@ def pairs_with(new: Card, cards: Sequence[Card], multi_valued: frozenset[str] = 
     more = _documents(docs, [side(c, st, doc_weight) for c, st in zip(pool, sts, strict=True)], sts, doc_weight,
                       multi_valued, set(), {(0, j) for j in range(1, len(pool))})
     out.extend(p for p in more if ({p.a.path, p.b.path} - {new.path}).isdisjoint(found))
-    return out
-    # A long card is also compared as a document with the vault's other long cards.
-    long = [new, *(c for c in others if document(c) is not None)]
-    docs = Documents(long)
-    index = {c.path: i for i, c in enumerate(long)}
-    out = [p for p in out if not (p.reason in OVERRULED and (p.b.path in index and docs.overrules(0, index[p.b.path])))]
-    found = {p.b.path for p in out}
-    sts = [statement(c) for c in long]
-    doc_weight = weights(sts)
-    out.extend(p for p in _documents(docs, [side(c, st, doc_weight) for c, st in zip(long, sts, strict=True)], sts,
-                                     doc_weight, multi_valued, set(), {(0, j) for j in range(1, len(long))})
-               if p.b.path not in found)
-    return out
+    return [p for p in out if not (is_hub(p.a) or is_hub(p.b))]
 
 
 def _probe(token: str) -> str:
