@@ -140,10 +140,13 @@ _SOURCES: dict[str, tuple[str, int]] = {
         r"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[-_ ]?key|apikey|access[-_ ]?key|private[-_ ]?key|"
         r"client[-_ ]?secret|auth[-_ ]?token|credentials?|account[-_ ]?key|signing[-_ ]?key|encryption[-_ ]?key)"
         r"\b[\"']?\s*(?:[:=]|=>|\bis\b)\s*[\"'`]?([^\s\"'`,;\x00-\x1f\x7f-\x9f]{8,1000}+)(?![^\s\"'`,;\x00-\x1f\x7f-\x9f])"), 0),
-    # A value that is another key, a call or lookup, a URL, a path or an environment variable's name.
+    # A value that is another key, a call or lookup, a URL, a path, an environment variable's
+    # name, or a variable of the code (`token: impersonationToken`, `secret: signing_secret`:
+    # words joined in camelCase, PascalCase or snake_case, no digit).
     "not_a_value": ((
         r"[:(\[{]$|[(\[]|\.[a-z]{1,5}$|^(?:[a-z][a-z0-9+.-]*://|(?:~|\.\.?)?/[a-z][a-z0-9_.-]*(?:/|$)|os\.|"
-        r"process\.env|env\.|ENV\[|getenv|settings\.|config\.|self\.)|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^(?:[A-Z][a-z]+){2,}[})\]]*$"), 0),
+        r"process\.env|env\.|ENV\[|getenv|settings\.|config\.|self\.)|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^(?:[A-Z][a-z]+){2,}[})\]]*$"
+        r"|^[a-z]{2,}(?:[A-Z][a-z]{2,})+[})\]]*$|^[a-z]{2,}(?:_[a-z]{2,})+[})\]]*$"), 0),
     # Unbroken runs of token characters: where prefixed tokens start (at the run's start or
     # after a `/`, `+` or `=` in it), and where a random token may be: a piece of 32+
     # characters between dots, outside any URL, with no keyword needed.
