@@ -88,7 +88,10 @@ _BULLET = re.compile(r"^(\s*)([-*+]|\d{1,9}[.)])(?:[ \t]+(.*)|[ \t]*$)")
 _TABLE = re.compile(r"^\s*\|")
 _CHECKBOX = re.compile(r"^\[[ xX]\](?:\s|$)")
 # `- [Title](file.md) — hook`: a line of a MEMORY.md index, pointing to a card.
-_INDEX_LINE = re.compile(r"^\[(?:[^\]\\]|\\.)*\]\(<?([^)>\s]+)>?\)\s*(?:(?:\u2014|\u2013|-|:)\s*(.*))?$")
+# `[Title](card.md) — hook`, also behind the marks hand-kept indexes put first (`★★`, `⚠`,
+# an emoji) and with the link in bold (`**[Title](card.md)**`).
+_INDEX_LINE = re.compile(r"^(?:[^\w\s\[\]()*]{1,8}\s*)?(?:\*\*|__)?\[(?:[^\]\\]|\\.)*\]\(<?([^)>\s]+)>?\)(?:\*\*|__)?"
+                         r"\s*(?:(?:\u2014|\u2013|-|:)\s*(.*))?$")
 _URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
 _WORDLIKE = re.compile(r"\w")
 
