@@ -19,8 +19,11 @@ substrings that must not be in it, or `expect_none`: the vault does not know).
 What is measured:
 - **answer**: the top hit of `cards search QUERY` holds an `expect` substring and no `reject`
   one; for `expect_none`, no hit or only weak ones.
-- **context**: `cards context --query QUERY` shows no live card holding a `reject`
-  substring (the outdated value is not served beside the current one).
+- **context**: in `cards context --query QUERY`, the first card holding an `expect` or a
+  `reject` substring holds an `expect` one (the current value leads); and, shown apart,
+  whether any card shown holds a `reject` substring (for a changed fact, the outdated
+  value served beside the current one; for two scopes, the other scope's value, which
+  context rightly shows).
 - **gate**: refusals of `cards add` against `expect_refused` (precision and recall).
 - **kept**: the text of every accepted add (or of its card's last hand edit) is still in
   some card file of the vault (live or archived) at the end: nothing a writer saved is lost.
@@ -175,9 +178,11 @@ def _ask(cards: Sequence[str], vault: Path, step: Json, env: dict[str, str], num
     context = json.loads(_run(cards, vault, ["context", "--query", query, "--format", "json"], env).stdout)
     shown = [f"{c.get('description') or ''}\n{c.get('fact') or ''}" for item in context.get("items", [])
              for c in item.get("cards", [])]
-    stale = any(_holds(text, step.get("reject", [])) for text in shown)
-    return {"step": number, "right": right, "stale_in_context": stale, "none": bool(step.get("expect_none")),
-            "query": query, "top": top.strip()[:160]}
+    expect, reject = step.get("expect", []), step.get("reject", [])
+    first = next((text for text in shown if _holds(text, expect) or _holds(text, reject)), None)
+    leads = first is not None and _holds(first, expect) and not _holds(first, reject)
+    return {"step": number, "right": right, "context_leads": leads, "none": bool(step.get("expect_none")),
+            "stale_in_context": any(_holds(text, reject) for text in shown), "query": query, "top": top.strip()[:160]}
 
 
 def evaluate(folder: Path, cards: Sequence[str]) -> Json:
@@ -214,7 +219,8 @@ def summary(report: Json) -> Json:
         "answers right": (sum(a["right"] for a in asks), len(asks)),
         "  of known facts": (sum(a["right"] for a in known), len(known)),
         "  of unknown (no answer)": (sum(a["right"] for a in unknown), len(unknown)),
-        "context without the outdated value": (sum(not a["stale_in_context"] for a in known), len(known)),
+        "context leads with the right value": (sum(a["context_leads"] for a in known), len(known)),
+        "context shows no rejected value": (sum(not a["stale_in_context"] for a in known), len(known)),
         "gate refusals expected (precision)": (sum(g["expected"] for g in refused), len(refused)),
         "expected refusals made (recall)": (sum(g["refused"] for g in expected), len(expected)),
         "saved texts kept": (sum(s["accepted"] - len(s["lost"]) for s in report["scenarios"]),
@@ -250,9 +256,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.show:
         for s in report["scenarios"]:
             for a in s["asks"]:
-                if not a["right"] or a["stale_in_context"]:
+                if not a["right"] or (not a["none"] and not a["context_leads"]):
                     print(f"- {s['name']} / step {a['step']}: {a['query']!r}: "
-                          f"{'right' if a['right'] else 'WRONG'}{', outdated value in context' if a['stale_in_context'] else ''}"
+                          f"{'right' if a['right'] else 'WRONG'}"
+                          f"{'' if a['none'] or a['context_leads'] else ', context leads with another value'}"
                           f"\n    top: {a['top']!r}")
             for g in s["gate"]:
                 if g["refused"] != g["expected"]:
