@@ -24,6 +24,7 @@ from cardindex.store.card import Card
 from cardindex.store.jobs import Step, apply, free_name
 from cardindex.store.vault import Vault
 
+_PLAIN_STEM = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
 _FIRST_SENTENCE = re.compile(r"^(.+?[.!?])\s+[A-Z`*\"'(]")
 
 
@@ -67,17 +68,23 @@ def _review_all(vault: Vault, candidates: list[Candidate], now: dt.date, own_doc
     outcomes = []
     for done, cand in enumerate(candidates):
         report("checking candidates", done, len(candidates))
-        rel = free_name(vault, derived_stem(_description(cand)), taken=taken)
-        description = fit_description(_description(cand), rel)
-        fields: list[tuple[str, Any]] = [
-            ("description", description),
-            ("type", cand.type),
-            ("created", now),
-            ("verified", now),
-            ("source", cand.where),
-        ]
-        text = render_card(vault, fields, cand.text)
-        card = Card.from_text(rel, text)
+        if cand.card:  # a card file: written as it is, under its own file name when that is free
+            rel = free_name(vault, _own_stem(cand.source), taken=taken)
+            text = cand.card
+            card = Card.from_text(rel, text)
+            description = card.description
+        else:
+            rel = free_name(vault, derived_stem(_description(cand)), taken=taken)
+            description = fit_description(_description(cand), rel)
+            fields: list[tuple[str, Any]] = [
+                ("description", description),
+                ("type", cand.type),
+                ("created", now),
+                ("verified", now),
+                ("source", cand.where),
+            ]
+            text = render_card(vault, fields, cand.text)
+            card = Card.from_text(rel, text)
         raw = sorted((f for f in checks.review(card) if not _says_itself(f, own_docs)), key=Finding.sort_key)
         earlier = tuple(dict.fromkeys(origin[r] for f in raw for r in f.related if r in origin))
         findings = tuple(f._replace(related=tuple(origin.get(r, r) for r in f.related)) for f in raw)
@@ -87,6 +94,16 @@ def _review_all(vault: Vault, candidates: list[Candidate], now: dt.date, own_doc
             origin[rel] = cand.where
         outcomes.append(Outcome(cand, description, rel, text, findings, earlier))
     return outcomes
+
+
+def _own_stem(source: str) -> str:
+    """The file name an imported card had (`feedback_testing.md` -> `feedback_testing`), when it is a
+    plain name (letters, digits, `-`, `_`, `.`); else one derived from it, as `cards add` would."""
+    name = Path(source).name
+    stem = name[:-3] if name.lower().endswith(".md") else name
+    if _PLAIN_STEM.fullmatch(stem):
+        return stem
+    return derived_stem(stem)
 
 
 def _as_repo_docs(vault: Vault, inputs: list[Input]) -> tuple[str, ...]:

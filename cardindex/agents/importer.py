@@ -29,6 +29,7 @@ class Candidate(NamedTuple):
     section: str = ""  # the headings above it ("Project > Deploys")
     origin: str = "split"  # split (a Markdown file), log (--from-log), llm (the llm command)
     kind: str = ""  # for log statements: correction, decision, preference, remember
+    card: str = ""  # the input file itself, when it is already a card (frontmatter naming it): kept whole
 
     @property
     def where(self) -> str:
@@ -123,7 +124,16 @@ class _Block:
 
 
 def split_markdown(text: str, source: str, default_type: str = "project") -> tuple[list[Candidate], list[Skipped]]:
-    """One candidate per fact of a monolithic Markdown memory file, and what was skipped."""
+    """One candidate per fact of a monolithic Markdown memory file, and what was skipped.
+
+    A file that is already a card (one memory of a Claude Code memory folder: frontmatter
+    with a `description`, `name`, `type` or `metadata:`) is one candidate, kept whole: its
+    fields and body are the writer's, and splitting its "Why:" and "How to apply:" lines
+    into cards of their own would shred one fact into several.
+    """
+    whole = _as_card(text, source, default_type)
+    if whole is not None:
+        return [whole], []
     lines = text.splitlines()
     candidates: list[Candidate] = []
     skipped: list[Skipped] = []
@@ -226,6 +236,19 @@ def split_markdown(text: str, source: str, default_type: str = "project") -> tup
         i += 1
     flush()
     return candidates, skipped
+
+
+def _as_card(text: str, source: str, default_type: str) -> Candidate | None:
+    """`text` as one candidate when it is a card file, else None (a notes file to split)."""
+    if not text.startswith("---"):
+        return None
+    from cardindex.store.card import Card
+
+    card = Card.from_text("import.md", text)
+    if card.body_offset == 0 or not any(k in card.meta for k in ("description", "name", "type", "metadata")):
+        return None
+    kind = card.type if card.type in TYPES else default_type
+    return Candidate(source, 1, card.body.strip("\n"), kind, origin="card", card=text)
 
 
 def frontmatter_end(lines: list[str]) -> int:

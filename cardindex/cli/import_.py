@@ -382,6 +382,9 @@ def import_cards_command(obj: object, files: tuple[str, ...], apply: bool, from_
     candidates accepted before it: session notes, secrets, what the repo already says and
     duplicates are refused, with the reason. Link lines of an existing index
     (`- [Title](card.md) — hook`), tables and lone code blocks are skipped, with a note.
+    A file that is already a card (a memory of another Claude Code memory folder:
+    frontmatter with a description, name, type or metadata) is one candidate, copied
+    byte for byte under its own file name when that is free.
 
     Nothing is written without --apply. With it, the accepted cards are written as one
     journalled job (`cards undo` removes them all) and INDEX.md is updated; an existing
