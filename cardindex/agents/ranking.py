@@ -22,10 +22,12 @@ has nothing else). A group matches a card through any of its alternatives:
 
 How the query is put (`meaning.asking`): framing words ("need to", "going to", "now")
 count at `FRAMING_FACTOR`; a question word opening the query or a clause ("who", "when")
-adds `ASK_FACTOR` of its IDF among descriptions to the cards whose description holds it
-("Who runs the clusters"), and "who" is also answered by "owner"; this orders hits and
-is no part of their score. A query about the past ("before", "originally", "used to")
-counts retired cards `PAST_FACTOR` more when they are searched.
+adds `ASK_FACTOR` of its IDF among titles and descriptions to the cards whose title or
+description holds it ("Who runs the clusters", "Where secrets live"), and "who" is also
+answered by "owner"; this orders hits and is no part of their score. A query about the
+past ("before", "originally", "used to") counts retired cards `PAST_FACTOR` more when
+they are searched, and a retired card ranks just above the card that replaced it (its
+`superseded_by`): "what did we use before X" names X, which the new card says.
 
 Candidates come from SQLite FTS5 (any alternative of any group); each is scored with
 BM25F: per group, the term frequency of each field weighted (`WEIGHTS`) and normalised
@@ -71,6 +73,7 @@ ASK_FACTOR = 0.5  # a question word found in a description, of its IDF among des
 WEAK_COVERAGE = 0.3
 WEAK_FLOOR = 0.15  # the least a best card holding two of the query's words may hold of its weight
 CANDIDATES = 120
+ASK_FIELDS = (0, 1)  # a title says which question it answers as a description does ("Where secrets live")
 COVER_POWER = 0.25  # a card holding more of the query's distinct words ranks higher
 Alt = tuple[tuple[str, ...], float]  # a term (or a phrase of terms) and how much it counts
 
@@ -171,7 +174,7 @@ def _asks(index: SearchIndex, query: str, total: int) -> tuple[tuple[str, float]
     for word in question_words(query):
         for term in ANSWERED_BY.get(word, (word,)):
             t = stem(term)
-            n = index.count(f'description : "{t}"')
+            n = index.count(f'{{title description}} : "{t}"')
             if n and t not in out:
                 out[t] = _idf(total, n)
     return tuple(out.items())
@@ -327,15 +330,35 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
         if p.past and (archived or info.get("status") in ("superseded", "archived")):
             total *= PAST_FACTOR
         for term, idf in p.asks:  # what kind of answer is wanted: no part of the query's weight
-            tf = counts[1].get(term, 0)
+            tf = sum(WEIGHTS[k] * counts[k].get(term, 0) / norms[k] for k in ASK_FIELDS)
             if tf:
-                total += ASK_FACTOR * idf * _saturate(WEIGHTS[1] * tf / norms[1])
+                total += ASK_FACTOR * idf * _saturate(tf)
         score = min(100.0, 100.0 * total / (weight * best_sat))  # follows the order, so scores fall down the list
         field = FIELDS[max(range(len(FIELDS)), key=lambda k: by_field[k])]
         out.append(Scored(rid, path, archived, info, round(score, 1), total, covered / weight if weight else 0.0, field,
                           words))
+    if p.past:
+        out = _before_successors(out)
     out.sort(key=lambda s: (-s.raw, s.path))
     return out
+
+
+def _before_successors(out: list[Scored]) -> list[Scored]:
+    """Asked what held before X: a retired card that matched ranks just above the card that replaced it.
+
+    "What CI did we use before GitHub Actions" names the new thing, so the card that says it
+    outscores the old one; but the old card (its `superseded_by` the new one) is the answer.
+    """
+    by_id = {s.path.removesuffix(".md"): s for s in out}
+    moved = []
+    for s in out:
+        successors = [by_id.get(i.removesuffix(".md")) for i in s.info.get("superseded_by") or ()]
+        above = [t for t in successors if t is not None and t.path != s.path and t.raw >= s.raw]
+        if above:
+            top = max(above, key=lambda t: t.raw)
+            s = s._replace(raw=top.raw * 1.001, score=max(s.score, top.score))
+        moved.append(s)
+    return moved
 
 
 def weak(best: Scored) -> bool:
