@@ -125,3 +125,21 @@ def test_the_successor_rule_keeps_scores_falling(ferry: Path, invoke: Invoke) ->
     found = hits(invoke, "what booking system did we use before Harbourline", "--all")
     scores = [h["score"] for h in found]
     assert scores == sorted(scores, reverse=True)
+
+
+def test_a_numbered_word_means_its_kind(vault: Path, invoke: Invoke) -> None:
+    put(vault, "severity.md", "What each severity level means", "Severity 1 stops every sale; severity 3 can wait.")
+    put(vault, "counts.md", "How ticket stubs are counted", "Stubs are counted at the door and again at close.")
+    found = hits(invoke, "what counts as a sev1")
+    assert found[0]["id"] == "severity" and not found[0]["weak"]
+
+
+def test_a_one_letter_kind_is_no_kind(vault: Path, invoke: Invoke) -> None:
+    # "p1" is a priority, not a "p"; "v2" a version, not a "v": no letter alone stands for them
+    from cardindex.agents.ranking import _numbered
+
+    assert _numbered("p1") is None and _numbered("v2") is None and _numbered("k8s") is None
+    assert _numbered("tier2") == "tier" and _numbered("sev1") == "sev"
+    put(vault, "vans.md", "Which v-shaped stage risers we own", "Two v risers, one flat.")
+    found = hits(invoke, "v2 api")
+    assert found == [] or found[0]["weak"]

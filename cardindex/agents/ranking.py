@@ -11,6 +11,8 @@ has nothing else). A group matches a card through any of its alternatives:
   hold is also tried as two words it does ("oncall" finds "on call"), or else as its head,
   the longest content word it ends with that the vault writes ("microservice": "service"),
   at `HEAD_FACTOR`;
+- a numbered word also as the kind it numbers, at `NUMBERED_FACTOR`: "sev1" is a sev (and
+  so a severity), "tier2" a tier; a single letter is no kind ("p1", "v2");
 - only for a word the vault holds in no form: its typo corrections, the word forms the
   vault holds within one edit (two for words of 10 letters or more), counted at
   `TYPO_FACTOR` (`meaning.edits`). Lengths must be close, so a short word never matches
@@ -50,6 +52,7 @@ by an absolute score.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
@@ -68,6 +71,7 @@ TYPO_FACTOR = 0.7
 PREFIX_FACTOR = 0.8
 HEAD_FACTOR = 0.5
 PHRASE_BONUS = 0.15
+NUMBERED_FACTOR = 0.6  # "sev1" found as "sev" (and so as "severity")
 EQUIVALENT_FACTOR = 0.6
 ASK_FACTOR = 0.5  # a question word found in a description, of its IDF among descriptions
 WEAK_COVERAGE = 0.3
@@ -75,6 +79,7 @@ WEAK_FLOOR = 0.15  # the least a best card holding two of the query's words may 
 CANDIDATES = 120
 ASK_FIELDS = (0, 1)  # a title says which question it answers as a description does ("Where secrets live")
 COVER_POWER = 0.25  # a card holding more of the query's distinct words ranks higher
+_NUMBERED = re.compile(r"([a-z]{2,})\d+")
 Alt = tuple[tuple[str, ...], float]  # a term (or a phrase of terms) and how much it counts
 
 
@@ -123,8 +128,9 @@ def plan(index: SearchIndex, query: str) -> Plan:
     same = _equivalents(asked)
     framed = framing(asked)
     numbers = {w: _number(w) for w in asked}
+    kinds = {w: _numbered(w) for w in asked}
     wanted = {t for ts in stems_of.values() for t in ts} | {t for ts in joins.values() for t in ts}
-    wanted |= {t for ts in numbers.values() for t in ts}
+    wanted |= {t for ts in numbers.values() for t in ts} | {t for t in kinds.values() if t}
     wanted |= {t for alts in same.values() for a in alts for t in a}
     df = index.document_frequency(wanted)
     # the joined form of two adjacent words that the vault holds, the commonest when several are
@@ -140,6 +146,9 @@ def plan(index: SearchIndex, query: str) -> Plan:
         if len(parts) > 1:
             alts.append((parts[1:], 1.0))  # "e-bike" as the phrase "e bike"
         alts += [((t,), 1.0) for t in numbers[w] if df.get(t)]
+        kind = kinds[w]
+        if kind and df.get(kind):  # "sev1" is a sev, "tier2" a tier
+            alts.append(((kind,), NUMBERED_FACTOR))
         for j in (i - 1, i):
             if j in joined and df.get(joined[j]):
                 alts.append(((joined[j],), 1.0))
@@ -180,6 +189,12 @@ def _asks(index: SearchIndex, query: str, total: int) -> tuple[tuple[str, float]
     return tuple(out.items())
 
 
+def _numbered(word: str) -> str | None:
+    """The term of the kind a numbered word names: "sev1" a sev, "p2" no kind (one letter), "tier3" a tier."""
+    m = _NUMBERED.fullmatch(word)
+    return stem(m.group(1)) if m else None
+
+
 def _number(word: str) -> tuple[str, ...]:
     """The other number of a short word whose plural the stemmer leaves alone: "SLOs" and "SLO", "PRs" and "PR".
 
@@ -215,6 +230,10 @@ def _equivalents(asked: Sequence[str]) -> dict[int, list[tuple[str, ...]]]:
             found = equivalents(tuple(t for t, _ in tokens[start:end]))
             for i in {i for _, i in tokens[start:end]}:
                 out.setdefault(i, []).extend(a for a in found if a not in out.get(i, []))
+    for i, w in enumerate(asked):  # "sev1" means what "sev" means: "severity 1"
+        kind = _numbered(w)
+        if kind:
+            out.setdefault(i, []).extend(a for a in equivalents((kind,)) if a not in out.get(i, []))
     return out
 
 
