@@ -11,8 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from tests.search_helpers import Invoke, hits, put
+from search_helpers import Invoke, hits, put
 
 pytestmark = pytest.mark.skipif(sys.version_info < (3, 10), reason="MCP SDK")
 

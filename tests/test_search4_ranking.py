@@ -15,10 +15,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from search_helpers import Invoke, hits, ids, put
 
 from cardindex.meaning.team_words import equivalents
 from cardindex.meaning.terms import terms
-from tests.search_helpers import Invoke, hits, ids, put
 
 
 @pytest.fixture
@@ -143,3 +143,21 @@ def test_a_one_letter_kind_is_no_kind(vault: Path, invoke: Invoke) -> None:
     put(vault, "vans.md", "Which v-shaped stage risers we own", "Two v risers, one flat.")
     found = hits(invoke, "v2 api")
     assert found == [] or found[0]["weak"]
+
+
+def test_a_card_saying_the_word_itself_covers_it_whole(vault: Path) -> None:
+    # Its title says the equivalent ("severity"), which scores more, but its body says "sev1":
+    # the card holds the word asked, so none of the query's weight is missing from it.
+    from cardindex.agents import ranking
+    from cardindex.agents.search import open_index
+    from cardindex.store.vault import Vault
+
+    put(vault, "severity.md", "What each severity level means", "A sev1 stops every sale.",
+        name="Severity levels and severity names")
+    put(vault, "counts.md", "How ticket stubs are counted", "Stubs are counted at the door.")
+    index = open_index(Vault(vault))
+    try:
+        best = ranking.rank(index, ranking.plan(index, "sev1"))[0]
+        assert best.path == "severity.md" and best.coverage == pytest.approx(1.0)
+    finally:
+        index.close()

@@ -335,7 +335,9 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
                 tf = factor * sum(per_field)
                 gain = idf * _saturate(tf) if tf else 0.0
                 if gain > best:
-                    best, best_cover, best_fields = gain, idf * factor, per_field
+                    best, best_fields = gain, per_field
+                if tf:  # the card covers the word as fully as its best-held alternative says it
+                    best_cover = max(best_cover, idf * factor)
             if best:
                 total += best
                 covered += best_cover
