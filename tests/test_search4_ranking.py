@@ -161,3 +161,23 @@ def test_a_card_saying_the_word_itself_covers_it_whole(vault: Path) -> None:
         assert best.path == "severity.md" and best.coverage == pytest.approx(1.0)
     finally:
         index.close()
+
+
+@pytest.fixture
+def pottery(vault: Path) -> Path:
+    put(vault, "kiln-person.md", "Who fires the kiln", "Ana fires the stoneware, on Thursdays.")
+    put(vault, "kiln-glaze.md", "Glaze firing in the kiln for stoneware", "Stoneware is glaze fired in the big kiln at cone six.")
+    put(vault, "kiln-when.md", "When the kiln is fired", "Thursday evenings, for stoneware and porcelain.")
+    put(vault, "clay.md", "Which clay the studio buys", "A buff stoneware body from the Leek supplier.")
+    put(vault, "wheel.md", "How the wheels are cleaned", "Sponge the trays after every class.")
+    return vault
+
+
+def test_a_who_question_prefers_the_card_that_names_a_person(pottery: Path, invoke: Invoke) -> None:
+    assert ids(invoke, "who fires the big kiln")[0] == "kiln-person"
+
+
+def test_another_question_word_is_not_pulled_to_the_person(pottery: Path, invoke: Invoke) -> None:
+    assert ids(invoke, "when is stoneware fired in the kiln")[0] == "kiln-when"
+    assert ids(invoke, "glaze firing for stoneware")[0] == "kiln-glaze"
+    assert ids(invoke, "which kiln is big")[0] == "kiln-glaze"

@@ -26,7 +26,8 @@ How the query is put (`meaning.asking`): framing words ("need to", "going to", "
 count at `FRAMING_FACTOR`; a question word opening the query or a clause ("who", "when")
 adds `ASK_FACTOR` of its IDF among titles and descriptions to the cards whose title or
 description holds it ("Who runs the clusters", "Where secrets live"), and "who" is also
-answered by "owner"; this orders hits and is no part of their score. A query about the
+answered by "owner", at `PERSON_FACTOR` (a person is a kind of card; "when" or "how" ask
+for an aspect of the topic); this orders hits and is no part of their score. A query about the
 past ("before", "originally", "used to") counts retired cards `PAST_FACTOR` more when
 they are searched, and a retired card ranks just above the card that replaced it (its
 `superseded_by`): "what did we use before X" names X, which the new card says.
@@ -74,6 +75,7 @@ PHRASE_BONUS = 0.15
 NUMBERED_FACTOR = 0.6  # "sev1" found as "sev" (and so as "severity")
 EQUIVALENT_FACTOR = 0.6
 ASK_FACTOR = 0.5  # a question word found in a title or description, of its IDF among them
+PERSON_FACTOR = 2.0  # a "who" question's answer, a card saying who or naming an owner, counts this much more
 WEAK_COVERAGE = 0.3
 WEAK_FLOOR = 0.15  # the least a best card holding two of the query's words may hold of its weight
 CANDIDATES = 120
@@ -181,11 +183,13 @@ def _asks(index: SearchIndex, query: str, total: int) -> tuple[tuple[str, float]
     """The terms of the query's question words (`meaning.asking`), with their IDF among descriptions."""
     out: dict[str, float] = {}
     for word in question_words(query):
+        # "who" asks for a person, a kind of card, where "when" or "how" ask for an aspect of the topic
+        factor = PERSON_FACTOR if word in ANSWERED_BY else 1.0
         for term in ANSWERED_BY.get(word, (word,)):
             t = stem(term)
             n = index.count(f'{{title description}} : "{t}"')
             if n and t not in out:
-                out[t] = _idf(total, n)
+                out[t] = factor * _idf(total, n)
     return tuple(out.items())
 
 
