@@ -135,6 +135,7 @@ def equivalents(phrase: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     return _table().get(phrase, ())
 
 
+@cache
 def longest() -> int:
     """How many words the longest phrase of the table has."""
     return max(len(k) for k in _table())
