@@ -11,7 +11,8 @@ gitignored), then, every number the median wall time of a real subprocess:
   in place     `cards search` after one card was rewritten in place (same inode; found by the sweep)
   sync         in-process: the index update after one saved card, and on an unchanged vault
 
-The package is byte-compiled first (an installed `cards` has its .pyc files; with
+Each vault has a `.cardindex.yaml` with real settings (not only comments), as a used vault
+has. The package is byte-compiled first (an installed `cards` has its .pyc files; with
 PYTHONDONTWRITEBYTECODE set, as here, every process would compile every module again).
 
     python bench/bench_search.py --sizes 10000,100000 --repeat 5
@@ -58,6 +59,9 @@ def timed(cmd: list[str]) -> float:
     return wall
 
 
+SETTINGS = "multi_valued_keys: [owner, reviewer]\nindex_budget:\n  lines: 200\n  bytes: 25000\n"
+
+
 def vault_for(work: Path, n: int, seed: int) -> Path:
     vault = work / f"search-{n}-seed{seed}"
     if not (vault / ".generated").exists():
@@ -65,6 +69,9 @@ def vault_for(work: Path, n: int, seed: int) -> Path:
                         "--labels", str(work / f"search-{n}-seed{seed}.labels.json")], check=True,
                        capture_output=True)
         (vault / ".generated").write_text("ok\n")
+    config = vault / ".cardindex.yaml"  # real settings, not only comments: the warm path must not parse YAML
+    if SETTINGS not in (config.read_text(encoding="utf-8") if config.exists() else ""):
+        config.write_text(SETTINGS + (config.read_text(encoding="utf-8") if config.exists() else ""), encoding="utf-8")
     return vault
 
 

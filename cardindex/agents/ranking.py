@@ -11,6 +11,8 @@ has nothing else). A group matches a card through any of its alternatives:
   hold is also tried as two words it does ("oncall" finds "on call"), or else as its head,
   the longest content word it ends with that the vault writes ("microservice": "service"),
   at `HEAD_FACTOR`;
+- a numbered word also as the kind it numbers, at `NUMBERED_FACTOR`: "sev1" is a sev (and
+  so a severity), "tier2" a tier; a single letter is no kind ("p1", "v2");
 - only for a word the vault holds in no form: its typo corrections, the word forms the
   vault holds within one edit (two for words of 10 letters or more), counted at
   `TYPO_FACTOR` (`meaning.edits`). Lengths must be close, so a short word never matches
@@ -22,10 +24,13 @@ has nothing else). A group matches a card through any of its alternatives:
 
 How the query is put (`meaning.asking`): framing words ("need to", "going to", "now")
 count at `FRAMING_FACTOR`; a question word opening the query or a clause ("who", "when")
-adds `ASK_FACTOR` of its IDF among descriptions to the cards whose description holds it
-("Who runs the clusters"), and "who" is also answered by "owner"; this orders hits and
-is no part of their score. A query about the past ("before", "originally", "used to")
-counts retired cards `PAST_FACTOR` more when they are searched.
+adds `ASK_FACTOR` of its IDF among titles and descriptions to the cards whose title or
+description holds it ("Who runs the clusters", "Where secrets live"), and "who" is also
+answered by "owner", at `PERSON_FACTOR` (a person is a kind of card; "when" or "how" ask
+for an aspect of the topic); this orders hits and is no part of their score. A query about the
+past ("before", "originally", "used to") counts retired cards `PAST_FACTOR` more when
+they are searched, and a retired card ranks just above the card that replaced it (its
+`superseded_by`): "what did we use before X" names X, which the new card says.
 
 Candidates come from SQLite FTS5 (any alternative of any group); each is scored with
 BM25F: per group, the term frequency of each field weighted (`WEIGHTS`) and normalised
@@ -48,6 +53,7 @@ by an absolute score.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
@@ -66,12 +72,16 @@ TYPO_FACTOR = 0.7
 PREFIX_FACTOR = 0.8
 HEAD_FACTOR = 0.5
 PHRASE_BONUS = 0.15
+NUMBERED_FACTOR = 0.6  # "sev1" found as "sev" (and so as "severity")
 EQUIVALENT_FACTOR = 0.6
-ASK_FACTOR = 0.5  # a question word found in a description, of its IDF among descriptions
+ASK_FACTOR = 0.5  # a question word found in a title or description, of its IDF among them
+PERSON_FACTOR = 2.0  # a "who" question's answer, a card saying who or naming an owner, counts this much more
 WEAK_COVERAGE = 0.3
 WEAK_FLOOR = 0.15  # the least a best card holding two of the query's words may hold of its weight
 CANDIDATES = 120
+ASK_FIELDS = (0, 1)  # a title says which question it answers as a description does ("Where secrets live")
 COVER_POWER = 0.25  # a card holding more of the query's distinct words ranks higher
+_NUMBERED = re.compile(r"([a-z]{2,})\d+")
 Alt = tuple[tuple[str, ...], float]  # a term (or a phrase of terms) and how much it counts
 
 
@@ -120,8 +130,9 @@ def plan(index: SearchIndex, query: str) -> Plan:
     same = _equivalents(asked)
     framed = framing(asked)
     numbers = {w: _number(w) for w in asked}
+    kinds = {w: _numbered(w) for w in asked}
     wanted = {t for ts in stems_of.values() for t in ts} | {t for ts in joins.values() for t in ts}
-    wanted |= {t for ts in numbers.values() for t in ts}
+    wanted |= {t for ts in numbers.values() for t in ts} | {t for t in kinds.values() if t}
     wanted |= {t for alts in same.values() for a in alts for t in a}
     df = index.document_frequency(wanted)
     # the joined form of two adjacent words that the vault holds, the commonest when several are
@@ -137,6 +148,9 @@ def plan(index: SearchIndex, query: str) -> Plan:
         if len(parts) > 1:
             alts.append((parts[1:], 1.0))  # "e-bike" as the phrase "e bike"
         alts += [((t,), 1.0) for t in numbers[w] if df.get(t)]
+        kind = kinds[w]
+        if kind and df.get(kind):  # "sev1" is a sev, "tier2" a tier
+            alts.append(((kind,), NUMBERED_FACTOR))
         for j in (i - 1, i):
             if j in joined and df.get(joined[j]):
                 alts.append(((joined[j],), 1.0))
@@ -169,12 +183,20 @@ def _asks(index: SearchIndex, query: str, total: int) -> tuple[tuple[str, float]
     """The terms of the query's question words (`meaning.asking`), with their IDF among descriptions."""
     out: dict[str, float] = {}
     for word in question_words(query):
+        # "who" asks for a person, a kind of card, where "when" or "how" ask for an aspect of the topic
+        factor = PERSON_FACTOR if word in ANSWERED_BY else 1.0
         for term in ANSWERED_BY.get(word, (word,)):
             t = stem(term)
-            n = index.count(f'description : "{t}"')
+            n = index.count(f'{{title description}} : "{t}"')
             if n and t not in out:
-                out[t] = _idf(total, n)
+                out[t] = factor * _idf(total, n)
     return tuple(out.items())
+
+
+def _numbered(word: str) -> str | None:
+    """The term of the kind a numbered word names: "sev1" a sev, "p2" no kind (one letter), "tier3" a tier."""
+    m = _NUMBERED.fullmatch(word)
+    return stem(m.group(1)) if m else None
 
 
 def _number(word: str) -> tuple[str, ...]:
@@ -212,6 +234,10 @@ def _equivalents(asked: Sequence[str]) -> dict[int, list[tuple[str, ...]]]:
             found = equivalents(tuple(t for t, _ in tokens[start:end]))
             for i in {i for _, i in tokens[start:end]}:
                 out.setdefault(i, []).extend(a for a in found if a not in out.get(i, []))
+    for i, w in enumerate(asked):  # "sev1" means what "sev" means: "severity 1"
+        kind = _numbered(w)
+        if kind:
+            out.setdefault(i, []).extend(a for a in equivalents((kind,)) if a not in out.get(i, []))
     return out
 
 
@@ -313,7 +339,9 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
                 tf = factor * sum(per_field)
                 gain = idf * _saturate(tf) if tf else 0.0
                 if gain > best:
-                    best, best_cover, best_fields = gain, idf * factor, per_field
+                    best, best_fields = gain, per_field
+                if tf:  # the card covers the word as fully as its best-held alternative says it
+                    best_cover = max(best_cover, idf * factor)
             if best:
                 total += best
                 covered += best_cover
@@ -327,15 +355,35 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
         if p.past and (archived or info.get("status") in ("superseded", "archived")):
             total *= PAST_FACTOR
         for term, idf in p.asks:  # what kind of answer is wanted: no part of the query's weight
-            tf = counts[1].get(term, 0)
+            tf = sum(WEIGHTS[k] * counts[k].get(term, 0) / norms[k] for k in ASK_FIELDS)
             if tf:
-                total += ASK_FACTOR * idf * _saturate(WEIGHTS[1] * tf / norms[1])
+                total += ASK_FACTOR * idf * _saturate(tf)
         score = min(100.0, 100.0 * total / (weight * best_sat))  # follows the order, so scores fall down the list
         field = FIELDS[max(range(len(FIELDS)), key=lambda k: by_field[k])]
         out.append(Scored(rid, path, archived, info, round(score, 1), total, covered / weight if weight else 0.0, field,
                           words))
+    if p.past:
+        out = _before_successors(out)
     out.sort(key=lambda s: (-s.raw, s.path))
     return out
+
+
+def _before_successors(out: list[Scored]) -> list[Scored]:
+    """Asked what held before X: a retired card that matched ranks just above the card that replaced it.
+
+    "What CI did we use before GitHub Actions" names the new thing, so the card that says it
+    outscores the old one; but the old card (its `superseded_by` the new one) is the answer.
+    """
+    by_id = {s.path.removesuffix(".md"): s for s in out}
+    moved = []
+    for s in out:
+        successors = [by_id.get(i.removesuffix(".md")) for i in s.info.get("superseded_by") or ()]
+        above = [t for t in successors if t is not None and t.path != s.path and t.raw >= s.raw]
+        if above:
+            top = max(above, key=lambda t: t.raw)
+            s = s._replace(raw=top.raw * 1.001, score=max(s.score, top.score))
+        moved.append(s)
+    return moved
 
 
 def weak(best: Scored) -> bool:

@@ -55,6 +55,7 @@ def row_of(card: Card) -> Row:
         "type": card.type, "status": card.status if card.usable else "invalid", "usable": card.usable,
         "expires": card.expires.isoformat() if card.expires else None, "scope": card.scope,
         "conflicts_with": id_list(card.fields.get("conflicts_with")),
+        "superseded_by": id_list(card.fields.get("superseded_by")),
     }
     return Row(tuple(" ".join(terms(t)) for t in texts),
                tuple((w, stem(w)) for w in sorted(forms) if len(w) >= 3 and w.isalpha()), info)

@@ -7,9 +7,12 @@ alternative of the query word, counted at `ranking.EQUIVALENT_FACTOR`, below the
 itself, so a card that says what was asked still ranks first).
 
 What belongs here: vocabulary any software team uses, an abbreviation with its one
-common expansion, or two words a team uses for one thing. What does not: a word because
+common expansion, two words a team uses for one thing, or the plain-English ways of
+naming one concept that agents ask in and cards answer in ("how often" and "interval",
+"looks after" and "owner", "ceiling" and "maximum"). What does not: a word because
 one card or one query needs it, a product name, or a word with several common meanings
-in this talk ("pm", "op", "run"). Each line is one group of equivalent phrases; a
+in this talk ("pm", "op", "run"; "min" is also minutes, "store" an app store, "image" a
+container image, "route" a delivery route, "hr" an hour). Each line is one group of equivalent phrases; a
 phrase of several words matches those words side by side. Analysed with the one
 stemmer (`meaning.terms`), so "alarms" meets "alarm" and "alerting" "alert".
 """
@@ -70,6 +73,50 @@ GROUPS = (
     "customer service | customer support | support",
     "dev machine | laptop | workstation",
     "bug | defect",
+    # more abbreviations a team writes either way
+    "qa | quality assurance",
+    "pii | personal data | personally identifiable information",
+    "adr | architecture decision record | decision record",
+    "lb | load balancer",
+    "vm | virtual machine",
+    "ml | machine learning",
+    "ui | user interface",
+    "ux | user experience",
+    "os | operating system",
+    "pto | time off | vacation",
+    "kpi | key performance indicator",
+    "staging | preprod | pre production",
+    # one concept, said several ways
+    "owner | maintainer | in charge of | looks after | responsible for",
+    "how often | frequency | interval | cadence",
+    "how long | duration",
+    "how far | distance",
+    "limit | cap | ceiling | maximum | max | upper bound",
+    "minimum | lower bound",
+    "delete | remove | erase | purge | wipe",
+    "deprecated | sunset",
+    "cron | cron job | scheduled job | periodic job",
+    "unavailable | unreachable | offline",
+    "flaky | intermittent",
+    "revert | roll back",
+    "invoice | bill",
+    "salary | payroll | wages",
+    "reply | answer | respond",
+    "enable | turn on | switch on | activate",
+    "disable | turn off | switch off | deactivate",
+    "start | begin | kick off",
+    "verify | validate",
+    "increase | grow | rise",
+    "decrease | reduce",
+    "big | large | huge",
+    "employee | staff",
+    "car | vehicle",
+    "folder | directory",
+    "codebase | repo",
+    "dark mode | dark theme | night mode",
+    "postmortem | incident review",
+    "monitoring | observability",
+    "deadline | due date",
 )
 
 
@@ -88,6 +135,7 @@ def equivalents(phrase: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     return _table().get(phrase, ())
 
 
+@cache
 def longest() -> int:
     """How many words the longest phrase of the table has."""
     return max(len(k) for k in _table())

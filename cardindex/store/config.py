@@ -92,11 +92,19 @@ def read_settings(path: Path, label: str) -> dict[str, Any] | None:
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise ConfigError(f"not UTF-8 (byte {raw[exc.start]:#04x})", path=label, line=line) from None
+    if _only_comments(text):  # what `cards init` writes: every setting commented out
+        return None
+    from cardindex.store import settings_memo
+
+    data = settings_memo.recall(path, raw)  # parsed before from these very bytes: no YAML imported
+    if data is not None:
+        return data
     data = _safe_yaml(text, label)
     if data is None:
         return None
     if not isinstance(data, dict):
         raise ConfigError("the config must be a mapping of settings", path=label)
+    settings_memo.keep(path, raw, data)
     return data
 
 
