@@ -75,6 +75,7 @@ PHRASE_BONUS = 0.15
 NUMBERED_FACTOR = 0.6  # "sev1" found as "sev" (and so as "severity")
 EQUIVALENT_FACTOR = 0.6
 ASK_FACTOR = 0.5  # a question word found in a title or description, of its IDF among them
+HUB_FACTOR = 0.5  # a hub (a sub-index: a list of pointers to cards) answers below the cards it points at
 PERSON_FACTOR = 2.0  # a "who" question's answer, a card saying who or naming an owner, counts this much more
 WEAK_COVERAGE = 0.3
 WEAK_FLOOR = 0.15  # the least a best card holding two of the query's words may hold of its weight
@@ -354,6 +355,8 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
         total *= (covered / weight if weight else 0.0) ** COVER_POWER
         if p.past and (archived or info.get("status") in ("superseded", "archived")):
             total *= PAST_FACTOR
+        if info.get("hub"):
+            total *= HUB_FACTOR
         for term, idf in p.asks:  # what kind of answer is wanted: no part of the query's weight
             tf = sum(WEIGHTS[k] * counts[k].get(term, 0) / norms[k] for k in ASK_FIELDS)
             if tf:

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 from cardindex.agents import ranking
 from cardindex.agents.scopes import scope_matches
 from cardindex.errors import CardIndexError
+from cardindex.meaning.hubs import is_hub
 from cardindex.meaning.terms import FORMAT, adopt_irregular, irregular_forms, stem, surface_words, terms
 from cardindex.store.card import Card, id_list
 from cardindex.store.search_index import Row, SearchIndex, content_hash
@@ -56,6 +57,7 @@ def row_of(card: Card) -> Row:
         "expires": card.expires.isoformat() if card.expires else None, "scope": card.scope,
         "conflicts_with": id_list(card.fields.get("conflicts_with")),
         "superseded_by": id_list(card.fields.get("superseded_by")),
+        "hub": is_hub(card),  # a list of pointers to other cards states no fact: it ranks below them
     }
     return Row(tuple(" ".join(terms(t)) for t in texts),
                tuple((w, stem(w)) for w in sorted(forms) if len(w) >= 3 and w.isalpha()), info)
@@ -207,6 +209,7 @@ def _find(vault: Vault, index: SearchIndex, known: Mapping[str, Card], query: st
         if card is None:
             continue
         sides = tuple(i for i in s.info.get("conflicts_with") or () if s.info.get("status") == "conflict")
+        at = len(hits)
         hits.append(Hit(card, s.score, s.field, status_of(s.info, day), is_weak, sides))
         placed.add(s.path)
         for side in sides:  # every side of a conflict comes back with it, marked
@@ -214,9 +217,11 @@ def _find(vault: Vault, index: SearchIndex, known: Mapping[str, Card], query: st
             if other is None or other.path in placed or not other.usable:
                 continue
             near = by_path.get(other.path)
-            hits.append(Hit(other, near.score if near else s.score, near.field if near else s.field,
-                            "conflict" if other.status == "conflict" else other.status, is_weak,
-                            tuple(id_list(other.fields.get("conflicts_with"))) or (card.id,)))
+            hit = Hit(other, near.score if near else s.score, near.field if near else s.field,
+                      "conflict" if other.status == "conflict" else other.status, is_weak,
+                      tuple(id_list(other.fields.get("conflicts_with"))) or (card.id,))
+            # What the user locked is what holds: it leads the claim contesting it.
+            hits.insert(at, hit) if other.locked and not card.locked else hits.append(hit)
             placed.add(other.path)
     return hits
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 
 from cardindex.meaning.stem import stem as _snowball
 
-FORMAT = "terms-5"
+FORMAT = "terms-6"
 # Irregular past forms ("sent": "send") from the one model of what a card states
 # (`meaning.words`), which the Snowball stemmer cannot reach. Importing that model costs a
 # warm search 2-3 ms, so a search index hands over the table it was analysed with
