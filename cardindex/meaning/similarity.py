@@ -14,7 +14,8 @@ apart (a rule and its negation score 100 on token_set_ratio), so this works in t
    multi-valued key are different facts.
 3. **Documents** (`documents`): long cards the statement model cannot judge (research
    notes, long how-tos) pair as one document written twice when their titles, their
-   contents and their vocabularies agree; reported, never merged.
+   contents and their vocabularies agree; reported, never merged. Two long cards whose
+   statements give one thing two values (`statements`) are a contradiction, reported.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from cardindex.meaning.classify import Pair, Side, classify_sides, side, swapped
 from cardindex.meaning.documents import REASON as DOCUMENT_REASON
 from cardindex.meaning.documents import Documents, document
 from cardindex.meaning.passages import contradicted
+from cardindex.meaning.statements import contradicted as statements_contradicted
 from cardindex.meaning.values import kind
 from cardindex.meaning.words import CALENDAR, Statement, statement
 from cardindex.store.card import Card
@@ -202,6 +204,12 @@ def _documents(docs: Documents, sides: Sequence[Side], statements: Sequence[Stat
             continue
         first, second = (a, b) if a.card.path < b.card.path else (b, a)
         out.append(Pair(first.card, second.card, "contradiction", "value", 100.0, detail))
+        paired.add((min(i, j), max(i, j)))
+    for i, j, detail in statements_contradicted([s.card for s in sides], docs, wanted):
+        a, b = sides[i], sides[j]
+        if (i, j) in paired or slots.relate(a.scope, b.scope, a.key, b.key, lambda: False, multi_valued) == slots.APART:
+            continue
+        out.append(Pair(a.card, b.card, "contradiction", "value", 100.0, detail))
     return out
 
 
