@@ -23,6 +23,9 @@ A short card can also be **stated again inside a document**: one unit of a long 
 bullet of a project card, a section of a how-to) holds most of the short card's
 description and says little the short card does not (`Documents.containments`).
 
+Three copies of one document are found as a group: two documents each found with a third
+are one document too when their titles name one subject.
+
 Such a pair is reported as a duplicate with reason `restated`: lint and the write gate
 name it; consolidation leaves both cards alone (a merge of two long documents, or of a
 many-topic card into a short one, is a rewrite no rule can check).
@@ -237,6 +240,25 @@ class Documents:
             cosine = self.cosine(i, j)
             if cosine >= COSINE:
                 out.append((i, j, round(min(mutual, cosine * 2) * 100, 1)))
+        return out + self._third(out, wanted)
+
+    def _third(self, found: Sequence[tuple[int, int, float]],
+               wanted: set[tuple[int, int]] | None) -> list[tuple[int, int, float]]:
+        """One document written three times: two copies of one document, each found with a
+        third, are one document too when their titles name one subject (the two may share
+        less with each other than each shares with the fuller third)."""
+        linked: dict[int, dict[int, float]] = defaultdict(dict)
+        for i, j, score in found:
+            linked[i][j] = linked[j][i] = score
+        out = []
+        for k in sorted(linked):
+            for i, j in combinations(sorted(linked[k]), 2):
+                if j in linked[i] or (wanted is not None and (i, j) not in wanted):
+                    continue
+                if _one_subject(self.docs[i], self.docs[j]):
+                    score = min(linked[k][i], linked[k][j])
+                    linked[i][j] = linked[j][i] = score
+                    out.append((i, j, score))
         return out
 
     def containments(self, cards: Sequence[Card], statements: Sequence[Statement], weight: Mapping[str, float],
