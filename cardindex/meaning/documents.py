@@ -24,7 +24,8 @@ bullet of a project card, a section of a how-to) holds most of the short card's
 description and says little the short card does not (`Documents.containments`).
 
 Three copies of one document are found as a group: two documents each found with a third
-are one document too when their titles name one subject.
+are one document too when their titles name one subject and their vocabularies are alike
+(`THIRD_COSINE`; two halves of one long document, each restating part of it, are not).
 
 Such a pair is reported as a duplicate with reason `restated`: lint and the write gate
 name it; consolidation leaves both cards alone (a merge of two long documents, or of a
@@ -50,6 +51,7 @@ MIN_UNIT_WORDS = 3  # shorter units (a label, a bare link) say nothing of their 
 TITLE_SHARE = 0.5  # of the shorter title's words that the other title has
 MUTUAL = 0.45  # rarity-weighted share of each statement that a unit of the other holds
 COSINE = 0.25  # of the two bodies' rarity-weighted word counts
+THIRD_COSINE = 0.2  # and of two copies of one document each found with a third
 CONTAINED = 0.7  # a unit holds this much of a short card's description, and says little else
 CONTAINED_BLOCK = 60  # a word in more documents than this does not find where a short card is restated
 TITLE_BLOCK = 40  # two title words shared by more documents than this say nothing
@@ -245,8 +247,9 @@ class Documents:
     def _third(self, found: Sequence[tuple[int, int, float]],
                wanted: set[tuple[int, int]] | None) -> list[tuple[int, int, float]]:
         """One document written three times: two copies of one document, each found with a
-        third, are one document too when their titles name one subject (the two may share
-        less with each other than each shares with the fuller third)."""
+        third, are one document too when their titles name one subject and their
+        vocabularies are alike (the two may share less with each other than each shares
+        with the fuller third; two halves of one document share little vocabulary)."""
         linked: dict[int, dict[int, float]] = defaultdict(dict)
         for i, j, score in found:
             linked[i][j] = linked[j][i] = score
@@ -255,7 +258,7 @@ class Documents:
             for i, j in combinations(sorted(linked[k]), 2):
                 if j in linked[i] or (wanted is not None and (i, j) not in wanted):
                     continue
-                if _one_subject(self.docs[i], self.docs[j]):
+                if _one_subject(self.docs[i], self.docs[j]) and self.cosine(i, j) >= THIRD_COSINE:
                     score = min(linked[k][i], linked[k][j])
                     linked[i][j] = linked[j][i] = score
                     out.append((i, j, score))

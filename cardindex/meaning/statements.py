@@ -60,6 +60,7 @@ _FILE_DATE = re.compile(r"(?<!\d)(?:19|20)\d\d[-_]?[01]\d[-_]?[0-3]\d(?!\d)[a-z]
 _ISO_DAY = re.compile(r"^\d{4}-\d\d(?:-\d\d)?$")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*(\[])")
 _ASIDE = re.compile(r"\s*(\([^()]{3,}\))\s*")  # a parenthesis is a statement of its own: "18 open (10 carried + 8 new)"
+_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#+)\s+")
 _RULE_ROW = re.compile(r"^\|[\s|:-]*$")
 
 __all__ = ["Said", "contradicted", "said"]
@@ -78,6 +79,7 @@ def said(body: str) -> list[Said]:
     for unit in units(body):
         if _RULE_ROW.match(unit):
             continue
+        unit = _MARKER.sub("", unit, count=1)  # "3." of a numbered step is where it stands, not what it says
         for sentence in _SENTENCE.split(unit):
             for part in _ASIDE.split(sentence):
                 w = words(part)
