@@ -52,11 +52,9 @@ LONG_WORDS = 30  # and the longer one is a sentence, not a paragraph of many fac
 MIN_WORDS = 2  # a statement of fewer words says nothing to compare
 VALUES = 2  # a side that differs in more values than this lists things, it gives no one value
 SORTS = ("number", "version")  # measured values: names, paths and hosts are more often the subject or a reference
-SERIES = False
 QUOTE = 90  # characters of each statement quoted in a finding
 
 _MONTHS = CALENDAR | {"may"}  # the calendar words leave out the month that is also a verb
-_FILE_DATE = re.compile(r"(?<!\d)(?:19|20)\d\d[-_]?[01]\d[-_]?[0-3]\d(?!\d)[a-z]?")
 _ISO_DAY = re.compile(r"^\d{4}-\d\d(?:-\d\d)?$")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*(\[])")
 _ASIDE = re.compile(r"\s*(\([^()]{3,}\))\s*")  # a parenthesis is a statement of its own: "18 open (10 carried + 8 new)"
@@ -118,10 +116,6 @@ def contradicted(cards: Sequence[Card], docs: Documents,
                     continue
                 key, at = ((i, j), (n, m)) if i < j else ((j, i), (m, n))
                 shared[key][at] += 1
-    if SERIES:
-        for i, j in _series(cards, index):
-            if wanted is None or (i, j) in wanted:
-                _share_any(shared[(i, j)], stated[i], stated[j])
     out = []
     for (i, j), found in sorted(shared.items()):
         pairs = sorted(at for at, count in found.items() if count >= 2)[:PER_PAIR]
@@ -132,40 +126,6 @@ def contradicted(cards: Sequence[Card], docs: Documents,
                 out.append((i, j, _detail(cards[i], cards[j], a, b, other)))
                 break
     return out
-
-
-def _series(cards: Sequence[Card], index: Sequence[int]) -> list[tuple[int, int]]:
-    """Pairs of long cards of one dated series: one folder, one file name but for its date
-    ("audit_2026-05-14" / "audit_2026-05-15"). Consecutive ones only: a series of n reports
-    gives n - 1 pairs, and each report is compared with the one it follows."""
-    groups: dict[str, list[tuple[str, int]]] = defaultdict(list)
-    for i in index:
-        path = cards[i].path
-        stem = path.rsplit(".", 1)[0]
-        dated = _FILE_DATE.search(stem.rsplit("/", 1)[-1])
-        if dated:
-            groups[_FILE_DATE.sub("#", stem)].append((dated.group().replace("-", "").replace("_", ""), i))
-    out = []
-    for members in groups.values():
-        ordered = [i for _, i in sorted(members)]
-        out.extend((min(a, b), max(a, b)) for a, b in zip(ordered, ordered[1:]))
-    return out
-
-
-def _share_any(found: dict[tuple[int, int], int], first: Sequence[Said], second: Sequence[Said]) -> None:
-    """Count the words each statement of `first` shares with each of `second` (one series: every word counts)."""
-    by_word: dict[str, list[int]] = defaultdict(list)
-    for m, s in enumerate(second):
-        for token in set(s.words.tokens):
-            by_word[token].append(m)
-    for n, s in enumerate(first):
-        counts: dict[int, int] = defaultdict(int)
-        for token in set(s.words.tokens):
-            for m in by_word.get(token, ()):
-                counts[m] += 1
-        for m, count in counts.items():
-            if count >= 2:
-                found[(n, m)] = max(found.get((n, m), 0), count)
 
 
 def _other_value(a: Words, b: Words) -> tuple[str, str] | None:
