@@ -144,3 +144,53 @@ def test_a_dated_series_says_which_report_is_newer(vault: Path, run_cli: Callabl
     done = run_cli("--vault", str(vault), "lint", "--select", "C103", "--format", "json")
     messages = {f["message"] for f in json.loads(done.stdout)}
     assert messages and all("'7' vs '3'" in m and "hygiene_2026-03-09.md is newer" in m for m in messages), messages
+
+
+# ---------------------------------------------------------------- one identifier, two records
+
+INSPECTION = """# Facilities inspection, {day}
+
+Walked every floor of the east wing with the caretaker.
+
+- {record}
+- WO-102 MEDIUM: the loading bay door sticks halfway in cold weather.
+- The fire doors on floors two and three close fully and latch.
+- Emergency lighting in the stairwell passed its monthly test.
+- The roof drains were cleared of leaves before the storm season.
+- Visitor badges are kept in the locked drawer at reception.
+"""
+
+
+def inspection(day: str, record: str) -> Card:
+    return card(f"inspection_{day}.md", f"Facilities inspection of the east wing on {day}",
+                INSPECTION.format(day=day, record=record))
+
+
+def test_one_identifier_given_to_two_records_is_a_contradiction() -> None:
+    older = inspection("2026-02-03", "WO-118 LOW: a dripping tap in the second floor kitchenette.")
+    newer = inspection("2026-02-10", "WO-118 HIGH: the boiler pressure valve vents onto the corridor.")
+    found = contradictions(older, newer)
+    assert len(found) == 1 and found[0].startswith("WO-118 names two records: "), found
+    assert "'low' vs 'high'" in found[0] and "inspection_2026-02-10.md is newer" in found[0]
+
+
+def test_one_record_rated_again_or_given_a_status_is_left_alone() -> None:
+    # The same work order, its status in one report and its severity in the other: two attributes.
+    older = inspection("2026-02-03", "WO-118 OPEN: the boiler pressure valve vents onto the corridor.")
+    newer = inspection("2026-02-10", "WO-118 HIGH: boiler pressure valve still vents onto the corridor.")
+    assert contradictions(older, newer) == []
+
+
+def test_lists_bare_labels_and_plain_words_are_no_records() -> None:
+    older = inspection("2026-02-03", "WO-118, WO-102 and WO-131 were raised with the landlord.")
+    newer = inspection("2026-02-10", "WO-118 CLOSED")
+    assert contradictions(older, newer) == []
+    older = inspection("2026-02-03", "WO-118 was about a dripping tap in the second floor kitchenette.")
+    newer = inspection("2026-02-10", "WO-118 is the boiler pressure valve venting onto the corridor.")
+    assert contradictions(older, newer) == []  # no label in capitals: the identifier is all the record says
+
+
+def test_the_same_label_is_no_contradiction() -> None:
+    older = inspection("2026-02-03", "WO-118 HIGH: a dripping tap in the second floor kitchenette.")
+    newer = inspection("2026-02-10", "WO-118 HIGH: the boiler pressure valve vents onto the corridor.")
+    assert contradictions(older, newer) == []

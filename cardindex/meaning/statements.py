@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from cardindex.meaning.documents import Documents, units
@@ -52,10 +52,15 @@ LONG_WORDS = 30  # and the longer one is a sentence, not a paragraph of many fac
 MIN_WORDS = 2  # a statement of fewer words says nothing to compare
 VALUES = 2  # a side that differs in more values than this lists things, it gives no one value
 SORTS = ("number", "version")  # measured values: names, paths and hosts are more often the subject or a reference
+RECORD_WORDS = 3  # plain words a record says of its identifier, at least, to be compared
+RECORD_SHARED = 0.2  # two records sharing more of their plain words than this are one record
 QUOTE = 90  # characters of each statement quoted in a finding
 
 _MONTHS = CALENDAR | {"may"}  # the calendar words leave out the month that is also a verb
 _ISO_DAY = re.compile(r"^\d{4}-\d\d(?:-\d\d)?$")
+_IDENTIFIER = re.compile(r"^[a-z]{1,8}-\d{1,5}[a-z]?$")  # as `words` gives it: "sev-45", "req-12", "inc-2031"
+_LABELLED = re.compile(r"^[\W_]*([A-Za-z]{1,8}-\d{1,5}[a-z]?)[\W_]+([A-Z]{3,})\b")  # "**SEV-45** HIGH", "| SEV-45 | HIGH |"
+_CAPITALS = re.compile(r"\b[A-Z]{3,}\b")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*(\[])")
 _ASIDE = re.compile(r"\s*(\([^()]{3,}\))\s*")  # a parenthesis is a statement of its own: "18 open (10 carried + 8 new)"
 _MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#+)\s+")
@@ -69,6 +74,13 @@ class Said(NamedTuple):
 
     text: str
     words: Words
+    heading: bool = False
+
+    @property
+    def text_id(self) -> str:
+        """The identifier leading a record statement, as written ("SEV-45")."""
+        m = _LABELLED.match(self.text)
+        return m.group(1) if m else self.words.tokens[0]
 
 
 def said(body: str) -> list[Said]:
@@ -77,12 +89,13 @@ def said(body: str) -> list[Said]:
     for unit in units(body):
         if _RULE_ROW.match(unit):
             continue
+        heading = unit.startswith("#")
         unit = _MARKER.sub("", unit, count=1)  # "3." of a numbered step is where it stands, not what it says
         for sentence in _SENTENCE.split(unit):
             for part in _ASIDE.split(sentence):
                 w = words(part)
                 if len(w.tokens) >= MIN_WORDS:
-                    out.append(Said(part.strip(" ()"), w))
+                    out.append(Said(part.strip(" ()"), w, heading))
     return out
 
 
@@ -116,16 +129,79 @@ def contradicted(cards: Sequence[Card], docs: Documents,
                     continue
                 key, at = ((i, j), (n, m)) if i < j else ((j, i), (m, n))
                 shared[key][at] += 1
-    out = []
+    out = {}
     for (i, j), found in sorted(shared.items()):
         pairs = sorted(at for at, count in found.items() if count >= 2)[:PER_PAIR]
         for n, m in pairs:
             a, b = stated[i][n], stated[j][m]
             other = _other_value(a.words, b.words)
             if other:
-                out.append((i, j, _detail(cards[i], cards[j], a, b, other)))
+                out[(i, j)] = _detail(cards[i], cards[j], a, b, other)
                 break
+    for (i, j), (a, b, other) in _relabelled(stated, wanted).items():
+        out.setdefault((i, j), _detail(cards[i], cards[j], a, b, other, f"{a.text_id} names two records: "))
+    return [(i, j, detail) for (i, j), detail in sorted(out.items())]
+
+
+def _relabelled(stated: Mapping[int, Sequence[Said]], wanted: set[tuple[int, int]] | None
+                ) -> dict[tuple[int, int], tuple[Said, Said, tuple[str, str]]]:
+    """Two long cards that give one identifier to two different records: "SEV-66 LOW: the
+    light client skips the proof check" / "SEV-66 HIGH: grid orders are not authenticated".
+
+    An identifier (letters, a hyphen, digits) leading a statement is the subject of a
+    record, and a word in capitals right after it the record's label (a severity, a
+    status, a priority). When two cards label one identifier differently *and* say nothing
+    alike of it (their words beyond the identifier, labels, numbers and paths share at most
+    `RECORD_SHARED` of the shorter's), the identifier names two things: a report renumbered
+    its findings, or a record was filed twice. One record re-rated or given a status in
+    another report ("SEV-41: OPEN — guardian.zig …" / "SEV-41 HIGH: guardian.zig …") says the
+    same things of it and is left alone: a status and a severity are two attributes, and
+    which a label is, is not in the words. A heading's record goes on in the next statement.
+    """
+    by_id: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
+    for i, found in stated.items():
+        for n, s in enumerate(found):
+            label = _label(s)
+            if label:
+                by_id[s.words.tokens[0]].append((i, n, label))
+    out: dict[tuple[int, int], tuple[Said, Said, tuple[str, str]]] = {}
+    for ident, members in by_id.items():
+        if len(members) > BLOCK:
+            continue
+        for x, (i, n, first) in enumerate(members):
+            for j, m, second in members[x + 1:]:
+                key = (min(i, j), max(i, j))
+                if i == j or first == second or key in out or (wanted is not None and key not in wanted):
+                    continue
+                said_a, said_b = _record(stated[i], n, ident), _record(stated[j], m, ident)
+                if len(said_a) < RECORD_WORDS or len(said_b) < RECORD_WORDS:
+                    continue
+                if len(said_a & said_b) > RECORD_SHARED * min(len(said_a), len(said_b)):
+                    continue  # one record said twice, re-rated or given a status: not two things
+                a, b = stated[i][n], stated[j][m]
+                out[key] = (a, b, (first, second)) if i < j else (b, a, (second, first))
     return out
+
+
+def _record(found: Sequence[Said], n: int, ident: str) -> frozenset[str]:
+    """What record statement n says of its identifier: its plain words (no identifier, label,
+    number or path), with the next statement's when it is a heading ("### SEV-45 — HIGH")."""
+    said = list(found[n].words.tokens)
+    if found[n].heading and n + 1 < len(found):
+        said += found[n + 1].words.tokens
+    labels = {t for raw in _CAPITALS.findall(found[n].text) for t in words(raw).tokens}
+    return frozenset(t for t in said if t != ident and t not in labels and kind(t) == "name")
+
+
+def _label(s: Said) -> str | None:
+    """The label of a record statement ("SEV-45 — HIGH — …" gives "high"), or None."""
+    tokens = s.words.tokens
+    if len(tokens) < 2 or not _IDENTIFIER.match(tokens[0]) or _IDENTIFIER.match(tokens[1]):
+        return None
+    m = _LABELLED.match(s.text)
+    if m is None or words(m.group(2)).tokens != (tokens[1],):
+        return None
+    return tokens[1]
 
 
 def _other_value(a: Words, b: Words) -> tuple[str, str] | None:
@@ -174,13 +250,13 @@ def _beside(tokens: tuple[str, ...], chosen: set[str], shared: frozenset[str]) -
     return out
 
 
-def _detail(first: Card, second: Card, a: Said, b: Said, other: tuple[str, str]) -> str:
+def _detail(first: Card, second: Card, a: Said, b: Said, other: tuple[str, str], lead: str = "") -> str:
     """The message: both statements quoted briefly (redacted), the values, and which card is newer."""
     newer = ""
     da, db = _dated(first), _dated(second)
     if da and db and da != db:
         newer = f"; {(second if db > da else first).path} is newer"
-    return (f"{first.path} says {_quote(a.text)}, {second.path} says {_quote(b.text)} "
+    return (f"{lead}{first.path} says {_quote(a.text)}, {second.path} says {_quote(b.text)} "
             f"({other[0]!r} vs {other[1]!r}{newer})")
 
 
