@@ -13,7 +13,9 @@ them agree, because each alone also holds for two notes on neighbouring topics:
    a table row), with its description, holds most of the other's statement (its
    description and fact sentence, weighted by rarity), and the other way round.
 3. **One vocabulary**: the cosine of the two bodies' rarity-weighted word counts, over the
-   long cards of the vault, is high.
+   long cards of the vault, is high. Two bodies of one vocabulary through and through
+   (`ALIKE`: one list said again in other words) need less of each statement held by the
+   other (`ALIKE_MUTUAL`): their descriptions, written apart, tend to differ.
 
 Between two documents the statement model's own verdicts on their descriptions (the same
 fact reworded, another value in one place) stand only when the documents are alike
@@ -51,6 +53,8 @@ MIN_UNIT_WORDS = 3  # shorter units (a label, a bare link) say nothing of their 
 TITLE_SHARE = 0.5  # of the shorter title's words that the other title has
 MUTUAL = 0.45  # rarity-weighted share of each statement that a unit of the other holds
 COSINE = 0.25  # of the two bodies' rarity-weighted word counts
+ALIKE = 0.45  # a cosine this high (one vocabulary through and through) ...
+ALIKE_MUTUAL = 0.3  # ... needs less of each statement held by the other
 THIRD_COSINE = 0.2  # and of two copies of one document each found with a third
 CONTAINED = 0.7  # a unit holds this much of a short card's description, and says little else
 CONTAINED_BLOCK = 60  # a word in more documents than this does not find where a short card is restated
@@ -237,10 +241,10 @@ class Documents:
                 continue
             da, db = frozenset(statements[i].description.tokens), frozenset(statements[j].description.tokens)
             mutual = min(_contains(statements[i], b, db, weight), _contains(statements[j], a, da, weight))
-            if mutual < MUTUAL:
+            if mutual < ALIKE_MUTUAL:
                 continue
             cosine = self.cosine(i, j)
-            if cosine >= COSINE:
+            if cosine >= COSINE and (mutual >= MUTUAL or cosine >= ALIKE):
                 out.append((i, j, round(min(mutual, cosine * 2) * 100, 1)))
         return out + self._third(out, wanted)
 
