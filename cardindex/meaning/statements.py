@@ -63,7 +63,8 @@ _LABELLED = re.compile(r"^[\W_]*([A-Za-z]{1,8}-\d{1,5}[a-z]?)[\W_]+([A-Z]{3,})\b
 _CAPITALS = re.compile(r"\b[A-Z]{3,}\b")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*(\[])")
 _ASIDE = re.compile(r"\s*(\([^()]{3,}\))\s*")  # a parenthesis is a statement of its own: "18 open (10 carried + 8 new)"
-_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#+)\s+")
+_MARKER = re.compile(r"^\s*\d+[.)]\s+")
+_SHOWN_MARK = re.compile(r"^\s*(?:[-*+]|#+)\s+")  # a bullet or heading mark: not quoted
 _RULE_ROW = re.compile(r"^\|[\s|:-]*$")
 
 __all__ = ["Said", "contradicted", "said"]
@@ -91,11 +92,11 @@ def said(body: str) -> list[Said]:
             continue
         heading = unit.startswith("#")
         unit = _MARKER.sub("", unit, count=1)  # "3." of a numbered step is where it stands, not what it says
-        for sentence in _SENTENCE.split(unit):
-            for part in _ASIDE.split(sentence):
-                w = words(part)
-                if len(w.tokens) >= MIN_WORDS:
-                    out.append(Said(part.strip(" ()"), w, heading))
+        parts = [part for sentence in _SENTENCE.split(unit) for part in _ASIDE.split(sentence)]
+        for part in parts:
+            w = words(part)  # a unit of one statement is tokenized once per run (documents read it first)
+            if len(w.tokens) >= MIN_WORDS:
+                out.append(Said(_SHOWN_MARK.sub("", part).strip(" ()"), w, heading))
     return out
 
 
