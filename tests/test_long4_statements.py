@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from click.testing import Result
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cardindex.meaning.documents import Documents
 from cardindex.meaning.similarity import find_pairs, pairs_with
@@ -194,3 +196,29 @@ def test_the_same_label_is_no_contradiction() -> None:
     older = inspection("2026-02-03", "WO-118 HIGH: a dripping tap in the second floor kitchenette.")
     newer = inspection("2026-02-10", "WO-118 HIGH: the boiler pressure valve vents onto the corridor.")
     assert contradictions(older, newer) == []
+
+
+# ---------------------------------------------------------------- properties
+
+_LINES = st.lists(st.tuples(st.sampled_from(["ferry", "pier", "crew", "fare", "kiosk", "berth", "tide", "gate"]),
+                            st.sampled_from(["opens", "holds", "takes", "needs", "costs"]),
+                            st.integers(min_value=1, max_value=99),
+                            st.sampled_from(["passengers", "euros", "minutes", "cars", "berths"])),
+                  min_size=6, max_size=12)
+
+
+def _note(path: str, lines: list[tuple[str, str, int, str]]) -> Card:
+    body = "".join(f"- The {a} at Skerry Island {b} {n} {c} on the evening crossing.\n" for a, b, n, c in lines)
+    return card(path, "How the Skerry Island ferry runs", "# Skerry ferry\n\n" + body)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_LINES, _LINES)
+def test_the_verdict_is_symmetric_and_a_copy_never_contradicts(first: list[tuple[str, str, int, str]],
+                                                                second: list[tuple[str, str, int, str]]) -> None:
+    a, b = _note("a.md", first), _note("b.md", second)
+    one = [(i, j) for i, j, _ in contradicted([a, b], Documents([a, b]))]
+    other = [(j, i) for i, j, _ in contradicted([b, a], Documents([b, a]))]
+    assert sorted((min(p), max(p)) for p in one) == sorted((min(p), max(p)) for p in other)
+    copy = _note("copy.md", first)
+    assert contradicted([a, copy], Documents([a, copy])) == []

@@ -131,10 +131,13 @@ def contradicted(cards: Sequence[Card], docs: Documents,
                 key, at = ((i, j), (n, m)) if i < j else ((j, i), (m, n))
                 shared[key][at] += 1
     out = {}
+    said_in = {i: {s.words.tokens for s in found} for i, found in stated.items()}
     for (i, j), found in sorted(shared.items()):
         pairs = sorted(at for at, count in found.items() if count >= 2)[:PER_PAIR]
         for n, m in pairs:
             a, b = stated[i][n], stated[j][m]
+            if a.words.tokens in said_in[j] or b.words.tokens in said_in[i]:
+                continue  # a card that also says the other's statement gives both values, it does not disagree
             other = _other_value(a.words, b.words)
             if other:
                 out[(i, j)] = _detail(cards[i], cards[j], a, b, other)
@@ -208,13 +211,12 @@ def _label(s: Said) -> str | None:
 def _other_value(a: Words, b: Words) -> tuple[str, str] | None:
     """Values of one sort that two statements about one thing give differently, or None."""
     set_a, set_b = frozenset(a.tokens), frozenset(b.tokens)
-    short, long = (a, b) if len(set_a) <= len(set_b) else (b, a)
-    short_set, long_set = frozenset(short.tokens), frozenset(long.tokens)
-    if len(short_set) > SHORT_WORDS or len(long_set) > LONG_WORDS:
+    if min(len(set_a), len(set_b)) > SHORT_WORDS or max(len(set_a), len(set_b)) > LONG_WORDS:
         return None  # a long sentence states many things; one of values only names them
-    subject = short_set - short.values
-    if len(subject) < SUBJECT_WORDS or not subject <= long_set:
-        return None  # the shorter says something of its subject the other does not: two things
+    # The shorter says nothing of its subject that the other does not (of two as long, either).
+    if not any(len(subject := mine - short.values) >= SUBJECT_WORDS and subject <= other
+               for short, mine, other in ((a, set_a, set_b), (b, set_b, set_a)) if len(mine) <= len(other)):
+        return None  # each says something of its subject the other does not: two things
     only_a, only_b = equivalent(set_a - set_b, set_b - set_a, a.tokens, b.tokens)
     mine, theirs = only_a & a.values - _dates(a.tokens), only_b & b.values - _dates(b.tokens)
     for sort in SORTS:
