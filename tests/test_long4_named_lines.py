@@ -62,3 +62,13 @@ def test_names_that_do_not_decide_are_left_alone(run_cli: Callable[..., Result],
         "placeholder.md": card("How to cite code in reviews", "Cite code as file.py:123 with the line it starts on."),
     })
     assert got == {}
+
+
+def test_a_path_inside_a_sub_project_is_not_gone(run_cli: Callable[..., Result], repo: Path) -> None:
+    (repo / "apps" / "kiosk" / "src" / "loans").mkdir(parents=True)
+    (repo / "apps" / "kiosk" / "src" / "loans" / "renew.tsx").write_text("export {}\n", encoding="utf-8")
+    got = findings(run_cli, repo, {
+        "kiosk.md": card("Where the kiosk renews loans", "The kiosk renews loans in `src/loans/renew.tsx`."),
+        "gone.md": card("Where the kiosk prints receipts", "Receipts are printed by `src/loans/receipt.tsx`."),
+    })
+    assert got == {"gone.md": ["T105 names src/loans/receipt.tsx, which the repo no longer has"]}

@@ -83,7 +83,8 @@ def dead_reference(card: Card, ctx: LintContext) -> Iterator[Hit]:
     The code the fact was about moved or went away (or the card copied a path that was
     never right); check whether the fact still holds, then fix the path or archive the
     card. Only paths whose folder exists in the repo are checked, so a path of another
-    project, or one the card plans to create, is left alone. A file named without its
+    project, or one the card plans to create, is left alone; so is a path the repo has
+    inside a sub-project (`src/main.tsx` of the web app at `web/src/main.tsx`). A file named without its
     folder and with a line ("ledger.py:412") is checked when exactly one repo file has
     that name: a line past its end says the code the card describes has changed.
     """
@@ -113,6 +114,8 @@ def _dead_paths(card: Card, root: Path, ctx: LintContext, text: str) -> Iterator
                 continue
             target = root / rel
             if not target.exists():
+                if _inside_subproject(ctx, rel):
+                    continue
                 yield Hit(_line_at(card, m.start()), f"names {rel}, which the repo no longer has")
                 return
             if line and target.is_file() and target.stat().st_size < 4_000_000:
@@ -154,6 +157,16 @@ def _dead_lines(card: Card, ctx: LintContext, text: str) -> Iterator[Hit]:
         if count is not None and line > count:
             yield Hit(_line_at(card, m.start()), f"names line {line} of {name} ({rel}), which has {count} lines")
             return
+
+
+def _inside_subproject(ctx: LintContext, rel: str) -> bool:
+    """Whether `rel` is a path inside one of the repo's sub-projects: `src/main.tsx` of a card
+    about the web app is `web/app/src/main.tsx` of the repo (a path relative to its package)."""
+    facts = ctx.repo
+    if facts is None:
+        return False
+    tail = "/" + rel
+    return any(p.endswith(tail) for p in facts.by_name.get(rel.rsplit("/", 1)[-1], []))
 
 
 def _line_count(path: Path) -> int | None:
