@@ -83,12 +83,27 @@ def dead_reference(card: Card, ctx: LintContext) -> Iterator[Hit]:
     The code the fact was about moved or went away (or the card copied a path that was
     never right); check whether the fact still holds, then fix the path or archive the
     card. Only paths whose folder exists in the repo are checked, so a path of another
-    project, or one the card plans to create, is left alone.
+    project, or one the card plans to create, is left alone; so is a path the repo has
+    inside a sub-project (`src/main.tsx` of the web app at `web/src/main.tsx`). A file named without its
+    folder and with a line ("ledger.py:412") is checked when exactly one repo file has
+    that name: a line past its end says the code the card describes has changed.
     """
     root = ctx.repo_root
-    if root is None or not card.usable or card.status not in ("active", "conflict") or "/" not in card.text:
+    if root is None or not card.usable or card.status not in ("active", "conflict"):
+        return
+    if "/" not in card.text and ":" not in card.text:
         return
     text = _URLISH.sub(lambda m: " " * len(m.group()), card.text)  # offsets kept: lines are counted in it
+    found = False
+    for hit in _dead_paths(card, root, ctx, text):
+        found = True
+        yield hit
+    if not found:
+        yield from _dead_lines(card, ctx, text)
+
+
+def _dead_paths(card: Card, root: Path, ctx: LintContext, text: str) -> Iterator[Hit]:
+    """The first repo-relative path of the card that the repo lacks, or whose line is past its end."""
     for m in _PATH.finditer(text):
         rel, line = m.group(1), m.group(2)
         if rel.startswith(("./", "../")) or ".." in rel.split("/") or _PLACEHOLDER.search(rel):
@@ -99,6 +114,8 @@ def dead_reference(card: Card, ctx: LintContext) -> Iterator[Hit]:
                 continue
             target = root / rel
             if not target.exists():
+                if _inside_subproject(ctx, rel):
+                    continue
                 yield Hit(_line_at(card, m.start()), f"names {rel}, which the repo no longer has")
                 return
             if line and target.is_file() and target.stat().st_size < 4_000_000:
@@ -109,6 +126,58 @@ def dead_reference(card: Card, ctx: LintContext) -> Iterator[Hit]:
                     return
         except OSError:
             continue
+
+
+# A file named without its folder, with a line: "rpc_server.zig:7712", "billing.py:88-95".
+_NAMED_LINE = re.compile(r"(?<![\w./~:@*{-])([A-Za-z_][\w-]*(?:\.[\w-]+)*\.[A-Za-z]\w{0,7}):(\d{1,6})(?![\w.:/])")
+
+
+def _dead_lines(card: Card, ctx: LintContext, text: str) -> Iterator[Hit]:
+    """The first `name.ext:LINE` of the card past the end of the one repo file of that name.
+
+    A file named without its folder is the repo's only when exactly one file of the repo
+    has that name (several: the card does not say which; none: another project's file).
+    """
+    found = [m for m in _NAMED_LINE.finditer(text) if not _PLACEHOLDER.search(m.group(1))]
+    if not found:
+        return
+    facts = ctx.repo
+    if facts is None:
+        return
+    counted: dict[str, int | None] = {}
+    for m in found:
+        name, line = m.group(1), int(m.group(2))
+        paths = [p for p in facts.by_name.get(name, []) if p in facts.files]
+        if len(paths) != 1:
+            continue
+        rel = paths[0]
+        if rel not in counted:
+            counted[rel] = _line_count(facts.root / rel)
+        count = counted[rel]
+        if count is not None and line > count:
+            yield Hit(_line_at(card, m.start()), f"names line {line} of {name} ({rel}), which has {count} lines")
+            return
+
+
+def _inside_subproject(ctx: LintContext, rel: str) -> bool:
+    """Whether `rel` is a path inside one of the repo's sub-projects: `src/main.tsx` of a card
+    about the web app is `web/app/src/main.tsx` of the repo (a path relative to its package)."""
+    facts = ctx.repo
+    if facts is None:
+        return False
+    tail = "/" + rel
+    return any(p.endswith(tail) for p in facts.by_name.get(rel.rsplit("/", 1)[-1], []))
+
+
+def _line_count(path: Path) -> int | None:
+    """How many lines a repo file has (None when it cannot be read or is too large to count)."""
+    try:
+        if not path.is_file() or path.stat().st_size >= 4_000_000:
+            return None
+        with path.open("rb") as handle:
+            return sum(1 for _ in handle)
+    except OSError:
+        return None
 
 
 def _line_at(card: Card, offset: int) -> int:

@@ -13,7 +13,9 @@ them agree, because each alone also holds for two notes on neighbouring topics:
    a table row), with its description, holds most of the other's statement (its
    description and fact sentence, weighted by rarity), and the other way round.
 3. **One vocabulary**: the cosine of the two bodies' rarity-weighted word counts, over the
-   long cards of the vault, is high.
+   long cards of the vault, is high. Two bodies of one vocabulary through and through
+   (`ALIKE`: one list said again in other words) need less of each statement held by the
+   other (`ALIKE_MUTUAL`): their descriptions, written apart, tend to differ.
 
 Between two documents the statement model's own verdicts on their descriptions (the same
 fact reworded, another value in one place) stand only when the documents are alike
@@ -22,6 +24,10 @@ fact reworded, another value in one place) stand only when the documents are ali
 A short card can also be **stated again inside a document**: one unit of a long card (a
 bullet of a project card, a section of a how-to) holds most of the short card's
 description and says little the short card does not (`Documents.containments`).
+
+Three copies of one document are found as a group: two documents each found with a third
+are one document too when their titles name one subject and their vocabularies are alike
+(`THIRD_COSINE`; two halves of one long document, each restating part of it, are not).
 
 Such a pair is reported as a duplicate with reason `restated`: lint and the write gate
 name it; consolidation leaves both cards alone (a merge of two long documents, or of a
@@ -47,6 +53,9 @@ MIN_UNIT_WORDS = 3  # shorter units (a label, a bare link) say nothing of their 
 TITLE_SHARE = 0.5  # of the shorter title's words that the other title has
 MUTUAL = 0.45  # rarity-weighted share of each statement that a unit of the other holds
 COSINE = 0.25  # of the two bodies' rarity-weighted word counts
+ALIKE = 0.45  # a cosine this high (one vocabulary through and through) ...
+ALIKE_MUTUAL = 0.3  # ... needs less of each statement held by the other
+THIRD_COSINE = 0.2  # and of two copies of one document each found with a third
 CONTAINED = 0.7  # a unit holds this much of a short card's description, and says little else
 CONTAINED_BLOCK = 60  # a word in more documents than this does not find where a short card is restated
 TITLE_BLOCK = 40  # two title words shared by more documents than this say nothing
@@ -232,11 +241,31 @@ class Documents:
                 continue
             da, db = frozenset(statements[i].description.tokens), frozenset(statements[j].description.tokens)
             mutual = min(_contains(statements[i], b, db, weight), _contains(statements[j], a, da, weight))
-            if mutual < MUTUAL:
+            if mutual < ALIKE_MUTUAL:
                 continue
             cosine = self.cosine(i, j)
-            if cosine >= COSINE:
+            if cosine >= COSINE and (mutual >= MUTUAL or cosine >= ALIKE):
                 out.append((i, j, round(min(mutual, cosine * 2) * 100, 1)))
+        return out + self._third(out, wanted)
+
+    def _third(self, found: Sequence[tuple[int, int, float]],
+               wanted: set[tuple[int, int]] | None) -> list[tuple[int, int, float]]:
+        """One document written three times: two copies of one document, each found with a
+        third, are one document too when their titles name one subject and their
+        vocabularies are alike (the two may share less with each other than each shares
+        with the fuller third; two halves of one document share little vocabulary)."""
+        linked: dict[int, dict[int, float]] = defaultdict(dict)
+        for i, j, score in found:
+            linked[i][j] = linked[j][i] = score
+        out = []
+        for k in sorted(linked):
+            for i, j in combinations(sorted(linked[k]), 2):
+                if j in linked[i] or (wanted is not None and (i, j) not in wanted):
+                    continue
+                if _one_subject(self.docs[i], self.docs[j]) and self.cosine(i, j) >= THIRD_COSINE:
+                    score = min(linked[k][i], linked[k][j])
+                    linked[i][j] = linked[j][i] = score
+                    out.append((i, j, score))
         return out
 
     def containments(self, cards: Sequence[Card], statements: Sequence[Statement], weight: Mapping[str, float],

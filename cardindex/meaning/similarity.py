@@ -14,7 +14,8 @@ apart (a rule and its negation score 100 on token_set_ratio), so this works in t
    multi-valued key are different facts.
 3. **Documents** (`documents`): long cards the statement model cannot judge (research
    notes, long how-tos) pair as one document written twice when their titles, their
-   contents and their vocabularies agree; reported, never merged.
+   contents and their vocabularies agree; reported, never merged. Two long cards whose
+   statements give one thing two values (`statements`) are a contradiction, reported.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from cardindex.meaning.documents import REASON as DOCUMENT_REASON
 from cardindex.meaning.documents import Documents, document
 from cardindex.meaning.hubs import is_hub
 from cardindex.meaning.passages import contradicted
+from cardindex.meaning.statements import contradicted as statements_contradicted
 from cardindex.meaning.values import kind
 from cardindex.meaning.words import CALENDAR, Statement, statement
 from cardindex.store.card import Card
@@ -167,22 +169,35 @@ def find_pairs(cards: Sequence[Card], multi_valued: frozenset[str] = frozenset()
     sides = [side(c, st, weight) for c, st in zip(usable, statements, strict=True)]
     out = []
     paired: set[tuple[int, int]] = set()
+    duplicated: set[tuple[int, int]] = set()
     docs = Documents(usable)
     for i, j, _same_key in _candidates([s.key for s in sides], statements, [s.all for s in sides], weight, multi_valued):
         pair = classify_sides(sides[i], sides[j], weight, multi_valued)
         if pair is not None and not (pair.reason in OVERRULED and docs.overrules(i, j)):
             out.append(pair)
             paired.add((i, j))
-    out.extend(_documents(docs, sides, statements, weight, multi_valued, paired))
+            if pair.kind == "duplicate":
+                duplicated.add((i, j))
+    out = _recast([*out, *_documents(docs, sides, statements, weight, multi_valued, paired, duplicated=duplicated)])
     out = [p for p in out if not (is_hub(p.a) or is_hub(p.b))]
     out.sort(key=lambda p: (p.a.path, p.b.path))
     return out
 
 
+def _recast(pairs: list[Pair]) -> list[Pair]:
+    """Without the duplicates between two long cards whose statements give one thing two values:
+    a document written twice with another value in it is a contradiction, never a duplicate."""
+    contradicting = {frozenset((p.a.path, p.b.path)) for p in pairs if p.kind == "contradiction"}
+    return [p for p in pairs if not (p.kind == "duplicate" and frozenset((p.a.path, p.b.path)) in contradicting)]
+
+
 def _documents(docs: Documents, sides: Sequence[Side], statements: Sequence[Statement], weight: Mapping[str, float],
                multi_valued: frozenset[str], paired: set[tuple[int, int]],
-               wanted: set[tuple[int, int]] | None = None) -> list[Pair]:
-    """Long cards that are one document written twice (`documents`), among pairs not classified otherwise."""
+               wanted: set[tuple[int, int]] | None = None,
+               duplicated: set[tuple[int, int]] | None = None) -> list[Pair]:
+    """Long cards that are one document written twice (`documents`), among pairs not classified otherwise;
+    and long cards whose statements contradict (`statements`), among pairs not classified or called duplicates."""
+    duplicated = set() if duplicated is None else duplicated
     out = []
     for i, j, score in docs.pairs(statements, weight, wanted):
         a, b = sides[i], sides[j]
@@ -191,6 +206,7 @@ def _documents(docs: Documents, sides: Sequence[Side], statements: Sequence[Stat
         out.append(Pair(a.card, b.card, "duplicate", DOCUMENT_REASON, score,
                         "the same subject documented twice (report only: consolidate leaves both)"))
         paired.add((i, j))
+        duplicated.add((i, j))
     for i, j, score in docs.containments([s.card for s in sides], statements, weight, wanted):
         a, b = sides[i], sides[j]
         if (min(i, j), max(i, j)) in paired or \
@@ -207,6 +223,12 @@ def _documents(docs: Documents, sides: Sequence[Side], statements: Sequence[Stat
             continue
         first, second = (a, b) if a.card.path < b.card.path else (b, a)
         out.append(Pair(first.card, second.card, "contradiction", "value", 100.0, detail))
+        paired.add((min(i, j), max(i, j)))
+    for i, j, detail in statements_contradicted([s.card for s in sides], docs, wanted):
+        a, b = sides[i], sides[j]
+        if ((i, j) in paired and (i, j) not in duplicated) or slots.relate(a.scope, b.scope, a.key, b.key, lambda: False, multi_valued) == slots.APART:
+            continue
+        out.append(Pair(a.card, b.card, "contradiction", "value", 100.0, detail))
     return out
 
 
@@ -252,8 +274,9 @@ def pairs_with(new: Card, cards: Sequence[Card], multi_valued: frozenset[str] = 
     doc_weight = weights(sts)
     more = _documents(docs, [side(c, st, doc_weight) for c, st in zip(pool, sts, strict=True)], sts, doc_weight,
                       multi_valued, set(), {(0, j) for j in range(1, len(pool))})
-    out.extend(p for p in more if ({p.a.path, p.b.path} - {new.path}).isdisjoint(found))
-    return [p for p in out if not (is_hub(p.a) or is_hub(p.b))]
+    recast = {p.b.path if p.a.path == new.path else p.a.path for p in more if p.kind == "contradiction"}
+    out.extend(p for p in more if ({p.a.path, p.b.path} - {new.path}).isdisjoint(found - recast))
+    return [p for p in _recast(out) if not (is_hub(p.a) or is_hub(p.b))]
 
 
 def _probe(token: str) -> str:
