@@ -73,7 +73,12 @@ def superseded_but_live(card: Card, ctx: LintContext) -> Iterator[Hit]:
 # Not a URL, not absolute, not home-relative (those name other machines and repos).
 _PATH = re.compile(
     r"(?<![\w./~:@*{-])((?:[\w.-]+/)+[\w-]+(?:\.[\w-]+)*\.[A-Za-z][\w]{0,7})(?::(\d{1,6}))?(?!\.?[\w/*{<])")
-_PLACEHOLDER = re.compile(r"YYYY|XXX|\bMM\b|\bDD\b|example|sample|your[-_]|my[-_]|foo|bar\b", re.IGNORECASE)
+_PLACEHOLDER = re.compile(
+    r"YYYY|XXX|\bMM\b|\bDD\b|example|sample|your[-_]|my[-_]|foo|bar\b"
+    # A part that stands for any name: one letter (`scripts/x.mjs`), one capital repeated
+    # (`backlog/NNN.md`), or a number's pattern (`docs/adr/NNNN-title.md`).
+    r"|(?:^|/)[a-z](?:\.\w+)*$|(?:^|/)(?-i:([A-Z])\1{1,5})(?=[-_.\w]*$)",
+    re.IGNORECASE)
 _URLISH = re.compile(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S*", re.IGNORECASE)
 
 
