@@ -42,7 +42,6 @@ def run(
 
     from cardindex.errors import UsageError
     from cardindex.lint.finding import SAFE_FIXES, UNSAFE_FIXES
-    from cardindex.lint.formatters import FORMATTERS, summary
     from cardindex.lint.memo import RunMemo
     from cardindex.store.recovery import settle
     from cardindex.store.vault import Vault, today
@@ -117,6 +116,8 @@ def run(
         how = (output_format, sorted(marked), os.getcwd(), str(groups[0][0]) if groups else "")
         printed = memo.output(how) if memo is not None else None
         if printed is None:
+            from cardindex.lint.formatters import FORMATTERS  # with the redaction: not needed for a remembered report
+
             out = io.StringIO()
             FORMATTERS[output_format](out, groups[0][0] if groups else Path("."), fixable=marked).write_groups(groups)
             printed = out.getvalue()
@@ -135,6 +136,8 @@ def run(
               "run `cards lint --fix` to apply" if previews else "No fixes to make.", file=sys.stderr)
         return 1 if previews and not exit_zero else 0
     if output_format == "text" and (checked or everything or not files):  # quiet when no file was a card
+        from cardindex.lint.formatters import summary
+
         print(summary(everything, checked, fixed=fix, fixes=fixes), file=sys.stderr)
     failing = any(f.severity == "error" for f in everything)
     return 0 if exit_zero or not failing else 1
