@@ -145,3 +145,31 @@ def test_a_fix_run_prints_the_findings_after_the_fix(tmp_path, run_cli, trust_al
     report(run_cli, root, "--format", "json")
     fixed = report(run_cli, root, "--format", "json", "--fix")
     assert fixed == report(run_cli, root, "--format", "json", cache=False)
+
+
+def _git(repo: Path, *args: str) -> None:
+    import subprocess
+
+    subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
+                   check=True, capture_output=True)
+
+
+def test_reports_of_findings_computed_again_under_one_key_are_dropped(tmp_path, run_cli, trust_all):
+    """A folder a card's scope names appears in the repo: the memo's key is the same (its probes
+    differ), the findings are computed again, and no format's old report is printed for them."""
+    repo = tmp_path / "repo"
+    (repo / "hives").mkdir(parents=True)
+    (repo / "hives/frames.py").write_text("FRAMES_PER_BOX = 10\n")
+    _git(repo, "init", "-q")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-q", "-m", "Ten frames per brood box")
+    scoped = "---\ndescription: Queen excluders go above the second box\ntype: project\nscope: path:queens\n---\n" \
+             "Excluders sit above the second brood box.\n"
+    root = make_vault(repo / "memory", {"excluders.md": scoped, "hives/feeding.md": CARDS["hives/feeding.md"]})
+    (root / ".cardindex.yaml").write_text("", encoding="utf-8")
+    before = {fmt: report(run_cli, root, "--format", fmt) for fmt in ("json", "text")}
+    assert "T103" in before["json"] and "T103" in before["text"]
+    (repo / "queens").mkdir()
+    for fmt in ("json", "text"):
+        now = report(run_cli, root, "--format", fmt)
+        assert "T103" not in now and now == report(run_cli, root, "--format", fmt, cache=False)

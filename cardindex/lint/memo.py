@@ -154,7 +154,10 @@ class RunMemo:
         self.path = self.folder / f"lint-run-{__version__}-{FORMAT}-{'all' if paths is None else 'some'}.marshal"
         self.probed: set[str] = set()
         self.repo_stamp: bytes | None = None  # computed for the key: the lint cache asks for it too
-        self.answered = False  # `get` answered or `put` kept: the findings of this run are the memo's, under `key`
+        # When the findings this run has were remembered (`get` answered) or kept (`put`): the reports
+        # printed of them are kept under it, so they are never those of other findings under one key.
+        self.written: int | None = None
+        self.answered = False  # `get` answered: the findings are the memo's
         self.key: bytes | None
         try:
             self.key, self.newest = self._key(vault, selection, today, repo_root, paths, universe)
@@ -215,7 +218,7 @@ class RunMemo:
             findings = [Finding(p, line, code, cat, sev, msg, tuple(rel), fix) for p, line, code, cat, sev, msg, rel, fix in found]
         except (TypeError, ValueError):
             return None
-        self.answered = True
+        self.answered, self.written = True, written
         return findings
 
     def put(self, findings: list[Finding]) -> None:
@@ -228,36 +231,38 @@ class RunMemo:
         plain = [(f.path, f.line, f.code, f.category, f.severity, f.message, f.related, f.fix) for f in findings]
         try:
             write_atomic(self.path, marshal.dumps((self.key, self.started, probes, plain)), durable=False)
-            self.answered = True
+            self.written = self.started
         except (OSError, ValueError):
             pass  # a memo that cannot be written only costs speed
 
     # The printed report of these findings, as the formatter wrote it (redacted: `Formatter.write`
     # passes every finding through `shown`), for each way it was asked for (`how`: the format, the
-    # fixes it marks, the folder paths are relative to). Kept beside the findings under their key,
-    # so it is only ever the report of the findings `get` returns; the code stamp in the key means
-    # the same formatter and redaction made it. A warm run prints it instead of formatting again.
+    # fixes it marks, the folder paths are relative to). Kept beside the findings under their key
+    # and the time they were written, so it is only ever the report of the findings `get` returns;
+    # the code stamp in the key means the same formatter and redaction made it. A warm run prints
+    # it instead of formatting again.
 
     def output(self, how: object) -> str | None:
         """The report last printed of this run's findings, asked for as `how`, or None."""
         if not self.answered or self.key is None:
             return None
         try:
-            key, reports = marshal.loads(self._output_path().read_bytes())
-            text = reports.get(_how(how)) if key == self.key and isinstance(reports, dict) else None
+            key, written, reports = marshal.loads(self._output_path().read_bytes())
+            mine = key == self.key and written == self.written and isinstance(reports, dict)
+            text = reports.get(_how(how)) if mine else None
         except (OSError, EOFError, ValueError, TypeError, AttributeError):
             return None
         return text if isinstance(text, str) else None
 
     def put_output(self, how: object, text: str) -> None:
         """Keep `text`, the report of this run's findings asked for as `how` (a few ways at most)."""
-        if not self.answered or self.key is None or len(text) > MAX_REPORT:
+        if self.written is None or self.key is None or len(text) > MAX_REPORT:
             return
         from cardindex.store.atomic import write_atomic
 
         try:
-            key, reports = marshal.loads(self._output_path().read_bytes())
-            if key != self.key or not isinstance(reports, dict):
+            key, written, reports = marshal.loads(self._output_path().read_bytes())
+            if key != self.key or written != self.written or not isinstance(reports, dict):
                 reports = {}
         except (OSError, EOFError, ValueError, TypeError):
             reports = {}
@@ -265,7 +270,7 @@ class RunMemo:
             reports = {}
         reports[_how(how)] = text
         try:
-            write_atomic(self._output_path(), marshal.dumps((self.key, reports)), durable=False)
+            write_atomic(self._output_path(), marshal.dumps((self.key, self.written, reports)), durable=False)
         except (OSError, ValueError):
             pass
 
