@@ -12,6 +12,7 @@ import datetime as dt
 import os
 import time
 from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -110,7 +111,7 @@ def test_the_fingerprint_follows_moves_and_returns(tmp_path: Path) -> None:
         return ranking_memo.fingerprint(Vault(root))
 
     def from_nothing() -> int | None:
-        ranking_memo._TERMS.clear()  # noqa: SLF001 - the memo under test
+        ranking_memo._TERMS.clear()
         return fingerprint()
 
     first = fingerprint()
@@ -133,7 +134,7 @@ def test_the_fingerprint_follows_moves_and_returns(tmp_path: Path) -> None:
 @given(st.lists(st.tuples(st.sampled_from(["a.md", "b.md", "c/d.md"]), st.text(max_size=40)), max_size=30))
 def test_card_text_key_is_text_key(steps: list[tuple[str, str]]) -> None:
     """Whatever texts a path holds in turn (equal ones as new objects, or the same object again)."""
-    scanned._BY_PATH.clear()  # noqa: SLF001 - the memo under test
+    scanned._BY_PATH.clear()
     held: dict[str, str] = {}
     for path, text in steps:
         for candidate in (text, held.get(path, text), "".join(list(text))):

@@ -18,8 +18,8 @@ from pathlib import Path
 from cardindex.secrets import has_secret
 from cardindex.store.card import Card
 from cardindex.store.remembered import Memo, digest
-from cardindex.store.scanned import known as scanned
 from cardindex.store.scanned import card_text_key
+from cardindex.store.scanned import known as scanned
 
 
 @functools.lru_cache(maxsize=1)
