@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from cardindex.agents.watch import Watcher
 from cardindex.index import build, ranking_memo
 from cardindex.store import scanned
-from cardindex.store.vault import Vault
+from cardindex.store.parse_cache import ParseCache
+from cardindex.store.vault import STATE_DIR, Vault
 
 TODAY = dt.date(2026, 11, 30)
 
@@ -106,16 +107,18 @@ def test_the_fingerprint_follows_moves_and_returns(tmp_path: Path) -> None:
     """Remembered terms are per path and content: a card moved, renamed back or restored counts as on disk."""
     root = make_vault(tmp_path / "v", 8)
     settled(root)
+    kept = ParseCache(root / STATE_DIR)
+    kept.keep_cards()  # what `cards watch` does: only then are the terms remembered
 
     def fingerprint() -> int | None:
-        return ranking_memo.fingerprint(Vault(root))
+        return ranking_memo.fingerprint(Vault(root, parse_cache=kept))
 
     def from_nothing() -> int | None:
         ranking_memo._TERMS.clear()
         return fingerprint()
 
     first = fingerprint()
-    assert first is not None and first == from_nothing()
+    assert first is not None and first == from_nothing() == ranking_memo.fingerprint(Vault(root))
     old, new = root / "tides/harbour-2.md", root / "tides/harbour-2b.md"
     text = old.read_text()
     old.rename(new)
@@ -128,12 +131,27 @@ def test_the_fingerprint_follows_moves_and_returns(tmp_path: Path) -> None:
     assert edited != first and edited == from_nothing()
     old.write_text(text)
     assert fingerprint() == first == from_nothing()
+    assert ranking_memo._TERMS  # remembered for the kept cache
+
+
+def test_a_one_shot_command_remembers_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`cards index` and `cards add` hash each card once anyway: no memo adds to their peak memory."""
+    monkeypatch.setattr(scanned, "_REMEMBERING", [])
+    monkeypatch.setattr(scanned, "_BY_PATH", {})
+    monkeypatch.setattr(ranking_memo, "_TERMS", {})
+    root = make_vault(tmp_path / "v", 8)
+    settled(root)
+    vault = Vault(root)
+    assert build.write(vault, TODAY).changed
+    assert ranking_memo.fingerprint(Vault(root)) is not None
+    assert scanned._BY_PATH == {} and ranking_memo._TERMS == {}  # the memos under test
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["a.md", "b.md", "c/d.md"]), st.text(max_size=40)), max_size=30))
 def test_card_text_key_is_text_key(steps: list[tuple[str, str]]) -> None:
     """Whatever texts a path holds in turn (equal ones as new objects, or the same object again)."""
+    scanned.remember_text_keys()
     scanned._BY_PATH.clear()
     held: dict[str, str] = {}
     for path, text in steps:

@@ -32,7 +32,8 @@ def term(rel: str, content_key: bytes) -> int:
 
 
 # path -> (content hash, its term): `cards watch` fingerprints the vault on every pass, and
-# nearly every card is what it was the pass before.
+# nearly every card is what it was the pass before. Only for a vault whose parse cache is kept
+# between runs (`ParseCache.keeps_cards`): a one-shot command fingerprints once.
 _TERMS: dict[str, tuple[bytes, int]] = {}
 _TERMS_MAX = 200_000
 
@@ -42,6 +43,9 @@ def fingerprint(vault: Vault) -> int | None:
     keys = vault.content_keys(read_at_most=MAX_READS)
     if keys is None:
         return None
+    cache = vault.parse_cache
+    if cache is None or not cache.keeps_cards:
+        return sum(term(rel, key) for rel, key in keys) % _MOD
     if len(_TERMS) >= _TERMS_MAX:
         _TERMS.clear()
     total = 0
