@@ -8,9 +8,12 @@ read floor is measured between them, so both see the same load.
     python bench/bench_ab.py --before /tmp/before --vault bench/vaults/vault-10000-seed42
 
 Each version runs as `python -P -S -m cardindex` with its source folder first on
-PYTHONPATH, and this venv's site-packages second. The vault is written to: an added card
-is removed after each add, INDEX.md is made again, and `.cardindex/` is deleted before
-each cold run. Use a generated vault, never one of your own.
+PYTHONPATH, and this venv's site-packages second, on its own copy of the vault made beside
+it (`VAULT-ab-before`, `VAULT-ab-after`, removed at the end): the two versions' caches and
+memos are keyed on different code, so on one vault each run would undo the other's. The
+copies are written to: an added card is removed after each add, INDEX.md is made again,
+and `.cardindex/` is deleted before each cold run. Use a generated vault, never one of
+your own. The floor reads the original vault.
 """
 
 from __future__ import annotations
@@ -41,10 +44,23 @@ def main() -> int:
     env = bf.bench_env(drop=("CARDS_TODAY",), pycache=bf.DEFAULT_WORK / "pycache")
     code = {"before": a.before.resolve(), "after": a.after.resolve()}
     walls: dict[str, list[float]] = {}
+    copies = {which: vault.with_name(f"{vault.name}-ab-{which}") for which in code}
+    for copy in copies.values():
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(vault, copy, ignore=shutil.ignore_patterns(".cardindex"))
+    time.sleep(bf.RACY_WAIT)  # copied files are racily clean until then: no cache would trust their stat
+    try:
+        return _runs(a, vault, copies, code, site, env, walls)
+    finally:
+        for copy in copies.values():
+            shutil.rmtree(copy, ignore_errors=True)
 
+
+def _runs(a: argparse.Namespace, vault: Path, copies: dict[str, Path], code: dict[str, Path], site: str,
+          env: dict[str, str], walls: dict[str, list[float]]) -> int:
     def cards(which: str, *args: str) -> list[str]:
         return ["env", f"PYTHONPATH={code[which]}:{site}", sys.executable, "-P", "-S", "-m", "cardindex",
-                "--vault", str(vault), *args]
+                "--vault", str(copies[which]), *args]
 
     def timed(cmd: list[str], name: str | None = None) -> subprocess.CompletedProcess[str]:
         start = time.perf_counter()
@@ -60,6 +76,13 @@ def main() -> int:
         timed([sys.executable, "-c", bf.FLOOR_READ, str(vault)], "floor")
 
     lint = ("lint", "--exit-zero", "--format", "json")
+    seen: dict[str, dict[str, str]] = {}  # what each version printed or wrote, by step: they must be equal
+
+    def same(step: str, which: str, text: str) -> None:
+        got = seen.setdefault(step, {})
+        got[which] = text.replace(str(copies[which]), "VAULT")
+        if len(got) == len(code) and len(set(got.values())) > 1:
+            raise bf.BenchError(f"{step}: the two versions differ")
     for which in code:  # caches of both versions warm, and settled
         timed(cards(which, "index"))
         timed(cards(which, *lint))
@@ -69,23 +92,27 @@ def main() -> int:
     for _ in range(a.repeat):
         for which in code:
             floor()
-            timed(cards(which, *lint), f"{which}: warm lint")
+            same("warm lint findings", which, timed(cards(which, *lint), f"{which}: warm lint").stdout)
     for i in range(a.repeat):
         for which in code:
             floor()
-            text = f"Bench fact {which} {i} {os.getpid()}: the kiln cools overnight before it is unloaded."
-            added = timed(cards(which, "add", text, "-d", f"Kiln card {which} {i} {os.getpid()} on cooling"),
+            text = f"Bench fact {i} {os.getpid()}: the kiln cools overnight before it is unloaded."
+            added = timed(cards(which, "add", text, "-d", f"Kiln card {i} {os.getpid()} on cooling"),
                           f"{which}: add")
-            Path(added.stdout.strip()).unlink()
+            card = Path(added.stdout.strip())
+            same(f"add {i}: the card and INDEX.md", which, card.read_text() + (copies[which] / "INDEX.md").read_text())
+            card.unlink()
             timed(cards(which, "index"))
     for _ in range(a.repeat):
         for which in code:
-            shutil.rmtree(vault / ".cardindex", ignore_errors=True)
-            (vault / "INDEX.md").unlink(missing_ok=True)
+            shutil.rmtree(copies[which] / ".cardindex", ignore_errors=True)
+            (copies[which] / "INDEX.md").unlink(missing_ok=True)
             floor()
             timed(cards(which, "index"), f"{which}: cold index")
+            same("cold INDEX.md", which, (copies[which] / "INDEX.md").read_text())
     base = statistics.median(walls.pop("floor"))
     print(f"read floor {base:.3f} s (median, measured between the runs); medians of {a.repeat}")
+    print(f"  equal in both versions: {', '.join(sorted(seen))}")
     for name, samples in sorted(walls.items(), key=lambda kv: (kv[0].split(": ")[1], kv[0])):
         m = statistics.median(samples)
         print(f"  {name:22} {m:7.3f} s {m / base:7.2f}x  (min {min(samples):.3f})")

@@ -42,7 +42,6 @@ def run(
 
     from cardindex.errors import UsageError
     from cardindex.lint.finding import SAFE_FIXES, UNSAFE_FIXES
-    from cardindex.lint.formatters import FORMATTERS, summary
     from cardindex.lint.memo import RunMemo
     from cardindex.store.recovery import settle
     from cardindex.store.vault import Vault, today
@@ -60,6 +59,7 @@ def run(
     would_fix = 0
     listed: list[tuple[Path, str, str]] = []
     checked = 0
+    memos: list[RunMemo | None] = []
     for root, paths in _groups(vault_option, files):
         vault = Vault(root, use_cache=use_cache)
         settle(vault)  # a job a killed process left half done is rolled back before linting
@@ -97,7 +97,9 @@ def run(
                 vault = Vault(root, use_cache=use_cache)
                 rules = selected(select=select, extend_select=extend_select, ignore=ignore, config=dict(vault.config.lint))
                 findings = lint(vault, rules, today=now, repo_root=repo_root, paths=paths, universe=universe)
+                memo = None  # fixed since: these findings are not the memo's
         groups.append((root, findings))
+        memos.append(memo)
     everything = [f for _, found in groups for f in found]
     if diff:
         for root, change in previews:
@@ -108,8 +110,20 @@ def run(
         statistics.write(statistics.counts(everything, fixes=() if fix else fixes), report, output_format,
                          [root for root, _ in groups])
     else:
-        FORMATTERS[output_format](report, groups[0][0] if groups else Path("."), fixable=() if fix else fixes
-                                  ).write_groups(groups)
+        marked = () if fix else fixes
+        # One vault whose findings are the run memo's: its report is remembered with them (`RunMemo.output`).
+        memo = memos[0] if len(memos) == 1 else None
+        how = (output_format, sorted(marked), os.getcwd(), str(groups[0][0]) if groups else "")
+        printed = memo.output(how) if memo is not None else None
+        if printed is None:
+            from cardindex.lint.formatters import FORMATTERS  # with the redaction: not needed for a remembered report
+
+            out = io.StringIO()
+            FORMATTERS[output_format](out, groups[0][0] if groups else Path("."), fixable=marked).write_groups(groups)
+            printed = out.getvalue()
+            if memo is not None:
+                memo.put_output(how, printed)
+        report.write(printed)
     if show_fixes and not diff:
         _list_fixes(listed, done=fix)
     if output_file:
@@ -122,6 +136,8 @@ def run(
               "run `cards lint --fix` to apply" if previews else "No fixes to make.", file=sys.stderr)
         return 1 if previews and not exit_zero else 0
     if output_format == "text" and (checked or everything or not files):  # quiet when no file was a card
+        from cardindex.lint.formatters import summary
+
         print(summary(everything, checked, fixed=fix, fixes=fixes), file=sys.stderr)
     failing = any(f.severity == "error" for f in everything)
     return 0 if exit_zero or not failing else 1

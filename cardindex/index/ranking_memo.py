@@ -31,12 +31,31 @@ def term(rel: str, content_key: bytes) -> int:
     return int.from_bytes(h.digest(), "big")
 
 
+# path -> (content hash, its term): `cards watch` fingerprints the vault on every pass, and
+# nearly every card is what it was the pass before. Only for a vault whose parse cache is kept
+# between runs (`ParseCache.keeps_cards`): a one-shot command fingerprints once.
+_TERMS: dict[str, tuple[bytes, int]] = {}
+_TERMS_MAX = 200_000
+
+
 def fingerprint(vault: Vault) -> int | None:
     """The sum of every card's `term`, or None when the cache is off or too many files would have to be read."""
     keys = vault.content_keys(read_at_most=MAX_READS)
     if keys is None:
         return None
-    return sum(term(rel, key) for rel, key in keys) % _MOD
+    cache = vault.parse_cache
+    if cache is None or not cache.keeps_cards:
+        return sum(term(rel, key) for rel, key in keys) % _MOD
+    if len(_TERMS) >= _TERMS_MAX:
+        _TERMS.clear()
+    total = 0
+    terms = _TERMS
+    for rel, key in keys:
+        found = terms.get(rel)
+        if found is None or found[0] != key:
+            found = terms[rel] = (key, term(rel, key))
+        total += found[1]
+    return total % _MOD
 
 
 def plus(fp: int, rel: str, content_key: bytes) -> int:

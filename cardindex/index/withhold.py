@@ -18,8 +18,8 @@ from pathlib import Path
 from cardindex.secrets import has_secret
 from cardindex.store.card import Card
 from cardindex.store.remembered import Memo, digest
+from cardindex.store.scanned import card_text_key
 from cardindex.store.scanned import known as scanned
-from cardindex.store.scanned import text_key
 
 
 @functools.lru_cache(maxsize=1)
@@ -44,7 +44,7 @@ def holding_secrets(cards: Sequence[Card], state_dir: Path | None = None) -> fro
     seen: dict[bytes, bool] = {}
     found = set()
     for card in cards:
-        key = text_key(card.text)
+        key = card_text_key(card.path, card.text)
         secret = known.get(key)
         if not isinstance(secret, bool):
             secret = scanned(key)  # found while loading, on both cores (`store.scanned`)

@@ -154,6 +154,10 @@ class RunMemo:
         self.path = self.folder / f"lint-run-{__version__}-{FORMAT}-{'all' if paths is None else 'some'}.marshal"
         self.probed: set[str] = set()
         self.repo_stamp: bytes | None = None  # computed for the key: the lint cache asks for it too
+        # When the findings this run has were remembered (`get` answered) or kept (`put`): the reports
+        # printed of them are kept under it, so they are never those of other findings under one key.
+        self.written: int | None = None
+        self.answered = False  # `get` answered: the findings are the memo's
         self.key: bytes | None
         try:
             self.key, self.newest = self._key(vault, selection, today, repo_root, paths, universe)
@@ -211,9 +215,11 @@ class RunMemo:
                 now = probe(path)
                 if (tuple(then) if then is not None else None) != now or (now and max(now[1], now[2]) >= written - RACY_NS):
                     return None
-            return [Finding(p, line, code, cat, sev, msg, tuple(rel), fix) for p, line, code, cat, sev, msg, rel, fix in found]
+            findings = [Finding(p, line, code, cat, sev, msg, tuple(rel), fix) for p, line, code, cat, sev, msg, rel, fix in found]
         except (TypeError, ValueError):
             return None
+        self.answered, self.written = True, written
+        return findings
 
     def put(self, findings: list[Finding]) -> None:
         """Remember `findings` under this run's key, with what the rules looked up in the repo."""
@@ -225,5 +231,56 @@ class RunMemo:
         plain = [(f.path, f.line, f.code, f.category, f.severity, f.message, f.related, f.fix) for f in findings]
         try:
             write_atomic(self.path, marshal.dumps((self.key, self.started, probes, plain)), durable=False)
+            self.written = self.started
         except (OSError, ValueError):
             pass  # a memo that cannot be written only costs speed
+
+    # The printed report of these findings, as the formatter wrote it (redacted: `Formatter.write`
+    # passes every finding through `shown`), for each way it was asked for (`how`: the format, the
+    # fixes it marks, the folder paths are relative to). Kept beside the findings under their key
+    # and the time they were written, so it is only ever the report of the findings `get` returns;
+    # the code stamp in the key means the same formatter and redaction made it. A warm run prints
+    # it instead of formatting again.
+
+    def output(self, how: object) -> str | None:
+        """The report last printed of this run's findings, asked for as `how`, or None."""
+        if not self.answered or self.key is None:
+            return None
+        try:
+            key, written, reports = marshal.loads(self._output_path().read_bytes())
+            mine = key == self.key and written == self.written and isinstance(reports, dict)
+            text = reports.get(_how(how)) if mine else None
+        except (OSError, EOFError, ValueError, TypeError, AttributeError):
+            return None
+        return text if isinstance(text, str) else None
+
+    def put_output(self, how: object, text: str) -> None:
+        """Keep `text`, the report of this run's findings asked for as `how` (a few ways at most)."""
+        if self.written is None or self.key is None or len(text) > MAX_REPORT:
+            return
+        from cardindex.store.atomic import write_atomic
+
+        try:
+            key, written, reports = marshal.loads(self._output_path().read_bytes())
+            if key != self.key or written != self.written or not isinstance(reports, dict):
+                reports = {}
+        except (OSError, EOFError, ValueError, TypeError):
+            reports = {}
+        if len(reports) >= MAX_REPORTS:
+            reports = {}
+        reports[_how(how)] = text
+        try:
+            write_atomic(self._output_path(), marshal.dumps((self.key, self.written, reports)), durable=False)
+        except (OSError, ValueError):
+            pass
+
+    def _output_path(self) -> Path:
+        return self.path.with_name(self.path.stem + "-report.marshal")
+
+
+MAX_REPORTS = 4  # ways of printing one run's findings kept at once (text, json, ...)
+MAX_REPORT = 64_000_000  # characters: a bigger report is formatted each time
+
+
+def _how(how: object) -> bytes:
+    return hashlib.blake2b(canonical(how).encode("utf-8", "surrogateescape"), digest_size=16).digest()

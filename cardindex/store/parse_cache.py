@@ -89,6 +89,14 @@ class ParseCache:
         caller's choice: `cards watch`). Cards are immutable by contract; this skips decoding them again."""
         if self._kept is None:
             self._kept = {}
+        from cardindex.store.scanned import remember_text_keys
+
+        remember_text_keys()
+
+    @property
+    def keeps_cards(self) -> bool:
+        """Whether a long-running caller keeps this cache, and its cards, between runs (`keep_cards`)."""
+        return self._kept is not None
 
     def next_run(self) -> None:
         """Start another run on what this object holds (saved or not): stats are trusted as a fresh load would."""
