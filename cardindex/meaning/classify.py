@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
-from cardindex.meaning import slots
+from cardindex.meaning import restatement, slots
 from cardindex.meaning.paraphrase import paraphrase, restated, values_agree
 from cardindex.meaning.values import changed, equivalent, neutral, same_kind
 from cardindex.meaning.words import ANTONYMS, NEGATIVE, NEGATORS, QUESTION, Statement, Words
@@ -78,7 +78,21 @@ def classify_sides(a: Side, b: Side, weight: Mapping[str, float], multi_valued: 
         relation = slots.DESCRIBED  # one description, a word or two added: one slot
     if relation != slots.OPEN:
         return _same_slot(a, b, weight, relation)
-    return _open(a, b, weight)
+    found = _open(a, b, weight)
+    if found is None and a.english and b.english:
+        return _restated(a, b, weight)
+    return found
+
+
+def _restated(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
+    """Two short cards left open by their statements: whether one's whole content restates the other's."""
+    ca, cb = restatement.content(a.card), restatement.content(b.card)
+    if ca is None or cb is None:
+        return None
+    found = restatement.restates(ca, cb, weight)
+    if found is None:
+        return None
+    return Pair(a.card, b.card, "duplicate", "wording", round(found.covered * 100, 1), restatement.explain(found))
 
 
 def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> Pair | None:
