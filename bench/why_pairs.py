@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from cardindex.meaning import similarity, slots
+from cardindex.meaning import restatement, similarity, slots
 from cardindex.meaning.classify import (
     Side,
     _anchored,
@@ -83,6 +83,13 @@ def diagnose(a: Side, b: Side, weight: dict[str, float], multi: frozenset[str]) 
     smaller, larger = _coverage(a, b, weight)
     r = restated(sa.all, sb.all, weight)
     pair = classify_sides(a, b, weight, multi)
+    ca, cb = restatement.content(a.card), restatement.content(b.card)
+    if ca is None or cb is None:
+        content: Any = "long card: not compared on content"
+    else:
+        m, conflict = restatement.measures(ca, cb, weight)
+        content = {"slot": m.slot, "covered": m.covered, "cover_long": m.cover_long, "joined": m.joined,
+                   "conflict": conflict}
     return {
         "relation": relation,
         "english": a.english and b.english,
@@ -91,6 +98,7 @@ def diagnose(a: Side, b: Side, weight: dict[str, float], multi: frozenset[str]) 
         "coverage": (round(smaller, 2), round(larger, 2)),
         "restated": {"covered": round(r.covered, 2), "shared": r.shared, "missing": r.missing,
                      "added": sorted(r.added_values), "lost": sorted(r.lost_values)},
+        "content": content,
         "verdict": None if pair is None else f"{pair.kind}/{pair.reason}: {pair.detail}",
     }
 
@@ -109,6 +117,14 @@ def cause(d: dict[str, Any], proposed: bool, kind: str) -> str:
         return "classified as " + d["verdict"].split("/")[0]
     if d["relation"] != slots.OPEN:
         return "same slot, value not shown to agree"
+    c = d["content"]
+    if isinstance(c, dict):
+        if c["conflict"]:
+            return f"content: values conflict ({str(c['conflict'])[:30]})"
+        for name, low in (("slot", restatement.SLOT), ("covered", restatement.COVERED),
+                          ("cover_long", restatement.COVER_LONG)):
+            if c[name] < low:
+                return f"content: {name} {c[name]} < {low}"
     r = d["restated"]
     if r["added"] or r["lost"]:
         return "open slot: a marked value on one side only"
@@ -133,6 +149,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     weight = similarity.weights(statements)
     sides = [side(c, st, weight) for c, st in zip(cards, statements, strict=True)]
     found_blocks = blocks([s.key for s in sides], sides, weight, multi)
+    for p in restatement.candidates([restatement.content(c) for c in cards], [s.english for s in sides]):
+        found_blocks.setdefault(p, []).append("content-words")
     docs = Documents(cards)
     found_pairs = {(p.a.path, p.b.path): p for p in similarity.find_pairs(cards, multi)}
     causes: Counter[str] = Counter()

@@ -37,7 +37,7 @@ def heads(pos_file: Path) -> dict[str, str]:
         rest = fields[4 + 2 * count:]
         pointers = int(rest[0])
         for p in range(pointers):
-            symbol, target, pos = rest[1 + 4 * p:4 + 4 * p]
+            symbol, target, _pos = rest[1 + 4 * p:4 + 4 * p]
             if symbol == "&":
                 out[offset] = target
                 break

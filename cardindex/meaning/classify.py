@@ -77,11 +77,27 @@ def classify_sides(a: Side, b: Side, weight: Mapping[str, float], multi_valued: 
             and not _other_questions(a.card.description, b.card.description):
         relation = slots.DESCRIBED  # one description, a word or two added: one slot
     if relation != slots.OPEN:
-        return _same_slot(a, b, weight, relation)
+        found = _same_slot(a, b, weight, relation)
+        if relation == slots.KEY and found is not None and found.kind == "contradiction" and found.reason == "same-key" \
+                and a.english and b.english:
+            return _one_value(a, b, weight) or found
+        return found
     found = _open(a, b, weight)
     if found is None and a.english and b.english:
         return _restated(a, b, weight)
     return found
+
+
+def _one_value(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
+    """Two cards of one single-valued key whose contents give the same values, however reworded: one fact."""
+    ca, cb = restatement.content(a.card), restatement.content(b.card)
+    if ca is None or cb is None:
+        return None
+    found = restatement.same_values(ca, cb, weight)
+    if found is None:
+        return None
+    return Pair(a.card, b.card, "duplicate", "same-key", 100.0,
+                f"the same value in other words ({found}); one key")
 
 
 def _restated(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:

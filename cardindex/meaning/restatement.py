@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Mapping
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import combinations
 from typing import NamedTuple
 
 from cardindex.meaning.synonyms import synonymous
@@ -72,12 +74,35 @@ def _content(description: str, body: str) -> Content | None:
             lines.append(line.strip(" -*#>"))
     if len(lines) > MAX_LINES:
         return None
-    d = words(description)
-    b = words(" ".join(lines))
+    d = words(_plain(description))
+    b = words(_plain(" ".join(lines)))
     tokens = d.tokens + b.tokens
     if len(tokens) > MAX_TOKENS or not b.tokens:
         return None
     return Content(d, Words(tokens, d.values | b.values, f"{d.text} {b.text}"))
+
+
+_SYMBOLS = {"<": " below ", ">": " above ", "\u2264": " max ", "\u2265": " min ", "~": " approximately "}
+_SYMBOL = re.compile(r"(?<![<>=\w-])[<>\u2264\u2265](?![<>=])|(?<![\w~])~(?=\s*\d)")
+_CLOSER = re.compile(r"[)\]\"'\u201d]+(?=[.!?](?:\s|$))")  # "… stack). Stubbing": the sentence still ends
+_UNITS = {w: n for n, w in enumerate(["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"], 1)}
+_TENS = {w: 10 * n for n, w in enumerate(["ten", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty",
+                                          "ninety"], 1)}
+_SPELT = re.compile(r"(?i)\b(?:({tens})(?:[\s-]({units}))?|({units}))\s+(hundred|thousand)\b".format(
+    tens="|".join(_TENS), units="|".join(_UNITS)))
+
+
+def _number(m: re.Match[str]) -> str:
+    tens, unit, alone, scale = m.groups()
+    value = (_TENS[tens.lower()] + (_UNITS[unit.lower()] if unit else 0)) if tens else _UNITS[alone.lower()]
+    return str(value * (100 if scale.lower() == "hundred" else 1000))
+
+
+def _plain(text: str) -> str:
+    """Text as compared here: "four hundred" is 400, "< 400" is "below 400", a closing bracket ends no sentence."""
+    if "hundred" in text or "thousand" in text:
+        text = _SPELT.sub(_number, text)
+    return _CLOSER.sub("", _SYMBOL.sub(lambda m: _SYMBOLS[m.group()], text))
 
 
 def content(card: Card) -> Content | None:
@@ -88,7 +113,7 @@ def content(card: Card) -> Content | None:
 def signature(card: Card) -> str:
     """What `restates` reads of a card (for caches that must know when it changed)."""
     found = content(card)
-    return "" if found is None else found.all.text
+    return "" if found is None else f"{found.all.text}\0{' '.join(sorted(found.all.values))}"
 
 
 def explain(found: Restatement) -> str:
@@ -105,7 +130,7 @@ def _said(mine: Iterable[str], theirs: frozenset[str], seq_mine: tuple[str, ...]
     present = mine & theirs
     if not NEGATORS.isdisjoint(theirs):
         present |= mine & NEGATORS  # polarity is compared apart (`_conflict`): any negation says another's
-    left, right = equivalent(mine - theirs, theirs - mine, seq_mine, seq_theirs)
+    left, _ = equivalent(mine - theirs, theirs - mine, seq_mine, seq_theirs)
     out = mine - left
     for x in sorted(left):
         y = next((y for y in sorted(theirs) if synonymous(x, y)), None)
@@ -127,14 +152,22 @@ def _conflict(a: Words, b: Words, said_a: set[str], said_b: set[str]) -> str | N
     if lost_a and lost_b and same_kind(" ".join(lost_a), " ".join(lost_b)):
         return f"{' '.join(lost_a)!r} vs {' '.join(lost_b)!r}"
     set_a, set_b = frozenset(a.tokens), frozenset(b.tokens)
-    neg_a = bool(NEGATORS & set_a or NEGATIVE & set_a)
-    neg_b = bool(NEGATORS & set_b or NEGATIVE & set_b)
-    if neg_a != neg_b:
-        return "negation on one side only"
+    negated_a, negated_b = _negated(a.tokens), _negated(b.tokens)
+    for negated, other_negated, theirs in ((negated_a, negated_b, set_b), (negated_b, negated_a, set_a)):
+        if not NEGATIVE.isdisjoint(theirs):
+            continue  # a negative word answers the negation: "never on weekends" / "weekends off"
+        denied = sorted(w for w in negated if w in theirs and w not in other_negated)
+        if denied:
+            return f"negation on one side only: {' '.join(denied)!r}"
     for word in sorted(set_a - set_b):
         if ANTONYMS.get(word, set()) & (set_b - set_a):
             return f"antonyms: {word!r}"
     return None
+
+
+def _negated(tokens: tuple[str, ...]) -> set[str]:
+    """The words a negation stands before ("never commit" → "commit"): what a one-sided negation denies."""
+    return {t for i, t in enumerate(tokens) if t not in NEGATORS and i and tokens[i - 1] in NEGATORS}
 
 
 def restates(a: Content, b: Content, weight: Mapping[str, float]) -> Restatement | None:
@@ -161,5 +194,90 @@ def measures(a: Content, b: Content, weight: Mapping[str, float]) -> tuple[Resta
     slot_a = _share(frozenset(a.description.tokens), said_a, weight, default)
     slot_b = _share(frozenset(b.description.tokens), said_b, weight, default)
     slot = max(min(slot_a, slot_b), slot_a if total_a <= total_b else slot_b)
-    return Restatement(round(slot, 2), round(short_share, 2), round(long_share, 2), tuple(joined)), \
-        _conflict(a.all, b.all, said_a, said_b)
+    conflict = _conflict(a.all, b.all, said_a, said_b) or _other_subject(a, said_a) or _other_subject(b, said_b)
+    return Restatement(round(slot, 2), round(short_share, 2), round(long_share, 2), tuple(joined)), conflict
+
+
+def same_values(a: Content, b: Content, weight: Mapping[str, float]) -> str | None:
+    """The values two cards of one single-valued key both give (quoted), when each gives exactly the other's.
+
+    For a key the slot is settled, so only the value can differ: both cards name values
+    (a weekday, a number, a tool, a host), each of them said by the other card (a word
+    written two ways counts: "Sun" / "Sunday"), and nothing stands against it (another
+    value of the same sort, a negation on one side, antonyms). Anything less is left to
+    the contradiction it already is.
+    """
+    set_a, set_b = frozenset(a.all.tokens), frozenset(b.all.tokens)
+    said_a = _said(set_a, set_b, a.all.tokens, b.all.tokens, [])
+    said_b = _said(set_b, set_a, b.all.tokens, a.all.tokens, [])
+    if not a.all.values or not b.all.values or not a.all.values <= said_a or not b.all.values <= said_b:
+        return None
+    if _conflict(a.all, b.all, said_a, said_b) is not None:
+        return None
+    return " ".join(sorted(a.all.values))
+
+
+def _other_subject(mine: Content, said: set[str]) -> str | None:
+    """A description that names its subject (a name, number, code) that the other card never says: another subject.
+
+    "Which kind of Stripe key staging may use" is not what "Where load tests may run" is
+    about, however many common words ("test", "staging", "only") the two agree on.
+    """
+    named = mine.description.values
+    if named and named.isdisjoint(said):
+        return f"another subject: {' '.join(sorted(named))!r}"
+    return None
+
+
+BLOCK_WORDS = 8  # each short card is indexed under this many of its rarest content words
+MAX_BLOCK = 60  # a word more cards than this have is not rare enough to block on
+
+
+def _synonym_keys(token: str) -> list[str]:
+    from cardindex.meaning.synonyms import groups_of
+
+    return [f"~{g}" for g in sorted(groups_of(token))[:3]]
+
+
+def candidates(contents: Sequence[Content | None], english: Sequence[bool]) -> set[tuple[int, int]]:
+    """Pairs of short English cards whose contents share two of their rarest words (a synonym's sense counts as one word).
+
+    The statement blocks of `similarity` look at one sentence: a reworded card rarely keeps
+    its rare words in that one. Words of two or three letters also meet the words they
+    abbreviate ("pr" / "pull request"). Capped like every block: pairs grow with the cards.
+    """
+    short = {t for c in contents if c is not None for t in c.all.tokens if 2 <= len(t) <= 3 and t.isalpha()}
+    plain: list[set[str]] = []
+    other: list[set[str]] = []
+    for c, en in zip(contents, english, strict=True):
+        if c is None or not en:
+            plain.append(set())
+            other.append(set())
+            continue
+        tokens = c.all.tokens
+        found = set(tokens)
+        more = set()
+        for n in (2, 3):
+            for i in range(len(tokens) - n + 1):
+                initials = "".join(t[0] for t in tokens[i:i + n])
+                if initials in short and initials not in found:
+                    more.add(initials)
+        for t in found:
+            more.update(_synonym_keys(t))
+        plain.append(found)
+        other.append(more)
+    frequency = Counter(k for ks in (*plain, *other) for k in ks)
+    by_two: dict[tuple[str, str], list[int]] = defaultdict(list)
+
+    def rarest(ks: set[str], n: int) -> list[str]:
+        return sorted((k for k in ks if 1 < frequency[k] <= MAX_BLOCK), key=lambda k: (frequency[k], k))[:n]
+
+    for i, (ks, more) in enumerate(zip(plain, other, strict=True)):
+        rare = rarest(ks, BLOCK_WORDS) + rarest(more, BLOCK_WORDS // 2)
+        for two in combinations(sorted(rare), 2):
+            by_two[two].append(i)
+    pairs: set[tuple[int, int]] = set()
+    for members in by_two.values():
+        if 1 < len(members) <= MAX_BLOCK:
+            pairs.update(combinations(members, 2))
+    return pairs

@@ -24,7 +24,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import chain, combinations
 
-from cardindex.meaning import slots
+from cardindex.meaning import restatement, slots
 from cardindex.meaning.classify import Pair, Side, classify_sides, side, swapped_values
 from cardindex.meaning.documents import REASON as DOCUMENT_REASON
 from cardindex.meaning.documents import Documents, document
@@ -164,7 +164,11 @@ def find_pairs(cards: Sequence[Card], multi_valued: frozenset[str] = frozenset()
     out = []
     paired: set[tuple[int, int]] = set()
     docs = Documents(usable)
-    for i, j, _same_key in _candidates([s.key for s in sides], statements, [s.all for s in sides], weight, multi_valued):
+    proposed = [(i, j) for i, j, _ in _candidates([s.key for s in sides], statements, [s.all for s in sides], weight,
+                                                 multi_valued)]
+    seen = set(proposed)
+    reworded = restatement.candidates([restatement.content(s.card) for s in sides], [s.english for s in sides])
+    for i, j in proposed + sorted(reworded - seen):
         pair = classify_sides(sides[i], sides[j], weight, multi_valued)
         if pair is not None and not (pair.reason in OVERRULED and docs.overrules(i, j)):
             out.append(pair)

@@ -36,3 +36,8 @@ def synonymous(x: str, y: str) -> bool:
     groups = _groups()
     gx, gy = groups.get(x), groups.get(y)
     return gx is not None and gy is not None and not gx.isdisjoint(gy)
+
+
+def groups_of(token: str) -> frozenset[int]:
+    """The sense groups of a normalized word (empty when WordNet joins it to nothing)."""
+    return _groups().get(token, frozenset())

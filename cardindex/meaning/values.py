@@ -46,6 +46,11 @@ def _same_word(x: str, y: str) -> bool:
         return x.endswith("/" + y) or y.endswith("/" + x)
     if not (x.isalpha() and y.isalpha()) or x[0] != y[0]:
         return False
+    if x in CALENDAR or y in CALENDAR:  # "Sun" is "Sunday", "Thurs" "Thursday"; "mar" is "March" but not "Mon"
+        short, long = sorted((x, y), key=len)
+        return len(short) >= 3 and long in CALENDAR and long.startswith(short)
+    if len(x) > 1 and (x == y + "s" or y == x + "s") and min(len(x), len(y)) <= 4:
+        return True  # a plural abbreviation: "PRs" / "PR"
     if _clipped(x, y) or _clipped(y, x):
         return True
     return min(len(x), len(y)) >= 6 and _fuzzy(x, y)
@@ -94,7 +99,7 @@ def equivalent(only_a: Iterable[str], only_b: Iterable[str], seq_a: tuple[str, .
                 mine.discard(x)
                 theirs.difference_update(parts)
                 continue
-            run = _initials(x, seq)
+            run = _initials(x, seq) or (_initials(x[:-1], seq) if len(x) > 2 and x.endswith("s") else None)
             if run is not None and theirs.issuperset(run):
                 mine.discard(x)  # an abbreviation of words only the other side has ("PR" / "pull request")
                 theirs.difference_update(run)
