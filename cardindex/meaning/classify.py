@@ -103,8 +103,8 @@ def _one_value(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
 def _restated(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
     """Two short cards left open by their statements: whether one's whole content restates the other's."""
     ca, cb = restatement.content(a.card), restatement.content(b.card)
-    if ca is None or cb is None:
-        return None
+    if ca is None or cb is None or _swapped_subject(a.statement, b.statement):
+        return None  # "Runbook for the billing outage" / "… the search outage": two subjects, one body
     found = restatement.restates(ca, cb, weight)
     if found is None:
         return None

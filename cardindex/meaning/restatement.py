@@ -50,6 +50,7 @@ class Content(NamedTuple):
     """What a short card says, as compared here."""
 
     description: Words
+    body: Words
     all: Words
 
 
@@ -79,7 +80,7 @@ def _content(description: str, body: str) -> Content | None:
     tokens = d.tokens + b.tokens
     if len(tokens) > MAX_TOKENS or not b.tokens:
         return None
-    return Content(d, Words(tokens, d.values | b.values, f"{d.text} {b.text}"))
+    return Content(d, b, Words(tokens, d.values | b.values, f"{d.text} {b.text}"))
 
 
 _SYMBOLS = {"<": " below ", ">": " above ", "\u2264": " max ", "\u2265": " min ", "~": " approximately "}
@@ -194,7 +195,8 @@ def measures(a: Content, b: Content, weight: Mapping[str, float]) -> tuple[Resta
     slot_a = _share(frozenset(a.description.tokens), said_a, weight, default)
     slot_b = _share(frozenset(b.description.tokens), said_b, weight, default)
     slot = max(min(slot_a, slot_b), slot_a if total_a <= total_b else slot_b)
-    conflict = _conflict(a.all, b.all, said_a, said_b) or _other_subject(a, said_a) or _other_subject(b, said_b)
+    conflict = _conflict(a.all, b.all, said_a, said_b) or _other_subject(a, said_a) or _other_subject(b, said_b) \
+        or _two_subjects(a, b, said_a, said_b) or _about_more(a, b, said_a, said_b, total_a <= total_b)
     return Restatement(round(slot, 2), round(short_share, 2), round(long_share, 2), tuple(joined)), conflict
 
 
@@ -215,6 +217,34 @@ def same_values(a: Content, b: Content, weight: Mapping[str, float]) -> str | No
     if _conflict(a.all, b.all, said_a, said_b) is not None:
         return None
     return " ".join(sorted(a.all.values))
+
+
+BOILERPLATE = 0.8  # share of their body words two cards have in common, for one body written twice
+
+
+def _two_subjects(a: Content, b: Content, said_a: set[str], said_b: set[str]) -> str | None:
+    """One body under two descriptions that each name something the other card never says: two subjects.
+
+    "Dashboard for the germination lab" and "… for the drying room", both "Built by the data
+    team, hosted on the lab server": the bodies are boilerplate, the descriptions the facts.
+    """
+    ba, bb = frozenset(a.body.tokens), frozenset(b.body.tokens)
+    if not ba or not bb or len(ba & bb) < BOILERPLATE * len(ba | bb):
+        return None
+    own_a = frozenset(a.description.tokens) - said_a
+    own_b = frozenset(b.description.tokens) - said_b
+    if own_a and own_b:
+        return f"one body under two subjects: {' '.join(sorted(own_a))!r} vs {' '.join(sorted(own_b))!r}"
+    return None
+
+
+def _about_more(a: Content, b: Content, said_a: set[str], said_b: set[str], a_shorter: bool) -> str | None:
+    """The longer card's description names more than the shorter card says: it is about more than one fact."""
+    short, long, said_long = (a, b, said_b) if a_shorter else (b, a, said_a)
+    unsaid = [t for t in dict.fromkeys(long.description.tokens) if t not in said_long]
+    if len(unsaid) > max(3, len(set(short.all.tokens)) // 2):
+        return f"the other card is about more: {' '.join(unsaid)!r}"
+    return None
 
 
 def _other_subject(mine: Content, said: set[str]) -> str | None:
