@@ -83,7 +83,7 @@ def classify_sides(a: Side, b: Side, weight: Mapping[str, float], multi_valued: 
             return _one_value(a, b, weight) or found
         return found
     found = _open(a, b, weight)
-    if found is None and a.english and b.english:
+    if found is None and a.english and b.english and not _two_questions(a, b):
         return _restated(a, b, weight)
     return found
 
@@ -213,6 +213,8 @@ def _open(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
              or _contradiction(sa.description, sb.description, a.description, b.description, english))
     if found:
         return Pair(a.card, b.card, "contradiction", found[0], 100.0, found[1])
+    if _two_questions(a, b):
+        return None
     smaller, larger = _coverage(a, b, weight)
     if _same_statement(a, b):
         return Pair(a.card, b.card, "duplicate", "wording", round(max(smaller, DUPLICATE_OVERLAP) * 100, 1),
@@ -239,6 +241,12 @@ def _open(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
                         f"different value in the same place: {other[0]!r} vs {other[1]!r}")
         return None
     return Pair(a.card, b.card, "duplicate", "wording", round(smaller * 100, 1), "the same fact in other words")
+
+
+def _two_questions(a: Side, b: Side) -> bool:
+    """One description asked as two questions ("Who hands out the scores" / "When the scores are handed out"):
+    one topic, two slots, whatever the bodies share."""
+    return a.description == b.description and _other_questions(a.card.description, b.card.description)
 
 
 def _other_questions(a: str, b: str) -> bool:
