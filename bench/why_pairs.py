@@ -88,7 +88,7 @@ def diagnose(a: Side, b: Side, weight: dict[str, float], multi: frozenset[str]) 
         content: Any = "long card: not compared on content"
     else:
         m, conflict = restatement.measures(ca, cb, weight)
-        content = {"slot": m.slot, "covered": m.covered, "cover_long": m.cover_long, "joined": m.joined,
+        content = {"slot": m.slot, "anchor": m.anchor, "covered": m.covered, "cover_long": m.cover_long, "joined": m.joined,
                    "conflict": conflict}
     return {
         "relation": relation,
@@ -121,7 +121,7 @@ def cause(d: dict[str, Any], proposed: bool, kind: str) -> str:
     if isinstance(c, dict):
         if c["conflict"]:
             return f"content: values conflict ({str(c['conflict'])[:30]})"
-        for name, low in (("slot", restatement.SLOT), ("covered", restatement.COVERED),
+        for name, low in (("slot", restatement.SLOT), ("anchor", restatement.ANCHOR), ("covered", restatement.COVERED),
                           ("cover_long", restatement.COVER_LONG)):
             if c[name] < low:
                 return f"content: {name} {c[name]} < {low}"

@@ -85,7 +85,16 @@ def classify_sides(a: Side, b: Side, weight: Mapping[str, float], multi_valued: 
     found = _open(a, b, weight)
     if found is None and a.english and b.english and not _two_questions(a, b):
         return _restated(a, b, weight)
+    if found is not None and found.kind == "duplicate" and a.english and b.english and not _same_statement(a, b) \
+            and _boilerplate(a, b):
+        return None
     return found
+
+
+def _boilerplate(a: Side, b: Side) -> bool:
+    """One body under two descriptions that each name what the other card never says (`restatement.two_subjects`)."""
+    ca, cb = restatement.content(a.card), restatement.content(b.card)
+    return ca is not None and cb is not None and restatement.two_subjects(ca, cb) is not None
 
 
 def _one_value(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:

@@ -37,6 +37,7 @@ from cardindex.meaning.words import ANTONYMS, NEGATIVE, NEGATORS, Words, words
 from cardindex.store.card import Card
 
 SLOT = 0.5  # rarity-weighted share of the shorter description the other card says
+ANCHOR = 0.6  # of the shorter card's subject (words its description and body both say) that the other says
 COVERED = 0.6  # of the shorter content that the longer one says
 COVER_LONG = 0.12  # of the longer content that the shorter one says: not a card about much more
 MAX_LINES = 6  # body lines read: a longer card is a document
@@ -60,6 +61,7 @@ class Restatement(NamedTuple):
     slot: float
     covered: float
     cover_long: float
+    anchor: float  # of the shorter card's subject words (`_anchors`) that the other says
     joined: tuple[tuple[str, str], ...]  # words paired as synonyms (shorter's, longer's)
 
 
@@ -174,7 +176,8 @@ def _negated(tokens: tuple[str, ...]) -> set[str]:
 def restates(a: Content, b: Content, weight: Mapping[str, float]) -> Restatement | None:
     """Whether one of two short English cards states the other's fact again (the measures), or None."""
     found, conflict = measures(a, b, weight)
-    if conflict is not None or found.slot < SLOT or found.covered < COVERED or found.cover_long < COVER_LONG:
+    if conflict is not None or found.slot < SLOT or found.anchor < ANCHOR or found.covered < COVERED \
+            or found.cover_long < COVER_LONG:
         return None
     return found
 
@@ -184,7 +187,7 @@ def measures(a: Content, b: Content, weight: Mapping[str, float]) -> tuple[Resta
     default = max(weight.values(), default=1.0)
     set_a, set_b = frozenset(a.all.tokens), frozenset(b.all.tokens)
     if not set_a or not set_b:
-        return Restatement(0.0, 0.0, 0.0, ()), "nothing to compare"
+        return Restatement(0.0, 0.0, 0.0, 0.0, ()), "nothing to compare"
     joined: list[tuple[str, str]] = []
     said_a = _said(set_a, set_b, a.all.tokens, b.all.tokens, joined)
     said_b = _said(set_b, set_a, b.all.tokens, a.all.tokens, [])
@@ -195,9 +198,19 @@ def measures(a: Content, b: Content, weight: Mapping[str, float]) -> tuple[Resta
     slot_a = _share(frozenset(a.description.tokens), said_a, weight, default)
     slot_b = _share(frozenset(b.description.tokens), said_b, weight, default)
     slot = max(min(slot_a, slot_b), slot_a if total_a <= total_b else slot_b)
+    short, said_short = (a, said_a) if total_a <= total_b else (b, said_b)
+    anchors = _anchors(short)  # counted, not weighted: a small vault's rarities are noise on three or four words
+    anchor = len(anchors & said_short) / len(anchors) if anchors else 0.0
     conflict = _conflict(a.all, b.all, said_a, said_b) or _other_subject(a, said_a) or _other_subject(b, said_b) \
         or _two_subjects(a, b, said_a, said_b) or _about_more(a, b, said_a, said_b, total_a <= total_b)
-    return Restatement(round(slot, 2), round(short_share, 2), round(long_share, 2), tuple(joined)), conflict
+    return Restatement(round(slot, 2), round(short_share, 2), round(long_share, 2), round(anchor, 2),
+                       tuple(joined)), conflict
+
+
+def _anchors(c: Content) -> frozenset[str]:
+    """The words a card says both in its description and in its body: what it is about (its subject)."""
+    described = frozenset(c.description.tokens)
+    return (described & frozenset(c.body.tokens)) or described
 
 
 def same_values(a: Content, b: Content, weight: Mapping[str, float]) -> str | None:
@@ -220,6 +233,14 @@ def same_values(a: Content, b: Content, weight: Mapping[str, float]) -> str | No
 
 
 BOILERPLATE = 0.8  # share of their body words two cards have in common, for one body written twice
+
+
+def two_subjects(a: Content, b: Content) -> str | None:
+    """`_two_subjects` of two contents (a veto on any "same fact in other words")."""
+    set_a, set_b = frozenset(a.all.tokens), frozenset(b.all.tokens)
+    said_a = _said(set_a, set_b, a.all.tokens, b.all.tokens, [])
+    said_b = _said(set_b, set_a, b.all.tokens, a.all.tokens, [])
+    return _two_subjects(a, b, said_a, said_b)
 
 
 def _two_subjects(a: Content, b: Content, said_a: set[str], said_b: set[str]) -> str | None:
