@@ -36,7 +36,7 @@ from cardindex.meaning.values import equivalent, same_kind
 from cardindex.meaning.words import ANTONYMS, NEGATIVE, NEGATORS, Words, words
 from cardindex.store.card import Card
 
-SLOT = 0.5  # rarity-weighted share of the shorter description the other card says
+SLOT = 0.3  # rarity-weighted share of the shorter description the other card says
 ANCHOR = 0.6  # of the shorter card's subject (words its description and body both say) that the other says
 COVERED = 0.6  # of the shorter content that the longer one says
 COVER_LONG = 0.12  # of the longer content that the shorter one says: not a card about much more
@@ -148,24 +148,35 @@ def _share(tokens: frozenset[str], said: set[str], weight: Mapping[str, float], 
     return sum(weight.get(t, default) for t in tokens & said) / total if total else 0.0
 
 
-def _conflict(a: Words, b: Words, said_a: set[str], said_b: set[str]) -> str | None:
-    """Why two contents cannot give one value: a marked value against another of its sort, polarity, antonyms."""
+def _conflict(a: Words, b: Words, said_a: set[str], said_b: set[str], weight: Mapping[str, float]) -> str | None:
+    """Why two contents cannot give one value: a marked value against another of its sort, polarity, antonyms.
+
+    A negation counts when it denies a word the other card says plainly, and a word that
+    says something (rare enough: "never run" against "where encoding may run" is two
+    clauses about one verb everyone uses, "never on laptops" against "laptop numbers" is not).
+    """
     lost_a = sorted(a.values - said_a)
     lost_b = sorted(b.values - said_b)
     if lost_a and lost_b and same_kind(" ".join(lost_a), " ".join(lost_b)):
         return f"{' '.join(lost_a)!r} vs {' '.join(lost_b)!r}"
     set_a, set_b = frozenset(a.tokens), frozenset(b.tokens)
     negated_a, negated_b = _negated(a.tokens), _negated(b.tokens)
+    top = max((weight.get(t, 0.0) for t in set_a | set_b), default=0.0)
+    default = max(weight.values(), default=1.0)
     for negated, other_negated, theirs in ((negated_a, negated_b, set_b), (negated_b, negated_a, set_a)):
         if not NEGATIVE.isdisjoint(theirs):
             continue  # a negative word answers the negation: "never on weekends" / "weekends off"
-        denied = sorted(w for w in negated if w in theirs and w not in other_negated)
+        denied = sorted(w for w in negated if w in theirs and w not in other_negated
+                        and weight.get(w, default) >= DENIED_RARITY * top)
         if denied:
             return f"negation on one side only: {' '.join(denied)!r}"
     for word in sorted(set_a - set_b):
         if ANTONYMS.get(word, set()) & (set_b - set_a):
             return f"antonyms: {word!r}"
     return None
+
+
+DENIED_RARITY = 0.5  # of the pair's rarest word's weight, for a word whose negation on one side counts
 
 
 def _negated(tokens: tuple[str, ...]) -> set[str]:
@@ -201,7 +212,7 @@ def measures(a: Content, b: Content, weight: Mapping[str, float]) -> tuple[Resta
     short, said_short = (a, said_a) if total_a <= total_b else (b, said_b)
     anchors = _anchors(short)  # counted, not weighted: a small vault's rarities are noise on three or four words
     anchor = len(anchors & said_short) / len(anchors) if anchors else 0.0
-    conflict = _conflict(a.all, b.all, said_a, said_b) or _other_subject(a, said_a) or _other_subject(b, said_b) \
+    conflict = _conflict(a.all, b.all, said_a, said_b, weight) or _other_subject(a, said_a) or _other_subject(b, said_b) \
         or _two_subjects(a, b, said_a, said_b) or _about_more(a, b, said_a, said_b, total_a <= total_b)
     return Restatement(round(slot, 2), round(short_share, 2), round(long_share, 2), round(anchor, 2),
                        tuple(joined)), conflict
@@ -227,7 +238,7 @@ def same_values(a: Content, b: Content, weight: Mapping[str, float]) -> str | No
     said_b = _said(set_b, set_a, b.all.tokens, a.all.tokens, [])
     if not a.all.values or not b.all.values or not a.all.values <= said_a or not b.all.values <= said_b:
         return None
-    if _conflict(a.all, b.all, said_a, said_b) is not None:
+    if _conflict(a.all, b.all, said_a, said_b, weight) is not None:
         return None
     return " ".join(sorted(a.all.values))
 
@@ -259,11 +270,14 @@ def _two_subjects(a: Content, b: Content, said_a: set[str], said_b: set[str]) ->
     return None
 
 
+ABOUT_MORE = 5  # words of the longer card's description the shorter card never says, for a card about more
+
+
 def _about_more(a: Content, b: Content, said_a: set[str], said_b: set[str], a_shorter: bool) -> str | None:
     """The longer card's description names more than the shorter card says: it is about more than one fact."""
     short, long, said_long = (a, b, said_b) if a_shorter else (b, a, said_a)
     unsaid = [t for t in dict.fromkeys(long.description.tokens) if t not in said_long]
-    if len(unsaid) > max(3, len(set(short.all.tokens)) // 2):
+    if len(unsaid) > max(ABOUT_MORE, len(set(short.all.tokens)) // 2):
         return f"the other card is about more: {' '.join(unsaid)!r}"
     return None
 
