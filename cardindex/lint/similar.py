@@ -34,7 +34,7 @@ def duplicate(card: Card, ctx: LintContext) -> Iterator[Hit]:
     notes, long how-tos) whose titles, contents and vocabularies agree are one document
     saved twice: reported for you to merge by hand; consolidation leaves both.
     """
-    yield from _pairs(card, ctx, "duplicate", ("wording", "same-key", "restated"))
+    yield from _pairs(card, ctx, "duplicate", ("wording", "same-key", "restated", "reworded"))
 
 
 def same_key(card: Card, ctx: LintContext) -> Iterator[Hit]:

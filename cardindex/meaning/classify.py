@@ -39,7 +39,7 @@ class Pair(NamedTuple):
     a: Card
     b: Card
     kind: str  # "duplicate" or "contradiction"
-    reason: str  # "same-key", "polarity", "value", "wording"
+    reason: str  # "same-key", "polarity", "value", "wording", "reworded" (`restatement`), "restated" (`documents`)
     score: float
     detail: str
 
@@ -117,7 +117,7 @@ def _restated(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
     found = restatement.restates(ca, cb, weight)
     if found is None:
         return None
-    return Pair(a.card, b.card, "duplicate", "wording", round(found.covered * 100, 1), restatement.explain(found))
+    return Pair(a.card, b.card, "duplicate", restatement.REASON, round(found.covered * 100, 1), restatement.explain(found))
 
 
 def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> Pair | None:

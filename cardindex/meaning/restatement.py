@@ -36,6 +36,7 @@ from cardindex.meaning.values import equivalent, same_kind
 from cardindex.meaning.words import ANTONYMS, NEGATIVE, NEGATORS, Words, words
 from cardindex.store.card import Card
 
+REASON = "reworded"  # a pair's reason when this module found it: slot and values already checked
 SLOT = 0.3  # rarity-weighted share of the shorter description the other card says
 ANCHOR = 0.6  # of the shorter card's subject (words its description and body both say) that the other says
 COVERED = 0.6  # of the shorter content that the longer one says
