@@ -35,6 +35,11 @@ BACKGROUND = [
 BRIEF = [("brief-a.md", "How the conductor wants tempo questions", "Maren wants tempo questions kept short."),
          ("brief-b.md", "Asking Maren about tempo", "Keep questions about tempo brief when you ask Maren.")]
 
+# The fact sentences share one word; the whole cards say the same (WordNet: reply/answer, brief/short).
+TONE = [("tone-a.md", "How Ilka wants answers", "Ilka wants short answers. No preamble."),
+        ("tone-b.md", "Tone to use with Ilka Brandt",
+         "Keep replies to Ilka brief and skip the introductory fluff. Lead with the answer.")]
+
 TRIPLE = [
     ("tune-a.md", "Tuning before concerts", "The oboe gives the tuning A before every concert.", "2026-02-01"),
     ("tune-b.md", "Who gives the A", "Before each concert the tuning note A is given by the oboe.", "2026-05-01"),
@@ -130,6 +135,12 @@ def test_a_synonym_makes_a_reworded_card_a_duplicate_and_the_message_says_which_
     assert "'short' as 'brief'" in pair.detail
 
 
+def test_cards_whose_fact_sentences_barely_meet_are_compared_whole() -> None:
+    assert verdicts([card(*c) for c in TONE]) == {frozenset(("tone-a.md", "tone-b.md")): "duplicate"}
+    old = card(*TONE[0])
+    assert gate_verdict(card(*TONE[1]), [old]) == {"tone-a.md": "duplicate"}
+
+
 def test_a_single_valued_keys_two_cards_with_one_value_in_other_words_are_a_duplicate() -> None:
     cards = [card(*c, extra="key: rehearsal-day\n") for c in KEYED]
     assert verdicts(cards) == {frozenset(("day-a.md", "day-b.md")): "duplicate"}
@@ -158,7 +169,7 @@ def test_two_scopes_and_two_values_of_a_multi_valued_key_are_never_duplicates() 
 
 
 def test_lint_and_the_gate_agree_on_every_case() -> None:
-    cases = [BRIEF, [c[:3] for c in TRIPLE[:2]], *NEGATIVES.values()]
+    cases = [BRIEF, TONE, [c[:3] for c in TRIPLE[:2]], *NEGATIVES.values()]
     for cards_of in cases:
         cards = [card(*c) for c in cards_of]
         linted = verdicts(cards).get(frozenset((cards[0].path, cards[1].path)))

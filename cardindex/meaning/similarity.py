@@ -220,18 +220,23 @@ def pairs_with(new: Card, cards: Sequence[Card], multi_valued: frozenset[str] = 
     mine = statement(new)
     lowered = [f"{c.description}\n{c.body[:400]}".lower() for c in others]
     total = len(others) + 2
-    probes = {t: _probe(t) for t in set(mine.all.tokens)}
+    reworded = restatement.content(new)  # a reworded copy shares words with the whole card, not one sentence
+    probes = {t: _probe(t) for t in set(mine.all.tokens) | set(reworded.all.tokens if reworded else ())}
     frequency = {t: sum(probe in d for d in lowered) for t, probe in probes.items()}
     weight = {t: math.log(total / (n + 1)) + 0.1 for t, n in frequency.items()}
     # The rarest words some other card has (a word no other card has finds no partner),
     # as `candidates` ranks only words that two statements share.
-    rare = [probes[t] for f, t in sorted((f, t) for t, f in frequency.items() if 0 < f <= MAX_BLOCK)][:RARE_WORDS]
+    stated = set(mine.all.tokens)
+    rare = [probes[t] for f, t in sorted((f, t) for t, f in frequency.items() if 0 < f <= MAX_BLOCK and t in stated)]
+    rare = rare[:RARE_WORDS]
+    said = [probes[t] for f, t in sorted((f, t) for t, f in frequency.items() if 0 < f <= MAX_BLOCK)][:RARE_WORDS]
     me = side(new, mine, weight)
     out = []
     for card, text in zip(others, lowered, strict=True):
         same_key = bool(new.key) and card.key == new.key and new.key not in multi_valued
         shared = sum(t in text for t in rare)
-        if not (same_key or shared >= 2 or (shared and len(mine.all.tokens) <= 2)):
+        if not (same_key or shared >= 2 or (shared and len(mine.all.tokens) <= 2)
+                or (reworded and sum(t in text for t in said) >= 2)):
             continue
         pair = classify_sides(me, side(card, statement(card), weight), weight, multi_valued)
         if pair is not None:
