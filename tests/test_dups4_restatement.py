@@ -258,6 +258,18 @@ def test_a_reworded_triple_is_one_group_and_one_merge_into_the_newest(invoke: In
     assert lint_pairs(invoke) == {}
 
 
+def test_each_member_of_a_triple_is_reported_once_with_both_others(invoke: Invoke, vault: Path) -> None:
+    put_background(vault)
+    for rel, description, body, verified in TRIPLE:
+        put(vault, rel, description, body, verified=verified)
+    out = invoke("lint", "--select", "duplicate", "--format", "json")
+    found = [(f["path"], f["related"]) for f in json.loads(out.stdout)]
+    members = sorted(rel for rel, *_ in TRIPLE)
+    assert sorted(found) == [(m, [o for o in members if o != m]) for m in members]
+    text = invoke("lint", "--select", "duplicate")
+    assert "one of 3 copies" in text.stdout
+
+
 def test_consolidate_never_merges_the_look_alikes(invoke: Invoke, vault: Path) -> None:
     put_background(vault)
     for cards_of in NEGATIVES.values():
