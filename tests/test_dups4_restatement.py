@@ -146,6 +146,16 @@ def test_a_single_valued_keys_two_cards_with_one_value_in_other_words_are_a_dupl
     assert verdicts(cards) == {frozenset(("day-a.md", "day-b.md")): "duplicate"}
 
 
+def test_a_keys_value_said_more_precisely_is_one_value_and_a_second_value_of_its_sort_is_not() -> None:
+    key = "key: rehearsal-day\n"
+    day = card("day.md", "Weekly full rehearsal", "Full rehearsals happen on Tuesdays.", key)
+    precise = card("precise.md", "When the orchestra rehearses", "The full rehearsal is on Tue evenings from 19:30 to 22:00 in the school gym.",
+                   key)
+    two_days = card("two.md", "Rehearsal nights", "Full rehearsals happen on Tuesdays and Thursdays.", key)
+    assert verdicts([day, precise]) == {frozenset(("day.md", "precise.md")): "duplicate"}
+    assert verdicts([day, two_days]) == {frozenset(("day.md", "two.md")): "contradiction"}
+
+
 def test_a_single_valued_keys_two_cards_with_two_values_in_other_words_stay_a_contradiction() -> None:
     a = card("pitch-a.md", "Concert pitch", "The orchestra tunes to A = 442 Hz.", "key: concert-pitch\n")
     b = card("pitch-b.md", "Tuning pitch of the orchestra", "We tune at 440 Hz concert pitch.", "key: concert-pitch\n")

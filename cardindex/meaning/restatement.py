@@ -32,7 +32,7 @@ from itertools import combinations
 from typing import NamedTuple
 
 from cardindex.meaning.synonyms import synonymous
-from cardindex.meaning.values import equivalent, same_kind
+from cardindex.meaning.values import equivalent, kind, same_kind
 from cardindex.meaning.words import ANTONYMS, NEGATIVE, NEGATORS, Words, words
 from cardindex.store.card import Card
 
@@ -226,22 +226,28 @@ def _anchors(c: Content) -> frozenset[str]:
 
 
 def same_values(a: Content, b: Content, weight: Mapping[str, float]) -> str | None:
-    """The values two cards of one single-valued key both give (quoted), when each gives exactly the other's.
+    """The values two cards of one single-valued key both give (quoted), when neither gives another.
 
-    For a key the slot is settled, so only the value can differ: both cards name values
-    (a weekday, a number, a tool, a host), each of them said by the other card (a word
-    written two ways counts: "Sun" / "Sunday"), and nothing stands against it (another
-    value of the same sort, a negation on one side, antonyms). Anything less is left to
-    the contradiction it already is.
+    For a key the slot is settled, so only the value can differ: both cards name a value
+    the other says too (a word written two ways counts: "Sun" / "Sunday"), and any value
+    one card adds is of a sort the other gives none of (a time beside a weekday is more
+    precision, a second weekday is another value: `values.kind`); nothing else stands
+    against it (a negation on one side, antonyms). Anything less stays the contradiction
+    it is.
     """
     set_a, set_b = frozenset(a.all.tokens), frozenset(b.all.tokens)
     said_a = _said(set_a, set_b, a.all.tokens, b.all.tokens, [])
     said_b = _said(set_b, set_a, b.all.tokens, a.all.tokens, [])
-    if not a.all.values or not b.all.values or not a.all.values <= said_a or not b.all.values <= said_b:
+    shared = a.all.values & said_a
+    if not shared or not b.all.values & said_b:
         return None
+    for mine, said, theirs in ((a.all.values, said_a, b.all.values), (b.all.values, said_b, a.all.values)):
+        sorts = {kind(t) for t in theirs}
+        if any(kind(t) in sorts for t in mine - said):
+            return None
     if _conflict(a.all, b.all, said_a, said_b, weight) is not None:
         return None
-    return " ".join(sorted(a.all.values))
+    return " ".join(sorted(shared))
 
 
 BOILERPLATE = 0.8  # share of their body words two cards have in common, for one body written twice
