@@ -291,3 +291,12 @@ def test_consolidate_never_merges_the_look_alikes(invoke: Invoke, vault: Path) -
     assert not [d for d in json.loads(out.stdout)["decisions"] if d["action"] == "merge"]
 
 
+
+
+def test_an_initialism_may_skip_a_stop_word_and_two_abbreviations_may_share_their_words() -> None:
+    assert equivalent({"loc"}, {"line", "code"}, (), ("line", "code")) == (set(), set())
+    short = restatement.content(card("a.md", "PR size", "Keep PRs under 400 LOC."))
+    long = restatement.content(card("b.md", "Pull request size", "A pull request stays under 400 lines of code."))
+    assert short is not None and long is not None
+    said = restatement._said(set(short.all.tokens), frozenset(long.all.tokens), short.all.tokens, long.all.tokens, [])
+    assert {"pr", "prs", "loc"} <= said

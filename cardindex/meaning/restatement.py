@@ -134,7 +134,9 @@ def _said(mine: Iterable[str], theirs: frozenset[str], seq_mine: tuple[str, ...]
     present = mine & theirs
     if not NEGATORS.isdisjoint(theirs):
         present |= mine & NEGATORS  # polarity is compared apart (`_conflict`): any negation says another's
-    left, _ = equivalent(mine - theirs, theirs - mine, seq_mine, seq_theirs)
+    # Each word on its own: two of mine may both be said by one of theirs ("PR" and "PRs" by "pull request").
+    others = theirs - mine
+    left = {x for x in mine - theirs if equivalent({x}, others, seq_mine, seq_theirs)[0]}
     out = mine - left
     for x in sorted(left):
         y = next((y for y in sorted(theirs) if synonymous(x, y)), None)
