@@ -116,8 +116,9 @@ def equivalent(only_a: Iterable[str], only_b: Iterable[str], seq_a: tuple[str, .
                 mine.discard(x)
                 theirs.difference_update(parts)
                 continue
-            run = _initials(x, seq) or (_initials(x[:-1], seq) if len(x) > 2 and x.endswith("s") else None)
-            if run is not None and theirs.issuperset(run):
+            runs = (_initials(x, seq), _initials(x[:-1], seq) if len(x) > 2 and x.endswith("s") else None)
+            run = next((r for r in runs if r is not None and theirs.issuperset(r)), None)
+            if run is not None:
                 mine.discard(x)  # an abbreviation of words only the other side has ("PR" / "pull request")
                 theirs.difference_update(run)
                 continue
