@@ -127,6 +127,9 @@ def explain(found: Restatement) -> str:
     return f"{said}; {joined})" if joined else f"{said})"
 
 
+ABBREVIATION = 5  # letters at most of a word that may abbreviate words another of mine abbreviates too
+
+
 def _said(mine: Iterable[str], theirs: frozenset[str], seq_mine: tuple[str, ...], seq_theirs: tuple[str, ...],
           joined: list[tuple[str, str]]) -> set[str]:
     """Which of `mine` the other side says: the word, one written another way, or a synonym."""
@@ -134,9 +137,11 @@ def _said(mine: Iterable[str], theirs: frozenset[str], seq_mine: tuple[str, ...]
     present = mine & theirs
     if not NEGATORS.isdisjoint(theirs):
         present |= mine & NEGATORS  # polarity is compared apart (`_conflict`): any negation says another's
-    # Each word on its own: two of mine may both be said by one of theirs ("PR" and "PRs" by "pull request").
     others = theirs - mine
-    left = {x for x in mine - theirs if equivalent({x}, others, seq_mine, seq_theirs)[0]}
+    left, _ = equivalent(mine - theirs, others, seq_mine, seq_theirs)
+    short = {x for x in left if len(x) <= ABBREVIATION}
+    if len(left) > 1 and short:  # two of mine may both be said by one of theirs ("PR" and "PRs" by "pull request")
+        left = (left - short) | {x for x in short if equivalent({x}, others, seq_mine, seq_theirs)[0]}
     out = mine - left
     for x in sorted(left):
         y = next((y for y in sorted(theirs) if synonymous(x, y)), None)
@@ -307,10 +312,11 @@ BLOCK_WORDS = 8  # each short card is indexed under this many of its rarest cont
 MAX_BLOCK = 60  # a word more cards than this have is not rare enough to block on
 
 
-def _synonym_keys(token: str) -> list[str]:
+@functools.lru_cache(maxsize=50_000)
+def _synonym_keys(token: str) -> tuple[str, ...]:
     from cardindex.meaning.synonyms import groups_of
 
-    return [f"~{g}" for g in sorted(groups_of(token))[:3]]
+    return tuple(f"~{g}" for g in sorted(groups_of(token))[:3])
 
 
 def candidates(contents: Sequence[Content | None], english: Sequence[bool]) -> set[tuple[int, int]]:

@@ -122,7 +122,7 @@ def equivalent(only_a: Iterable[str], only_b: Iterable[str], seq_a: tuple[str, .
                 mine.discard(x)  # an abbreviation of words only the other side has ("PR" / "pull request")
                 theirs.difference_update(run)
                 continue
-            whole = next((y for y in seq if _prefixed(x, y)), None)
+            whole = next((y for y in seq if _prefixed(x, y)), None) if x.startswith(_COMPOUND_HEADS) else None
             if whole is not None:
                 mine.discard(x)
                 theirs.discard(whole)
