@@ -280,6 +280,24 @@ def test_each_member_of_a_triple_is_reported_once_with_both_others(invoke: Invok
     assert "one of 3 copies" in text.stdout
 
 
+def test_a_long_page_restating_two_short_cards_joins_them_into_no_group(invoke: Invoke, vault: Path) -> None:
+    put_background(vault)
+    put(vault, "stands.md", "Who repairs broken music stands", "Broken music stands are repaired by the stage crew.")
+    put(vault, "chairs.md", "Who stacks the chairs after rehearsal", "The percussion section stacks the chairs after rehearsal.")
+    put(vault, "handbook.md", "Orchestra handbook: rehearsal duties", "\n".join([
+        "- Broken music stands are repaired by the stage crew.",
+        "- The percussion section stacks the chairs after rehearsal.",
+        "- The librarian lays out the folders an hour before rehearsal starts.",
+        "- The concertmaster opens the hall and switches the heating on.",
+        "- Coffee is made by whoever arrives first, the rota is on the fridge.",
+        "- Lost property goes into the box under the piano until the season ends.",
+        "- The treasurer collects the yearly fee at the first rehearsal in September.",
+    ]))
+    found = lint_pairs(invoke)
+    assert found["stands.md"] == {"duplicate:handbook.md"}
+    assert found["chairs.md"] == {"duplicate:handbook.md"}
+
+
 def test_consolidate_never_merges_the_look_alikes(invoke: Invoke, vault: Path) -> None:
     put_background(vault)
     for cards_of in NEGATIVES.values():

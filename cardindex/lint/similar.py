@@ -7,11 +7,15 @@ words of either card's secrets are redacted before they go into the message.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from cardindex.lint.context import Hit, LintContext
 from cardindex.meaning.text import description_line
 from cardindex.redaction import redact_words
 from cardindex.store.card import Card
+
+if TYPE_CHECKING:
+    from cardindex.meaning.similarity import Pair
 
 
 def _pairs(card: Card, ctx: LintContext, kind: str, reasons: tuple[str, ...]) -> Iterator[Hit]:
@@ -27,14 +31,19 @@ def _pairs(card: Card, ctx: LintContext, kind: str, reasons: tuple[str, ...]) ->
 DUPLICATE_REASONS = ("wording", "same-key", "restated", "reworded")
 
 
-def _copies(card: Card, ctx: LintContext) -> list[str]:
-    """Every other card of `card`'s duplicate group: the cards reachable over duplicate pairs, sorted."""
-    seen = {card.path}
+GROUPED = ("wording", "same-key", "reworded")  # one fact said again; "restated" is a part of a long card
+
+
+def _copies(card: Card, ctx: LintContext, direct: list[Pair]) -> list[str]:
+    """Every other card of `card`'s duplicate group, sorted: its partners, and the cards reachable
+    from it over pairs of one fact said again. A long card that restates several short ones
+    (a sub-index, a topic page) joins none of them into a group."""
+    seen = {card.path, *(c.path for p in direct for c in (p.a, p.b))}
     todo = [card.path]
     while todo:
         path = todo.pop()
         for pair in ctx.pairs.get(path, ()):
-            if pair.kind != "duplicate" or pair.reason not in DUPLICATE_REASONS:
+            if pair.kind != "duplicate" or pair.reason not in GROUPED:
                 continue
             for other in (pair.a.path, pair.b.path):
                 if other not in seen:
@@ -60,7 +69,7 @@ def duplicate(card: Card, ctx: LintContext) -> Iterator[Hit]:
     pair = min(direct, key=lambda p: (p.b.path if p.a.path == card.path else p.a.path))
     other = pair.b if pair.a.path == card.path else pair.a
     detail = redact_words(pair.detail, pair.a.text, pair.b.text)
-    copies = _copies(card, ctx)
+    copies = _copies(card, ctx, direct)
     group = f" (one of {len(copies) + 1} copies: {', '.join(copies)})" if len(copies) > 1 else ""
     yield Hit(description_line(card), f"{detail} as {other.path}{group}", tuple(copies), "archive")
 
