@@ -38,7 +38,7 @@ def _copies(card: Card, ctx: LintContext, direct: list[Pair]) -> list[str]:
     """Every other card of `card`'s duplicate group, sorted: its partners, and the cards reachable
     from it over pairs of one fact said again. A long card that restates several short ones
     (a sub-index, a topic page) joins none of them into a group."""
-    seen = {card.path, *(c.path for p in direct for c in (p.a, p.b))}
+    seen = {card.path}
     todo = [card.path]
     while todo:
         path = todo.pop()
@@ -49,7 +49,7 @@ def _copies(card: Card, ctx: LintContext, direct: list[Pair]) -> list[str]:
                 if other not in seen:
                     seen.add(other)
                     todo.append(other)
-    return sorted(seen - {card.path})
+    return sorted((seen | {c.path for p in direct for c in (p.a, p.b)}) - {card.path})
 
 
 def duplicate(card: Card, ctx: LintContext) -> Iterator[Hit]:

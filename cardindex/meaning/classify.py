@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from cardindex.meaning import restatement, slots
 from cardindex.meaning.paraphrase import paraphrase, restated, values_agree
-from cardindex.meaning.values import changed, equivalent, kind, neutral, same_kind
+from cardindex.meaning.values import added_value, changed, equivalent, neutral, same_kind
 from cardindex.meaning.words import ANTONYMS, NEGATIVE, NEGATORS, QUESTION, Statement, Words
 from cardindex.store.card import Card
 
@@ -175,7 +175,7 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
     # in English, where the facts were compared above (a key's two cards share their description).
     if (overlap_decides and smaller >= needed) or (fact_a and fact_b and (fact_a <= fact_b or fact_b <= fact_a)) or (
             overlap_decides and not valued and _reworded(sa.description, sb.description, a.description, b.description)):
-        added = _added_value(sa.fact, sb.fact) if relation in (slots.KEY, slots.DESCRIBED) else None
+        added = added_value(sa.fact, sb.fact) if relation in (slots.KEY, slots.DESCRIBED) else None
         if added is None:
             kind_reason = "same-key" if relation == slots.KEY else "wording"
             return Pair(a.card, b.card, "duplicate", kind_reason, round(smaller * 100, 1), "the same fact in other words")
@@ -185,21 +185,6 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
         return None
     if relation == slots.KEY:
         return Pair(a.card, b.card, "contradiction", "same-key", 0.0, "two live cards hold one single-valued key")
-    return None
-
-
-def _added_value(wa: Words, wb: Words) -> str | None:
-    """A measured value (a day, number, version) one fact clause adds beside one of its sort that both give.
-
-    "Full rehearsals happen on Tuesdays" and "… on Tuesdays and Thursdays" give one slot two
-    values; a time beside the weekday ("Tue, 19:30") only says it more precisely.
-    """
-    for mine, theirs in ((wa.values, wb.values), (wb.values, wa.values)):
-        extra = sorted(mine - theirs)
-        sorts = {kind(t) for t in mine & theirs} - {"name", "path"}  # a second name is as often a detail
-        found = [t for t in extra if kind(t) in sorts]
-        if found:
-            return " ".join(found)
     return None
 
 

@@ -1,19 +1,20 @@
 """Restatement: one short card saying another's fact again in other words.
 
-Reworded duplicates rarely share the sentence `classify` compares: "Marek wants short
-answers. No preamble." and "Keep replies to Marek brief and skip the introductory fluff"
+Reworded duplicates rarely share the sentence `classify` compares: "Ilka wants short
+answers. No preamble." and "Keep replies to Ilka brief and skip the introductory fluff"
 share one word of their fact sentences. So a pair the statement model leaves open is
 compared once more, on the cards' whole **content** (description and the body's prose up
 to its first reason line), in three steps, each of which can say no:
 
-1. **One slot**: the descriptions name one thing: most of the shorter description (by
-   rarity) is said by the other card's content, or each description by the other's.
+1. **One slot**: the shorter card's subject (the words its description and its body both
+   say) is said by the other card, and at least a third of its description (by rarity).
 2. **One value**: no marked value (a name, number, date, path, code) of one card stands
-   against an unmatched value of the same sort in the other; no negation on one side
-   only; no antonym across; "X instead of Y" keeps its X. A paraphrase with another value
-   is never a duplicate.
+   against an unmatched value of the same sort in the other; no negation, on one side
+   only, of a word the other card says plainly; no antonym across; no described subject
+   the other card never names; not one body under two subjects; not a card whose
+   description is about more. A paraphrase with another value is never a duplicate.
 3. **Covered**: most of the shorter content, weighted by the words' rarity in the vault,
-   is said by the longer one, and the longer one is not about much more.
+   is said by the longer one.
 
 A word is said by the other card when it is there, or written another way (`values.
 equivalent`: an abbreviation, a compound, a clipped or misspelt word), or when WordNet

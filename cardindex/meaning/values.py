@@ -280,3 +280,18 @@ def same_kind(left: str, right: str) -> bool:
 def _kinds(value: str) -> set[str]:
     found = {kind(t) for t in value.split()}
     return found - {"name"} if found - {"name", "path"} else found
+
+
+def added_value(wa: Words, wb: Words) -> str | None:
+    """A measured value (a day, number, version) one fact clause adds beside one of its sort that both give.
+
+    "Full rehearsals happen on Tuesdays" and "… on Tuesdays and Thursdays" give one slot two
+    values; a time beside the weekday ("Tue, 19:30") only says it more precisely.
+    """
+    for mine, theirs in ((wa.values, wb.values), (wb.values, wa.values)):
+        extra = sorted(mine - theirs)
+        sorts = {kind(t) for t in mine & theirs} - {"name", "path"}  # a second name is as often a detail
+        found = [t for t in extra if kind(t) in sorts]
+        if found:
+            return " ".join(found)
+    return None
