@@ -64,22 +64,9 @@ def _clipped(short: str, long: str) -> bool:
     return 3 <= len(short) <= 6 and long.startswith(short) and len(long) - len(short) >= max(3, 9 - len(short))
 
 
-_STOP_INITIALS = "oaift"  # of, and, in/is, for, to/the: the stop words an initialism spells but `words` drops
-
-
 def _initials(x: str, seq: tuple[str, ...]) -> tuple[str, ...] | None:
-    """The run of words in `seq` whose first letters spell `x` ("pr": "pull request", "vq": "video qualiti").
-
-    A letter inside it may stand for a dropped stop word: "loc" is "lines of code".
-    """
-    found = _initials_of(x, seq)
-    if found is None and len(x) >= 3:
-        for i in range(1, len(x) - 1):
-            if x[i] in _STOP_INITIALS:
-                found = _initials_of(x[:i] + x[i + 1:], seq)
-                if found is not None:
-                    break
-    return found
+    """The run of words in `seq` whose first letters spell `x` ("pr": "pull request", "vq": "video qualiti")."""
+    return _initials_of(x, seq)
 
 
 def _initials_of(x: str, seq: tuple[str, ...]) -> tuple[str, ...] | None:
