@@ -50,6 +50,7 @@ from cardindex.lifecycle.evidence import (
     one_word_swapped,
     swapped,
 )
+from cardindex.meaning.restatement import REASON as REWORDED
 from cardindex.meaning.similarity import Pair, find_pairs, measured_change
 from cardindex.meaning.slots import scope_of
 from cardindex.meaning.words import words
@@ -189,6 +190,8 @@ class Planner:
             return False
         if pair.kind == "contradiction" and pair.reason != "same-key":
             return False  # opposite polarity, or another value in the same place
+        if pair.reason == REWORDED:
+            return True  # `meaning.restatement` judged the whole cards: one slot, no value against another
         if a.key and a.key == b.key:  # one slot: the same value (not the same description) is the same fact
             if one_word_swapped(a.description, b.description) or one_word_swapped(first_line(a), first_line(b)):
                 return False  # "... runs on unittest" / "... runs on vitest": another value, whatever its case
@@ -330,7 +333,7 @@ class Planner:
             if told is not None:
                 if self.in_window(a, b):
                     self.replace(told, "the same slot")
-            elif own_values(a, b) and not (a.key and a.key == b.key):
+            elif own_values(a, b) and not (a.key and a.key == b.key) and pair.reason != REWORDED:
                 self.contradiction(pair._replace(kind="contradiction", reason="value",
                                                  detail="the same slot with other values"))
             elif self.duplicate(a, b) and not swapped(a.description, b.description):

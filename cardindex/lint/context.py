@@ -118,12 +118,12 @@ class LintContext:
 
     def _compared(self, card: Card) -> bytes:
         """A digest of what `find_pairs` reads of `card`: its path, key, scope, language and statement
-        (and, for a long card compared as a document, its name and body)."""
-        from cardindex.meaning import slots
+        (and, for a long card compared as a document, its name and body; for a short one, its content)."""
+        from cardindex.meaning import restatement, slots
         from cardindex.meaning.documents import signature
 
         parts = [card.path, card.key or "", slots.scope_of(card), "en" if slots.english(card) else "other",
-                 signature(card)]
+                 signature(card), restatement.signature(card)]
         for w in self.statement(card):
             parts += [w.text, " ".join(sorted(w.values))]
         return hashlib.blake2b("\0".join(parts).encode("utf-8", "surrogatepass"), digest_size=16).digest()

@@ -7,11 +7,15 @@ words of either card's secrets are redacted before they go into the message.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from cardindex.lint.context import Hit, LintContext
 from cardindex.meaning.text import description_line
 from cardindex.redaction import redact_words
 from cardindex.store.card import Card
+
+if TYPE_CHECKING:
+    from cardindex.meaning.similarity import Pair
 
 
 def _pairs(card: Card, ctx: LintContext, kind: str, reasons: tuple[str, ...]) -> Iterator[Hit]:
@@ -24,6 +28,30 @@ def _pairs(card: Card, ctx: LintContext, kind: str, reasons: tuple[str, ...]) ->
                   "archive" if kind == "duplicate" else None)
 
 
+DUPLICATE_REASONS = ("wording", "same-key", "restated", "reworded")
+
+
+GROUPED = ("wording", "same-key", "reworded")  # one fact said again; "restated" is a part of a long card
+
+
+def _copies(card: Card, ctx: LintContext, direct: list[Pair]) -> list[str]:
+    """Every other card of `card`'s duplicate group, sorted: its partners, and the cards reachable
+    from it over pairs of one fact said again. A long card that restates several short ones
+    (a sub-index, a topic page) joins none of them into a group."""
+    seen = {card.path}
+    todo = [card.path]
+    while todo:
+        path = todo.pop()
+        for pair in ctx.pairs.get(path, ()):
+            if pair.kind != "duplicate" or pair.reason not in GROUPED:
+                continue
+            for other in (pair.a.path, pair.b.path):
+                if other not in seen:
+                    seen.add(other)
+                    todo.append(other)
+    return sorted((seen | {c.path for p in direct for c in (p.a, p.b)}) - {card.path})
+
+
 def duplicate(card: Card, ctx: LintContext) -> Iterator[Hit]:
     """The same fact as another live card, however reworded: one slot, one value.
 
@@ -32,9 +60,18 @@ def duplicate(card: Card, ctx: LintContext) -> Iterator[Hit]:
     two scopes (`path:apps/web`, `path:services/api`) and two values of a key listed in
     `multi_valued_keys` are different facts, never duplicates. Two long cards (research
     notes, long how-tos) whose titles, contents and vocabularies agree are one document
-    saved twice: reported for you to merge by hand; consolidation leaves both.
+    saved twice: reported for you to merge by hand; consolidation leaves both. Three or
+    more copies are one group: each is reported once, with all the others in `related`.
     """
-    yield from _pairs(card, ctx, "duplicate", ("wording", "same-key", "restated"))
+    direct = [p for p in ctx.pairs.get(card.path, ()) if p.kind == "duplicate" and p.reason in DUPLICATE_REASONS]
+    if not direct:
+        return
+    pair = min(direct, key=lambda p: (p.b.path if p.a.path == card.path else p.a.path))
+    other = pair.b if pair.a.path == card.path else pair.a
+    detail = redact_words(pair.detail, pair.a.text, pair.b.text)
+    copies = _copies(card, ctx, direct)
+    group = f" (one of {len(copies) + 1} copies: {', '.join(copies)})" if len(copies) > 1 else ""
+    yield Hit(description_line(card), f"{detail} as {other.path}{group}", tuple(copies), "archive")
 
 
 def same_key(card: Card, ctx: LintContext) -> Iterator[Hit]:

@@ -20,9 +20,9 @@ from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
-from cardindex.meaning import slots
+from cardindex.meaning import restatement, slots
 from cardindex.meaning.paraphrase import paraphrase, restated, values_agree
-from cardindex.meaning.values import changed, equivalent, neutral, same_kind
+from cardindex.meaning.values import added_value, changed, equivalent, neutral, same_kind
 from cardindex.meaning.words import ANTONYMS, NEGATIVE, NEGATORS, QUESTION, Statement, Words
 from cardindex.store.card import Card
 
@@ -39,7 +39,7 @@ class Pair(NamedTuple):
     a: Card
     b: Card
     kind: str  # "duplicate" or "contradiction"
-    reason: str  # "same-key", "polarity", "value", "wording"
+    reason: str  # "same-key", "polarity", "value", "wording", "reworded" (`restatement`), "restated" (`documents`)
     score: float
     detail: str
 
@@ -77,8 +77,47 @@ def classify_sides(a: Side, b: Side, weight: Mapping[str, float], multi_valued: 
             and not _other_questions(a.card.description, b.card.description):
         relation = slots.DESCRIBED  # one description, a word or two added: one slot
     if relation != slots.OPEN:
-        return _same_slot(a, b, weight, relation)
-    return _open(a, b, weight)
+        found = _same_slot(a, b, weight, relation)
+        if relation == slots.KEY and found is not None and found.kind == "contradiction" and found.reason == "same-key" \
+                and a.english and b.english:
+            return _one_value(a, b, weight) or found
+        return found
+    found = _open(a, b, weight)
+    if found is None and a.english and b.english and not _two_questions(a, b):
+        return _restated(a, b, weight)
+    if found is not None and found.kind == "duplicate" and a.english and b.english and not _same_statement(a, b) \
+            and _boilerplate(a, b):
+        return None
+    return found
+
+
+def _boilerplate(a: Side, b: Side) -> bool:
+    """One body under two descriptions that each name what the other card never says (`restatement.two_subjects`)."""
+    ca, cb = restatement.content(a.card), restatement.content(b.card)
+    return ca is not None and cb is not None and restatement.two_subjects(ca, cb) is not None
+
+
+def _one_value(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
+    """Two cards of one single-valued key whose contents give the same values, however reworded: one fact."""
+    ca, cb = restatement.content(a.card), restatement.content(b.card)
+    if ca is None or cb is None:
+        return None
+    found = restatement.same_values(ca, cb, weight)
+    if found is None:
+        return None
+    return Pair(a.card, b.card, "duplicate", "same-key", 100.0,
+                f"the same value in other words ({found}); one key")
+
+
+def _restated(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
+    """Two short cards left open by their statements: whether one's whole content restates the other's."""
+    ca, cb = restatement.content(a.card), restatement.content(b.card)
+    if ca is None or cb is None or _swapped_subject(a.statement, b.statement):
+        return None  # "Runbook for the billing outage" / "… the search outage": two subjects, one body
+    found = restatement.restates(ca, cb, weight)
+    if found is None:
+        return None
+    return Pair(a.card, b.card, "duplicate", restatement.REASON, round(found.covered * 100, 1), restatement.explain(found))
 
 
 def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> Pair | None:
@@ -136,8 +175,14 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
     # in English, where the facts were compared above (a key's two cards share their description).
     if (overlap_decides and smaller >= needed) or (fact_a and fact_b and (fact_a <= fact_b or fact_b <= fact_a)) or (
             overlap_decides and not valued and _reworded(sa.description, sb.description, a.description, b.description)):
-        kind_reason = "same-key" if relation == slots.KEY else "wording"
-        return Pair(a.card, b.card, "duplicate", kind_reason, round(smaller * 100, 1), "the same fact in other words")
+        added = added_value(sa.fact, sb.fact) if relation in (slots.KEY, slots.DESCRIBED) else None
+        if added is None:
+            kind_reason = "same-key" if relation == slots.KEY else "wording"
+            return Pair(a.card, b.card, "duplicate", kind_reason, round(smaller * 100, 1), "the same fact in other words")
+        if relation == slots.KEY:
+            return Pair(a.card, b.card, "contradiction", "same-key", 100.0,
+                        f"two live cards hold one single-valued key: one adds {added!r}")
+        return None
     if relation == slots.KEY:
         return Pair(a.card, b.card, "contradiction", "same-key", 0.0, "two live cards hold one single-valued key")
     return None
@@ -183,6 +228,8 @@ def _open(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
              or _contradiction(sa.description, sb.description, a.description, b.description, english))
     if found:
         return Pair(a.card, b.card, "contradiction", found[0], 100.0, found[1])
+    if _two_questions(a, b):
+        return None
     smaller, larger = _coverage(a, b, weight)
     if _same_statement(a, b):
         return Pair(a.card, b.card, "duplicate", "wording", round(max(smaller, DUPLICATE_OVERLAP) * 100, 1),
@@ -209,6 +256,12 @@ def _open(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
                         f"different value in the same place: {other[0]!r} vs {other[1]!r}")
         return None
     return Pair(a.card, b.card, "duplicate", "wording", round(smaller * 100, 1), "the same fact in other words")
+
+
+def _two_questions(a: Side, b: Side) -> bool:
+    """One description asked as two questions ("Who hands out the scores" / "When the scores are handed out"):
+    one topic, two slots, whatever the bodies share."""
+    return a.description == b.description and _other_questions(a.card.description, b.card.description)
 
 
 def _other_questions(a: str, b: str) -> bool:

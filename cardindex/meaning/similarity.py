@@ -25,7 +25,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import chain, combinations
 
-from cardindex.meaning import slots
+from cardindex.meaning import restatement, slots
 from cardindex.meaning.classify import Pair, Side, classify_sides, side, swapped_values
 from cardindex.meaning.documents import REASON as DOCUMENT_REASON
 from cardindex.meaning.documents import Documents, document
@@ -171,7 +171,11 @@ def find_pairs(cards: Sequence[Card], multi_valued: frozenset[str] = frozenset()
     paired: set[tuple[int, int]] = set()
     duplicated: set[tuple[int, int]] = set()
     docs = Documents(usable)
-    for i, j, _same_key in _candidates([s.key for s in sides], statements, [s.all for s in sides], weight, multi_valued):
+    proposed = [(i, j) for i, j, _ in _candidates([s.key for s in sides], statements, [s.all for s in sides], weight,
+                                                 multi_valued)]
+    seen = set(proposed)
+    reworded = restatement.candidates([restatement.content(s.card) for s in sides], [s.english for s in sides])
+    for i, j in proposed + sorted(reworded - seen):
         pair = classify_sides(sides[i], sides[j], weight, multi_valued)
         if pair is not None and not (pair.reason in OVERRULED and docs.overrules(i, j)):
             out.append(pair)
@@ -245,18 +249,23 @@ def pairs_with(new: Card, cards: Sequence[Card], multi_valued: frozenset[str] = 
     mine = statement(new)
     lowered = [f"{c.description}\n{c.body[:400]}".lower() for c in others]
     total = len(others) + 2
-    probes = {t: _probe(t) for t in set(mine.all.tokens)}
+    reworded = restatement.content(new)  # a reworded copy shares words with the whole card, not one sentence
+    probes = {t: _probe(t) for t in set(mine.all.tokens) | set(reworded.all.tokens if reworded else ())}
     frequency = {t: sum(probe in d for d in lowered) for t, probe in probes.items()}
     weight = {t: math.log(total / (n + 1)) + 0.1 for t, n in frequency.items()}
     # The rarest words some other card has (a word no other card has finds no partner),
     # as `candidates` ranks only words that two statements share.
-    rare = [probes[t] for f, t in sorted((f, t) for t, f in frequency.items() if 0 < f <= MAX_BLOCK)][:RARE_WORDS]
+    stated = set(mine.all.tokens)
+    rare = [probes[t] for f, t in sorted((f, t) for t, f in frequency.items() if 0 < f <= MAX_BLOCK and t in stated)]
+    rare = rare[:RARE_WORDS]
+    said = [probes[t] for f, t in sorted((f, t) for t, f in frequency.items() if 0 < f <= MAX_BLOCK)][:RARE_WORDS]
     me = side(new, mine, weight)
     out = []
     for card, text in zip(others, lowered, strict=True):
         same_key = bool(new.key) and card.key == new.key and new.key not in multi_valued
         shared = sum(t in text for t in rare)
-        if not (same_key or shared >= 2 or (shared and len(mine.all.tokens) <= 2)):
+        if not (same_key or shared >= 2 or (shared and len(mine.all.tokens) <= 2)
+                or (reworded and sum(t in text for t in said) >= 2)):
             continue
         pair = classify_sides(me, side(card, statement(card), weight), weight, multi_valued)
         if pair is not None:
@@ -265,7 +274,7 @@ def pairs_with(new: Card, cards: Sequence[Card], multi_valued: frozenset[str] = 
     mine_long = document(new) is not None
     pool = [new, *(c for c in others if mine_long or document(c) is not None)]
     if len(pool) < 2:
-        return out
+        return [p for p in out if not is_hub(p.b)]
     docs = Documents(pool)
     index = {c.path: i for i, c in enumerate(pool)}
     out = [p for p in out if not (p.reason in OVERRULED and p.b.path in index and docs.overrules(0, index[p.b.path]))]

@@ -46,6 +46,11 @@ def _same_word(x: str, y: str) -> bool:
         return x.endswith("/" + y) or y.endswith("/" + x)
     if not (x.isalpha() and y.isalpha()) or x[0] != y[0]:
         return False
+    if x in CALENDAR or y in CALENDAR:  # "Sun" is "Sunday", "Thurs" "Thursday"; "mar" is "March" but not "Mon"
+        short, long = sorted((x, y), key=len)
+        return len(short) >= 3 and long in CALENDAR and long.startswith(short)
+    if len(x) > 1 and (x == y + "s" or y == x + "s") and min(len(x), len(y)) <= 4:
+        return True  # a plural abbreviation: "PRs" / "PR"
     if _clipped(x, y) or _clipped(y, x):
         return True
     return min(len(x), len(y)) >= 6 and _fuzzy(x, y)
@@ -61,6 +66,10 @@ def _clipped(short: str, long: str) -> bool:
 
 def _initials(x: str, seq: tuple[str, ...]) -> tuple[str, ...] | None:
     """The run of words in `seq` whose first letters spell `x` ("pr": "pull request", "vq": "video qualiti")."""
+    return _initials_of(x, seq)
+
+
+def _initials_of(x: str, seq: tuple[str, ...]) -> tuple[str, ...] | None:
     n = len(x)
     if not 2 <= n <= 4 or not x.isalpha() or not x.isascii():
         return None
@@ -94,12 +103,13 @@ def equivalent(only_a: Iterable[str], only_b: Iterable[str], seq_a: tuple[str, .
                 mine.discard(x)
                 theirs.difference_update(parts)
                 continue
-            run = _initials(x, seq)
-            if run is not None and theirs.issuperset(run):
+            runs = (_initials(x, seq), _initials(x[:-1], seq) if len(x) > 2 and x.endswith("s") else None)
+            run = next((r for r in runs if r is not None and theirs.issuperset(r)), None)
+            if run is not None:
                 mine.discard(x)  # an abbreviation of words only the other side has ("PR" / "pull request")
                 theirs.difference_update(run)
                 continue
-            whole = next((y for y in seq if _prefixed(x, y)), None)
+            whole = next((y for y in seq if _prefixed(x, y)), None) if x.startswith(_COMPOUND_HEADS) else None
             if whole is not None:
                 mine.discard(x)
                 theirs.discard(whole)
@@ -257,3 +267,18 @@ def same_kind(left: str, right: str) -> bool:
 def _kinds(value: str) -> set[str]:
     found = {kind(t) for t in value.split()}
     return found - {"name"} if found - {"name", "path"} else found
+
+
+def added_value(wa: Words, wb: Words) -> str | None:
+    """A measured value (a day, number, version) one fact clause adds beside one of its sort that both give.
+
+    "Full rehearsals happen on Tuesdays" and "… on Tuesdays and Thursdays" give one slot two
+    values; a time beside the weekday ("Tue, 19:30") only says it more precisely.
+    """
+    for mine, theirs in ((wa.values, wb.values), (wb.values, wa.values)):
+        extra = sorted(mine - theirs)
+        sorts = {kind(t) for t in mine & theirs} - {"name", "path"}  # a second name is as often a detail
+        found = [t for t in extra if kind(t) in sorts]
+        if found:
+            return " ".join(found)
+    return None

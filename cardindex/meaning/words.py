@@ -239,6 +239,11 @@ def _normal(low: str) -> str:
     return SYNONYMS.get(stem, stem)
 
 
+def normal(word: str) -> str:
+    """The token one lower-cased word becomes (its synonym group's first word, else its stem)."""
+    return _normal(word)
+
+
 # Phrases that are one word's worth of meaning; "no later than" is a bound, not a negation.
 _PHRASE_WORDS = {
     "no later than": "within", "not later than": "within", "at the latest": "",

@@ -1,0 +1,364 @@
+"""Restatement: one short card saying another's fact again in other words.
+
+Reworded duplicates rarely share the sentence `classify` compares: "Ilka wants short
+answers. No preamble." and "Keep replies to Ilka brief and skip the introductory fluff"
+share one word of their fact sentences. So a pair the statement model leaves open is
+compared once more, on the cards' whole **content** (description and the body's prose up
+to its first reason line), in three steps, each of which can say no:
+
+1. **One slot**: the shorter card's subject (the words its description and its body both
+   say) is said by the other card, and at least a third of its description (by rarity).
+2. **One value**: no marked value (a name, number, date, path, code) of one card stands
+   against an unmatched value of the same sort in the other; no negation, on one side
+   only, of a word the other card says plainly; no antonym across; no described subject
+   the other card never names; not one body under two subjects; not a card whose
+   description is about more. A paraphrase with another value is never a duplicate.
+3. **Covered**: most of the shorter content, weighted by the words' rarity in the vault,
+   is said by the longer one.
+
+A word is said by the other card when it is there, or written another way (`values.
+equivalent`: an abbreviation, a compound, a clipped or misspelt word), or when WordNet
+gives the two one sense (`synonyms`). Synonyms only ever count towards coverage: they
+never make two values one. English only (the word lists and WordNet are English).
+Long cards are `documents`' concern, never compared here.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import combinations
+from typing import NamedTuple
+
+from cardindex.meaning.synonyms import synonymous
+from cardindex.meaning.values import equivalent, kind, same_kind
+from cardindex.meaning.words import ANTONYMS, NEGATIVE, NEGATORS, Words, words
+from cardindex.store.card import Card
+
+REASON = "reworded"  # a pair's reason when this module found it: slot and values already checked
+SLOT = 0.3  # rarity-weighted share of the shorter description the other card says
+ANCHOR = 0.6  # of the shorter card's subject (words its description and body both say) that the other says
+COVERED = 0.6  # of the shorter content that the longer one says
+COVER_LONG = 0.12  # of the longer content that the shorter one says: not a card about much more
+MAX_LINES = 6  # body lines read: a longer card is a document
+MAX_TOKENS = 60
+
+_REASON = re.compile(r"(?i)^\W*(?:why|how to apply|source|see also|related|context|reason|because|example)\b[^:]{0,20}:")
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+
+
+class Content(NamedTuple):
+    """What a short card says, as compared here."""
+
+    description: Words
+    body: Words
+    all: Words
+
+
+class Restatement(NamedTuple):
+    """Why one card restates another: the shares measured."""
+
+    slot: float
+    covered: float
+    cover_long: float
+    anchor: float  # of the shorter card's subject words (`_anchors`) that the other says
+    joined: tuple[tuple[str, str], ...]  # words paired as synonyms (shorter's, longer's)
+
+
+@functools.lru_cache(maxsize=20_000)
+def _content(description: str, body: str) -> Content | None:
+    lines = []
+    for line in body.splitlines():
+        if _FENCE.match(line):
+            break
+        if _REASON.match(line):
+            break
+        if line.strip():
+            lines.append(line.strip(" -*#>"))
+    if len(lines) > MAX_LINES:
+        return None
+    d = words(_plain(description))
+    b = words(_plain(" ".join(lines)))
+    tokens = d.tokens + b.tokens
+    if len(tokens) > MAX_TOKENS or not b.tokens:
+        return None
+    return Content(d, b, Words(tokens, d.values | b.values, f"{d.text} {b.text}"))
+
+
+_SYMBOLS = {"<": " below ", ">": " above ", "\u2264": " max ", "\u2265": " min ", "~": " approximately "}
+_SYMBOL = re.compile(r"(?<![<>=\w-])[<>\u2264\u2265](?![<>=])|(?<![\w~])~(?=\s*\d)")
+_CLOSER = re.compile(r"[)\]\"'\u201d]+(?=[.!?](?:\s|$))")  # "… stack). Stubbing": the sentence still ends
+_UNITS = {w: n for n, w in enumerate(["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"], 1)}
+_TENS = {w: 10 * n for n, w in enumerate(["ten", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty",
+                                          "ninety"], 1)}
+_SPELT = re.compile(r"(?i)\b(?:({tens})(?:[\s-]({units}))?|({units}))\s+(hundred|thousand)\b".format(
+    tens="|".join(_TENS), units="|".join(_UNITS)))
+
+
+def _number(m: re.Match[str]) -> str:
+    tens, unit, alone, scale = m.groups()
+    value = (_TENS[tens.lower()] + (_UNITS[unit.lower()] if unit else 0)) if tens else _UNITS[alone.lower()]
+    return str(value * (100 if scale.lower() == "hundred" else 1000))
+
+
+def _plain(text: str) -> str:
+    """Text as compared here: "four hundred" is 400, "< 400" is "below 400", a closing bracket ends no sentence."""
+    if "hundred" in text or "thousand" in text:
+        text = _SPELT.sub(_number, text)
+    return _CLOSER.sub("", _SYMBOL.sub(lambda m: _SYMBOLS[m.group()], text))
+
+
+def content(card: Card) -> Content | None:
+    """The card's description and the body's prose before its first reason line; None for a long card."""
+    return _content(card.description, card.body)
+
+
+def signature(card: Card) -> str:
+    """What `restates` reads of a card (for caches that must know when it changed)."""
+    found = content(card)
+    return "" if found is None else f"{found.all.text}\0{' '.join(sorted(found.all.values))}"
+
+
+def explain(found: Restatement) -> str:
+    """The finding's detail: how much of the shorter card the other says, and which words it says otherwise."""
+    joined = ", ".join(f"{x!r} as {y!r}" for x, y in found.joined[:3])
+    said = f"the same fact in other words ({round(found.covered * 100)}% of the shorter card said by the other"
+    return f"{said}; {joined})" if joined else f"{said})"
+
+
+ABBREVIATION = 5  # letters at most of a word that may abbreviate words another of mine abbreviates too
+
+
+def _said(mine: Iterable[str], theirs: frozenset[str], seq_mine: tuple[str, ...], seq_theirs: tuple[str, ...],
+          joined: list[tuple[str, str]]) -> set[str]:
+    """Which of `mine` the other side says: the word, one written another way, or a synonym."""
+    mine = set(mine)
+    present = mine & theirs
+    if not NEGATORS.isdisjoint(theirs):
+        present |= mine & NEGATORS  # polarity is compared apart (`_conflict`): any negation says another's
+    others = theirs - mine
+    left, _ = equivalent(mine - theirs, others, seq_mine, seq_theirs)
+    short = {x for x in left if len(x) <= ABBREVIATION}
+    if len(left) > 1 and short:  # two of mine may both be said by one of theirs ("PR" and "PRs" by "pull request")
+        left = (left - short) | {x for x in short if equivalent({x}, others, seq_mine, seq_theirs)[0]}
+    out = mine - left
+    for x in sorted(left):
+        y = next((y for y in sorted(theirs) if synonymous(x, y)), None)
+        if y is not None:
+            out.add(x)
+            joined.append((x, y))
+    return out | present
+
+
+def _share(tokens: frozenset[str], said: set[str], weight: Mapping[str, float], default: float) -> float:
+    total = sum(weight.get(t, default) for t in tokens)
+    return sum(weight.get(t, default) for t in tokens & said) / total if total else 0.0
+
+
+def _conflict(a: Words, b: Words, said_a: set[str], said_b: set[str], weight: Mapping[str, float]) -> str | None:
+    """Why two contents cannot give one value: a marked value against another of its sort, polarity, antonyms.
+
+    A negation counts when it denies a word the other card says plainly, and a word that
+    says something (rare enough: "never run" against "where encoding may run" is two
+    clauses about one verb everyone uses, "never on laptops" against "laptop numbers" is not).
+    """
+    lost_a = sorted(a.values - said_a)
+    lost_b = sorted(b.values - said_b)
+    if lost_a and lost_b and same_kind(" ".join(lost_a), " ".join(lost_b)):
+        return f"{' '.join(lost_a)!r} vs {' '.join(lost_b)!r}"
+    set_a, set_b = frozenset(a.tokens), frozenset(b.tokens)
+    negated_a, negated_b = _negated(a.tokens), _negated(b.tokens)
+    top = max((weight.get(t, 0.0) for t in set_a | set_b), default=0.0)
+    default = max(weight.values(), default=1.0)
+    for negated, other_negated, theirs in ((negated_a, negated_b, set_b), (negated_b, negated_a, set_a)):
+        if not NEGATIVE.isdisjoint(theirs):
+            continue  # a negative word answers the negation: "never on weekends" / "weekends off"
+        denied = sorted(w for w in negated if w in theirs and w not in other_negated
+                        and weight.get(w, default) >= DENIED_RARITY * top)
+        if denied:
+            return f"negation on one side only: {' '.join(denied)!r}"
+    for word in sorted(set_a - set_b):
+        if ANTONYMS.get(word, set()) & (set_b - set_a):
+            return f"antonyms: {word!r}"
+    return None
+
+
+DENIED_RARITY = 0.5  # of the pair's rarest word's weight, for a word whose negation on one side counts
+
+
+def _negated(tokens: tuple[str, ...]) -> set[str]:
+    """The words a negation stands before ("never commit" → "commit"): what a one-sided negation denies."""
+    return {t for i, t in enumerate(tokens) if t not in NEGATORS and i and tokens[i - 1] in NEGATORS}
+
+
+def restates(a: Content, b: Content, weight: Mapping[str, float]) -> Restatement | None:
+    """Whether one of two short English cards states the other's fact again (the measures), or None."""
+    found, conflict = measures(a, b, weight)
+    if conflict is not None or found.slot < SLOT or found.anchor < ANCHOR or found.covered < COVERED \
+            or found.cover_long < COVER_LONG:
+        return None
+    return found
+
+
+def measures(a: Content, b: Content, weight: Mapping[str, float]) -> tuple[Restatement, str | None]:
+    """The measures `restates` takes, and the conflict it found (for `bench/why_pairs.py`)."""
+    default = max(weight.values(), default=1.0)
+    set_a, set_b = frozenset(a.all.tokens), frozenset(b.all.tokens)
+    if not set_a or not set_b:
+        return Restatement(0.0, 0.0, 0.0, 0.0, ()), "nothing to compare"
+    joined: list[tuple[str, str]] = []
+    said_a = _said(set_a, set_b, a.all.tokens, b.all.tokens, joined)
+    said_b = _said(set_b, set_a, b.all.tokens, a.all.tokens, [])
+    share_a, share_b = _share(set_a, said_a, weight, default), _share(set_b, said_b, weight, default)
+    total_a = sum(weight.get(t, default) for t in set_a)
+    total_b = sum(weight.get(t, default) for t in set_b)
+    short_share, long_share = (share_a, share_b) if total_a <= total_b else (share_b, share_a)
+    slot_a = _share(frozenset(a.description.tokens), said_a, weight, default)
+    slot_b = _share(frozenset(b.description.tokens), said_b, weight, default)
+    slot = max(min(slot_a, slot_b), slot_a if total_a <= total_b else slot_b)
+    short, said_short = (a, said_a) if total_a <= total_b else (b, said_b)
+    anchors = _anchors(short)  # counted, not weighted: a small vault's rarities are noise on three or four words
+    anchor = len(anchors & said_short) / len(anchors) if anchors else 0.0
+    conflict = _conflict(a.all, b.all, said_a, said_b, weight) or _other_subject(a, said_a) or _other_subject(b, said_b) \
+        or _two_subjects(a, b, said_a, said_b) or _about_more(a, b, said_a, said_b, total_a <= total_b)
+    return Restatement(round(slot, 2), round(short_share, 2), round(long_share, 2), round(anchor, 2),
+                       tuple(joined)), conflict
+
+
+def _anchors(c: Content) -> frozenset[str]:
+    """The words a card says both in its description and in its body: what it is about (its subject)."""
+    described = frozenset(c.description.tokens)
+    return (described & frozenset(c.body.tokens)) or described
+
+
+def same_values(a: Content, b: Content, weight: Mapping[str, float]) -> str | None:
+    """The values two cards of one single-valued key both give (quoted), when neither gives another.
+
+    For a key the slot is settled, so only the value can differ: both cards name a value
+    the other says too (a word written two ways counts: "Sun" / "Sunday"), and any value
+    one card adds is of a sort the other gives none of (a time beside a weekday is more
+    precision, a second weekday is another value: `values.kind`); nothing else stands
+    against it (a negation on one side, antonyms). Anything less stays the contradiction
+    it is.
+    """
+    set_a, set_b = frozenset(a.all.tokens), frozenset(b.all.tokens)
+    said_a = _said(set_a, set_b, a.all.tokens, b.all.tokens, [])
+    said_b = _said(set_b, set_a, b.all.tokens, a.all.tokens, [])
+    shared = a.all.values & said_a
+    if not shared or not b.all.values & said_b:
+        return None
+    for mine, said, theirs in ((a.all.values, said_a, b.all.values), (b.all.values, said_b, a.all.values)):
+        sorts = {kind(t) for t in theirs}
+        if any(kind(t) in sorts for t in mine - said):
+            return None
+    if _conflict(a.all, b.all, said_a, said_b, weight) is not None:
+        return None
+    return " ".join(sorted(shared))
+
+
+BOILERPLATE = 0.8  # share of their body words two cards have in common, for one body written twice
+
+
+def two_subjects(a: Content, b: Content) -> str | None:
+    """`_two_subjects` of two contents (a veto on any "same fact in other words")."""
+    set_a, set_b = frozenset(a.all.tokens), frozenset(b.all.tokens)
+    said_a = _said(set_a, set_b, a.all.tokens, b.all.tokens, [])
+    said_b = _said(set_b, set_a, b.all.tokens, a.all.tokens, [])
+    return _two_subjects(a, b, said_a, said_b)
+
+
+def _two_subjects(a: Content, b: Content, said_a: set[str], said_b: set[str]) -> str | None:
+    """One body under two descriptions that each name something the other card never says: two subjects.
+
+    "Dashboard for the germination lab" and "… for the drying room", both "Built by the data
+    team, hosted on the lab server": the bodies are boilerplate, the descriptions the facts.
+    """
+    ba, bb = frozenset(a.body.tokens), frozenset(b.body.tokens)
+    if not ba or not bb or len(ba & bb) < BOILERPLATE * len(ba | bb):
+        return None
+    own_a = frozenset(a.description.tokens) - said_a
+    own_b = frozenset(b.description.tokens) - said_b
+    if own_a and own_b:
+        return f"one body under two subjects: {' '.join(sorted(own_a))!r} vs {' '.join(sorted(own_b))!r}"
+    return None
+
+
+ABOUT_MORE = 5  # words of the longer card's description the shorter card never says, for a card about more
+
+
+def _about_more(a: Content, b: Content, said_a: set[str], said_b: set[str], a_shorter: bool) -> str | None:
+    """The longer card's description names more than the shorter card says: it is about more than one fact."""
+    short, long, said_long = (a, b, said_b) if a_shorter else (b, a, said_a)
+    unsaid = [t for t in dict.fromkeys(long.description.tokens) if t not in said_long]
+    if len(unsaid) > max(ABOUT_MORE, len(set(short.all.tokens)) // 2):
+        return f"the other card is about more: {' '.join(unsaid)!r}"
+    return None
+
+
+def _other_subject(mine: Content, said: set[str]) -> str | None:
+    """A description that names its subject (a name, number, code) that the other card never says: another subject.
+
+    "Which kind of Stripe key staging may use" is not what "Where load tests may run" is
+    about, however many common words ("test", "staging", "only") the two agree on.
+    """
+    named = mine.description.values
+    if named and named.isdisjoint(said):
+        return f"another subject: {' '.join(sorted(named))!r}"
+    return None
+
+
+BLOCK_WORDS = 8  # each short card is indexed under this many of its rarest content words
+MAX_BLOCK = 60  # a word more cards than this have is not rare enough to block on
+
+
+@functools.lru_cache(maxsize=50_000)
+def _synonym_keys(token: str) -> tuple[str, ...]:
+    from cardindex.meaning.synonyms import groups_of
+
+    return tuple(f"~{g}" for g in sorted(groups_of(token))[:3])
+
+
+def candidates(contents: Sequence[Content | None], english: Sequence[bool]) -> set[tuple[int, int]]:
+    """Pairs of short English cards whose contents share two of their rarest words (a synonym's sense counts as one word).
+
+    The statement blocks of `similarity` look at one sentence: a reworded card rarely keeps
+    its rare words in that one. Words of two or three letters also meet the words they
+    abbreviate ("pr" / "pull request"). Capped like every block: pairs grow with the cards.
+    """
+    short = {t for c in contents if c is not None for t in c.all.tokens if 2 <= len(t) <= 3 and t.isalpha()}
+    plain: list[set[str]] = []
+    other: list[set[str]] = []
+    for c, en in zip(contents, english, strict=True):
+        if c is None or not en:
+            plain.append(set())
+            other.append(set())
+            continue
+        tokens = c.all.tokens
+        found = set(tokens)
+        more = set()
+        for n in (2, 3):
+            for i in range(len(tokens) - n + 1):
+                initials = "".join(t[0] for t in tokens[i:i + n])
+                if initials in short and initials not in found:
+                    more.add(initials)
+        for t in found:
+            more.update(_synonym_keys(t))
+        plain.append(found)
+        other.append(more)
+    frequency = Counter(k for ks in (*plain, *other) for k in ks)
+    by_two: dict[tuple[str, str], list[int]] = defaultdict(list)
+
+    def rarest(ks: set[str], n: int) -> list[str]:
+        return sorted((k for k in ks if 1 < frequency[k] <= MAX_BLOCK), key=lambda k: (frequency[k], k))[:n]
+
+    for i, (ks, more) in enumerate(zip(plain, other, strict=True)):
+        rare = rarest(ks, BLOCK_WORDS) + rarest(more, BLOCK_WORDS // 2)
+        for two in combinations(sorted(rare), 2):
+            by_two[two].append(i)
+    pairs: set[tuple[int, int]] = set()
+    for members in by_two.values():
+        if 1 < len(members) <= MAX_BLOCK:
+            pairs.update(combinations(members, 2))
+    return pairs
