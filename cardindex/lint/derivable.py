@@ -20,7 +20,7 @@ from cardindex.lint.derivable_values import constant_values, record_values
 from cardindex.meaning.claims import Sentence, brings_in_others, english_prose, gives_reason, prose_of, sentences
 from cardindex.meaning.content import content_stems, has_date
 from cardindex.meaning.repo_facts import RepoFacts, Symbol, constants_named
-from cardindex.meaning.repo_match import COVERED, Cover, summary_of, unit_index
+from cardindex.meaning.repo_match import COVERED, Cover, block_cover, summary_of, unit_index
 from cardindex.meaning.text import body_lines, description_line
 from cardindex.store.card import Card
 
@@ -365,6 +365,8 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
         if uncovered > (1 - COVERED_SHARE) * total and most + len(said) - seen < COPIED_SENTENCES:
             break  # neither most of the card nor five of its sentences can be covered any more
         cover = index.best(list(stems))
+        if cover is None or cover.coverage < COVERED:
+            cover = block_cover(repo, list(stems)) or cover
         if cover is not None and cover.coverage >= COPIED_COVERAGE and not cover.unit.label:
             by_doc.setdefault(cover.unit.path, []).append((sentence, cover, len(stems)))
         if cover is not None and cover.coverage >= COVERED:

@@ -15,7 +15,9 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from cardindex.meaning.repo_facts import RepoFacts, Unit
+from cardindex.meaning.content import content_stems
+from cardindex.meaning.repo_facts import KIND_WORDS, RepoFacts, Unit
+from cardindex.meaning.repo_groups import BlockIndex, blocks, commands
 
 COVERED = 0.8  # share of a sentence's weight a passage must hold
 MIN_SHARED = 3  # content stems in common, at the least
@@ -112,6 +114,27 @@ def unit_index(facts: RepoFacts) -> UnitIndex:
     index = UnitIndex(facts.units)
     _memo[:] = [(facts.units, index)]
     return index
+
+
+_KIND_STEMS = frozenset(s for words in KIND_WORDS.values() for s in content_stems(words))
+_blocks: list[tuple[object, BlockIndex]] = []
+
+
+def block_cover(facts: RepoFacts, stems: Sequence[str]) -> Cover | None:
+    """A block of config records (a CI job, a tool's settings, CODEOWNERS) that restates the sentence of `stems`.
+
+    See `repo_groups`: the sentence restates two or more of the block's records, or names
+    one record and gives most of what it runs, and adds next to nothing. The block is
+    given as one passage, labelled with its name ("ci web", "setting tool.ruff").
+    """
+    if not (_blocks and _blocks[0][0] is facts.records):
+        _blocks[:] = [(facts.records, BlockIndex(blocks(facts.records, commands(facts.records), KIND_WORDS)))]
+    found = _blocks[0][1].best(stems, _KIND_STEMS)
+    if found is None:
+        return None
+    b = found.block
+    unit = Unit(b.path, b.line, " ".join(sorted(b.stems)), b.name, " ".join(sorted(frozenset().union(*b.members))))
+    return Cover(unit, max(COVERED, found.share), found.missing)
 
 
 SUMMARY_MEAN = 0.32  # weighted share of a card's content stems, on average over its sentences, one named doc holds
