@@ -46,7 +46,13 @@ _DOC_NAMES = re.compile(r"(?i)^(readme|contributing|architecture|changelog|desig
 _TEST_PATH = re.compile(r"(?i)(?:^|/)(?:tests?|__tests__|spec)/|(?:^|/)test_[^/]*$|[._-](?:test|spec)\.[a-z]+$")
 _SYMBOL_PATTERNS = [
     re.compile(r"^\s*(?:export\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:def|function|fn|func)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)", re.MULTILINE),
-    re.compile(r"^\s*(?:export\s+)?(?:pub\s+)?(?:abstract\s+)?(?:class|struct|enum|trait|interface|type)\s+([A-Za-z_]\w*)", re.MULTILINE),
+    # Declarations with any of the modifiers C#, Java, Kotlin, Swift and TypeScript put first.
+    re.compile(r"^\s*(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|sealed|abstract|partial|"
+               r"final|open|data|readonly|unsafe|file)\s+)*(?:class|struct|enum|trait|interface|type|record)\s+([A-Za-z_]\w*)",
+               re.MULTILINE),
+    # A method of C# or Java: modifiers, a return type, the name and its parameters.
+    re.compile(r"^\s*(?:(?:public|private|protected|internal|static|override|virtual|abstract|async|sealed|final|"
+               r"synchronized)\s+)+(?:[\w.]+(?:<[^>\n]*>)?(?:\[\])?\??\s+)([A-Za-z_]\w*)\s*(?:<[^>\n]*>)?\(", re.MULTILINE),
     re.compile(r"^\s*(?:export\s+)?(?:pub\s+)?(?:const\s+|final\s+|static\s+)*([A-Z][A-Z0-9_]{2,})\s*(?::[^=\n]*)?=", re.MULTILINE),
 ]
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?!\s|$))+[.!?]?")

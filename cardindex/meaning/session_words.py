@@ -29,6 +29,8 @@ _TEMPORAL = [
     (r"\b(?:in|during|for|from|of) (?:this|the current|today'?s) session\b|\bthis session\b", _SESSION_NOUN_WHY),
     (r"\b(?:today|tonight|this (?:morning|afternoon|evening))\s*,?\s+(?:I|we|I'm|we're|I've|we've|I'll|we'll)\b", "a diary entry for today"),
     (r"\b(?:earlier|later) today\b|\btoday\b(?!'s|\s*\()|\byesterday\b|\btomorrow\b|\bend of (?:the )?day\b|\bby (?:EOD|tonight)\b|\b(?:before|after) lunch\b|\brest of the day\b|\bthis (?:morning|afternoon|evening|week)'s\b", "dated to one day"),
+    # A period named from the writer's moment ("this week", "next sprint", "this afternoon"): a plan or report of it.
+    (r"\b(?:this|next) (?:week|weekend|sprint|iteration|morning|afternoon|evening)\b(?!'s|\s+(?:of|after|before)\b)", "dated to the period it was written in"),
     (r"\b(?<!they )(?<!it )(?<!you )(?<!one )(?:left off|where I (?:stopped|left it)|pick (?:this|it|that) (?:back )?up|come back to)\b", "where this session stopped"),
     (r"\b(?:still (?:need|have) to|need to finish|haven't (?:\w+ ){0,3}yet|haven't (?:yet )?(?:finished|started|pushed)|so far|half-?finished|half[- ]done|not (?:yet )?committed)\b", "unfinished work"),
     (r"\bblocked(?: (?:until|on|by)\b|\s*[:—-])|\bwaiting (?:for|on) (?:\S+ ){0,5}?(?:to )?(?:reply|replies|answer|respond|response|review|approval|get back|finish|merge)\b", "a blocker of the current task"),
@@ -103,7 +105,7 @@ _TEMPORAL_RE = [(re.compile(p, re.IGNORECASE), m) for p, m in _TEMPORAL]
 _TEMPORAL_ANCHORS = (
     "current", "right now", "moment", "as of", "time being", "for now", "progress", "wip", " yet", "half",
     "next ", "session", "today", "tonight", "this morning", "this afternoon", "this evening", "this week",
-    "yesterday", "tomorrow", "end of day", "end of the day", "eod", "lunch", "rest of the day", "left", "where i", "where we", "pick",
+    "this sprint", "this iteration", "next week", "next sprint", "next iteration", "yesterday", "tomorrow", "end of day", "end of the day", "eod", "lunch", "rest of the day", "left", "where i", "where we", "pick",
     "come back", "still ", "need to finish", "haven't", "so far", "committed", "blocked", "waiting", "just ",
     "minutes", "hours", "ci is", "stopp", "paused", "parked", "stuck", "halted", "about to", "resum", "start here",
     "hand-off", "handoff", "handing", "for the next", "not started", "remaining", "what is left", "partially",
