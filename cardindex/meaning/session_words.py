@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
+from cardindex.meaning import session_ellipsis
 from cardindex.meaning.session_shape import DATE, defines_state, english
 
 _ING = r"[a-z]+ing\b"
@@ -99,6 +100,7 @@ _MENTION_AFTER = frozenset({"pr", "prs", "pull", "commit", "commits", "label", "
                             "branches", "draft", "drafts", "limit", "limits", "comment", "comments", "item", "items", "list",
                             "lists", "marker", "markers", "file", "files", "column", "columns", "lane", "state", "status"})
 
+_BULLET_LINE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s")
 _TEMPORAL_RE = [(re.compile(p, re.IGNORECASE), m) for p, m in _TEMPORAL]
 # Words one of the patterns needs: a card (most cards) with none of them is passed over
 # without reading its sentences. Each pattern above holds one of these.
@@ -195,7 +197,7 @@ def temporal(lines: Iterable[tuple[int, str]], lesson: bool = False) -> WordHit 
     todos = "TODO" in joined or "FIXME" in joined
     lowered = joined.lower()
     if not todos and not any(anchor in lowered for anchor in _TEMPORAL_ANCHORS):
-        return None
+        return _work_state(lines)
     for number, line in lines:
         for sentence in sentences(line):
             todo = _TODO.search(sentence) if todos else None
@@ -220,6 +222,17 @@ def temporal(lines: Iterable[tuple[int, str]], lesson: bool = False) -> WordHit 
             m = _AS_OF.search(sentence)
             if m is not None and _COUNT_OR_STATE.search(sentence[m.end():]) and not durable(sentence):
                 return WordHit(number, m.group().strip(), "a snapshot of counts or states on one day")
+    return _work_state(lines)
+
+
+def _work_state(lines: list[tuple[int, str]]) -> WordHit | None:
+    """The first English sentence that gives a piece of work its state in this sitting (`session_ellipsis.work_state`)."""
+    for number, line in lines:
+        for sentence in sentences(line):
+            if english(sentence) and not durable(sentence):
+                found = session_ellipsis.work_state(sentence)
+                if found is not None:
+                    return WordHit(number, found, "the state of a piece of work in one session")
     return None
 
 
@@ -229,16 +242,22 @@ def narrative(lines: list[tuple[int, str]]) -> WordHit | None:
     One past-tense clause is a lesson's anecdote when the card also states a rule; a story
     of three is a session log whatever else the card says.
     """
-    if not any(_NARRATIVE_GATE.search(line) for _, line in lines):
-        return None
+    gate = any(_NARRATIVE_GATE.search(line) for _, line in lines)
     clauses: list[WordHit] = []
     told: list[str] = []
+    left_out: list[WordHit] = []  # "Tried three fixes…": the subject left out, as a diary does
     for number, line in lines:
         for sentence in sentences(line):
             told.append(sentence)
             if not english(sentence):
                 continue
             if durable(sentence) and not _STRONG.search(sentence):
+                continue
+            if not _BULLET_LINE.match(line):  # bullets of work done are the changelog shape's
+                found = session_ellipsis.elided(sentence)
+                if found is not None:
+                    left_out.append(WordHit(number, found, "a diary of one session: work told with its subject left out"))
+            if not gate:
                 continue
             for pattern, why in _NARRATIVE_RE:
                 m = pattern.search(sentence)
@@ -247,9 +266,11 @@ def narrative(lines: list[tuple[int, str]]) -> WordHit | None:
             for m in _PAST_CLAUSE.finditer(sentence):
                 if m.group("verb") not in _NOT_WORK:
                     clauses.append(WordHit(number, m.group().strip(), "first-person narrative of work done in one session"))
-    if not clauses:
+    if not clauses and not left_out:
         return None
     ruled = any(english(t) and durable(t) for t in told)
+    if left_out and (not ruled or len(left_out) + len(clauses) >= 3):
+        return left_out[0]
     if len(clauses) >= 3 or (len(clauses) == 2 and not ruled):
         return clauses[0]
     if len(clauses) == 1 and not ruled and clauses[0].matched.split()[-1] in _CORE_WORK:
