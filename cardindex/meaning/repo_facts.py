@@ -63,9 +63,11 @@ KIND_WORDS = {
     "script": "script run command npm yarn pnpm bun package json",
     "target": "make makefile target run command",
     "ci": "ci workflow job step pipeline run runs use uses github actions gitlab check",
-    "setting": "setting settings config configured configuration option set",
+    "setting": "setting settings config configured configuration option set mode enabled on off true false turned run runs",
     "version": "version runtime require requires required need needs",
     "owner": "owner owners own owns review reviews reviewer codeowners",
+    "docker": "docker dockerfile image container build builds built base based from expose exposes port ports run runs",
+    "env": "environment env variable variables var vars read reads set config configured",
 }
 
 

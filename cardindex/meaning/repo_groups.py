@@ -31,6 +31,9 @@ from cardindex.meaning.repo_files import Record
 _SCRIPT_CALL = re.compile(r"\b(?:npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?(?:--?[\w-]+(?:[ =]\S+)?\s+)*([\w:.-]+)")
 _MAKE_CALL = re.compile(r"\bmake\s+(?:-\S+\s+)*([A-Za-z0-9][\w./-]*)")
 _NOT_SCRIPTS = frozenset({"ci", "install", "i", "exec", "dlx", "x", "add", "remove", "workspace", "--workspace", "-w"})
+# What a card calls a tool whose config file is named otherwise.
+_TOOL_WORDS = {"tsconfig": "typescript ts compiler", "prettier": "format formatting formatter"}
+_OFF = frozenset(content_stems("no not off disabled"))  # what a card says of a setting that is `false`
 _MAX_BLOCK = 60  # records of one block read as one passage, at most
 
 
@@ -108,11 +111,14 @@ class BlockIndex:
                 continue
             block = self.blocks[i]
             missing = wanted - block.stems
-            if len(missing) > max(1, len(wanted) // 5):
+            allowed = max(1, len(wanted) // 5)
+            if allowed < len(missing) <= allowed + 2:  # `semi` is "semicolons", `ws` is "websocket"
+                missing = frozenset(w for w in missing if not any(len(b) >= 4 and w.startswith(b) for b in block.stems))
+            if len(missing) > allowed:
                 continue  # the sentence says something the block does not
             # Each record restated by a word of its own, not by the job's or tool's name.
             told = [m for m in block.members if (m & wanted) - block.common - kind_words]
-            named = any(s and s <= wanted and len((m & wanted) - s) >= 2
+            named = any(s and s <= wanted and (len((m & wanted) - s) >= 2 or len(s) >= 2)
                         for m, s in zip(block.members, block.subjects, strict=True))
             if len(told) < 2 and not named:
                 continue
@@ -132,10 +138,16 @@ def blocks(records: Sequence[Record], known: dict[tuple[str, str], str], kind_wo
     for (path, name), members in grouped.items():
         if len(members) > _MAX_BLOCK:
             continue
-        own = tuple(frozenset(content_stems(f"{r.subject} {r.value} {runs(r, known)}", split_camel=True)) for r in members)
-        subjects = tuple(frozenset(content_stems(r.subject, split_camel=True)) for r in members)
+        # Each name both whole and split at its capitals: a card writes `noUncheckedIndexedAccess` or "no unchecked access".
+        own = tuple(frozenset(content_stems(f"{r.subject} {r.value} {runs(r, known)}", split_camel=True))
+                    | frozenset(content_stems(f"{r.subject} {r.value}"))
+                    | (_OFF if r.value.lower() == "false" else frozenset()) for r in members)
+        subjects = tuple(frozenset(content_stems(r.subject.removeprefix("tool."), split_camel=True)) for r in members)
         common = frozenset.intersection(*own) if len(own) > 1 else frozenset()
         kinds = {r.kind for r in members}
         words = frozenset(s for k in kinds for s in content_stems(kind_words.get(k, "")))
+        words |= frozenset(content_stems(_TOOL_WORDS.get(name.split(" ", 1)[-1], "")))
+        # Where the file lives says whose records they are ("services/api/pyproject.toml": the API's settings).
+        words |= frozenset(content_stems(path.rsplit("/", 1)[0].replace("/", " "))) if "/" in path else frozenset()
         out.append(Block(path, min(r.line for r in members), name, own, subjects, frozenset().union(*own) | words, common))
     return out
