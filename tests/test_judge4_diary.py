@@ -98,3 +98,16 @@ def test_add_refuses_a_diary_note(tmp_path: Path, run_cli: Callable[..., Result]
     taken = run_cli("--vault", str(vault), "add", "Cancelled sailings are refunded in full within five days.",
                     "--description", "Refunds for cancelled sailings")
     assert taken.exit_code == 0, taken.stderr
+
+
+@pytest.mark.parametrize(("text", "flagged"), [
+    ("We've been rebuilding the holds queue since lunch.", True),
+    ("I've been chasing the duplicate-barcode bug all morning.", True),
+    ("Real card readers only in the kiosk tests; we've been burned by the simulator before.", False),
+    ("I have been told by the library board never to email borrowers about fines.", False),
+])
+def test_been_is_progress_but_been_burned_is_a_lesson(tmp_path: Path, run_cli: Callable[..., Result], text: str,
+                                                      flagged: bool) -> None:
+    vault = make_vault(tmp_path / "v", {"c.md": f"---\ndescription: Kiosk tests\ntype: feedback\n---\n{text}\n"})
+    _, findings = lint_json(run_cli, vault, "--select", "session")
+    assert bool(findings) is flagged, findings

@@ -15,13 +15,13 @@ import re
 import subprocess
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cardindex.meaning import doc_blocks
+from cardindex.meaning import doc_blocks, repo_configs, repo_files
 from cardindex.meaning.content import content_stems
-from cardindex.meaning.repo_files import Record, constants, reader
+from cardindex.meaning.repo_files import Record, constants
 from cardindex.meaning.words import words
 from cardindex.store.parse_cache import RACY_NS
 
@@ -139,6 +139,11 @@ def _list_files(root: Path, vault: Path) -> list[str]:
         if len(out) >= MAX_FILES:
             break
     return out
+
+
+def reader(rel: str) -> Callable[[str, str], Iterator[Record]] | None:
+    """The reader of a config file of the repo, by its path: `repo_files`' kinds, then `repo_configs`'."""
+    return repo_files.reader(rel) or repo_configs.reader(rel)
 
 
 def _kind(rel: str) -> str | None:

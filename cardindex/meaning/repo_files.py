@@ -329,6 +329,4 @@ def reader(rel: str) -> Callable[[str, str], Iterator[Record]] | None:
         return version_file
     if base == "CODEOWNERS" and rel in ("CODEOWNERS", ".github/CODEOWNERS", "docs/CODEOWNERS", ".gitlab/CODEOWNERS"):
         return codeowners
-    from cardindex.meaning import repo_configs  # tsconfig, Prettier, Dockerfile, .env.example
-
-    return repo_configs.reader(rel)
+    return None

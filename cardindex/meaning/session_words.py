@@ -18,6 +18,7 @@ from cardindex.meaning.session_shape import DATE, defines_state, english
 _ING = r"[a-z]+ing\b"
 _DET = r"(?:a|an|the|this|that|its|their|his|her|each|every|any|some|one|it|they|we|you|he|she|I|when|of|our)"
 
+_LESSON_PARTICIPLE = r"(?:burned|burnt|bitten|stung|caught out|told|asked|warned|shown)\b"
 _SESSION_NOUN_WHY = "true only inside this session"
 # (regex, what to say): dates the sentence, or names where the work stopped and what comes next.
 _TEMPORAL = [
@@ -50,7 +51,9 @@ _TEMPORAL = [
 ]
 _NARRATIVE = [
     (r"\b(?:I|[Ww]e)(?:'m| am| are|'re)\s+(?:(?:now|currently|still|just)\s+)?(?:in the middle of|halfway|about to|trying to|going to|working on|busy)\b", "first-person narrative of work in progress"),
-    (r"\b(?:I|[Ww]e)(?:'ve| have) (?:been|just|now|started|begun|finished)\b", "first-person narrative of this session"),
+    # "we've been migrating…" is progress; "we've been burned by that before" is a lesson's reason.
+    (rf"\b(?:I|[Ww]e)(?:'ve| have) (?:been\b(?!\s+{_LESSON_PARTICIPLE})|just|now|started|begun|finished)\b",
+     "first-person narrative of this session"),
     (r"\b(?:I|[Ww]e)(?:'m| am| are|'re) (?!(?:not )?(?:allowed|required|supposed|expected|told)\b)[a-z]+ing\b", "first-person narrative of work in progress"),
     (r"\b(?:I|[Ww]e)(?:'ll| will) (?:continue|finish|resume|look|try|come back|pick)\b", "a plan for later in this session"),
     (r"(?:^|[.;:]\s+)(?:Working on|Still working|Need to (?:confirm|check|finish|ask|verify|follow up)|Plan for (?:today|the day|tomorrow))\b", "a diary entry of this session"),
@@ -91,7 +94,7 @@ _STRONG = re.compile(
     r"(?i)(?:WIP|TODO|FIXME|work in progress|in this session|this session|left off|halfway|half-way|"
     r"right now|just (?:pushed|merged|finished|started|opened|deployed|fixed|ran|added|created)|CI is|"
     r"(?:I|we)(?:'m| am| are|'re) (?:\w+ )?in the middle of|(?:before|after) lunch|rest of the day|"
-    r"(?:I|we)(?:'ve| have) been|on my (?:laptop|machine|branch))"
+    rf"(?:I|we)(?:'ve| have) been\b(?!\s+{_LESSON_PARTICIPLE})|on my (?:laptop|machine|branch))"
 )
 # A word named, not used: "a WIP label", "TODO comments", "labels a PR WIP".
 _MENTION_BEFORE = frozenset({"a", "the", "label", "labels", "labelled", "labeled", "mark", "marks", "marked", "tag", "tags",
