@@ -43,6 +43,9 @@ NEGATIVES = {
     "next-colon.md": "Borrowing flow in the app — Next: the loan period screen, then the pickup branch screen.",
     "exported.md": "Exported loan histories omit the borrower's name, as the privacy policy requires.",
     "left-luggage.md": "Left luggage is kept at the Tallinn terminal for 30 days, then donated.",
+    "signed-2024.md": "Signed the card-terminal contract in 2024; it covers the two northern routes only.",
+    "forked.md": "Forked the barcode library to read damaged labels; upstream declined the patch, so rebase it on each release.",
+    "verified.md": "Verified 2026-03-02 with the harbour master.",
 }
 
 

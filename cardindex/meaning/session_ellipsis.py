@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from cardindex.meaning.session_shape import DATE
+
 _IRREGULAR = (
     # Not those spelled as their own imperative (put, set, cut, split, read, hit): "Set the timeout to 30 s" is a rule.
     "built|wrote|ran|made|got|shipped|rebuilt|rewrote|took|began|broke|caught|did|drew|lost|sent|spent|threw|undid|"
@@ -23,8 +25,9 @@ _IRREGULAR = (
 # A sentence that opens with a past tense of work, then (a particle and) its object.
 _ELIDED = re.compile(
     rf"^\W*(?P<verb>(?:{_IRREGULAR})|[A-Za-z][a-z]+ed)\b"
-    r"(?:\s+(?:up|back|off|out|over|through|down|away|in|on)(?=\s+(?:the|a|an|my|our|this)\b))?"
-    r"\s+(?:(?:(?<=started )|(?<=stopped )|(?<=finished )|(?<=resumed )|(?<=paused ))[a-z]+ing\b|(?:the|a|an|my|our|this|these|those|two|three|four|five|several|some|both|all|most|half|\d+)\b|#\d+|`)",
+    # ("Left on the export screen" is a pause, S101's to report.)
+    r"(?:\s+(?:up|back|off|out|over|through|down|away)(?=\s+(?:the|a|an|my|our|this)\b))?"
+    r"\s+(?:(?:(?<=started )|(?<=stopped )|(?<=finished )|(?<=resumed )|(?<=paused ))[a-z]+ing\b|(?:the|a|an|my|our|this|these|those|two|three|four|five|several|some|both|all|most|half|(?!(?:19|20)\d\d)\d+)\b|#\d+|`)",
     re.IGNORECASE,
 )
 # Past tenses that tell a state of mind or a standing fact, not work done in the sitting.
@@ -49,7 +52,12 @@ _WORK_STATE = re.compile(
 )
 # "…, will check after the standup": the writer's own next step, its subject left out.
 _ELIDED_PLAN = re.compile(r"(?:^|[,;]\s*)will (?:check|look|try|finish|fix|test|ask|revisit|come back|pick)\b", re.IGNORECASE)
-_REASON = re.compile(r"\b(?:because|since|so that|due to|to avoid|in order to)\b", re.IGNORECASE)
+# A reason or a consequence ("…; it covers EU data only, so US customers need …"), or the year or month it
+# happened: a decision told as history, not the diary of a sitting.
+_REASON = re.compile(r"\b(?:because|since|so that|due to|to avoid|in order to)\b|,\s+so\b|;\s+so\b", re.IGNORECASE)
+_WHEN = re.compile(r"\b(?:in|since|until|during)\s+(?:(?:early|late|mid-?)\s*)?(?:(?:19|20)\d\d|jan(?:uary)?|feb(?:ruary)?|march|"
+                   r"april|may|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|q[1-4])\b",
+                   re.IGNORECASE)
 
 
 def elided(sentence: str) -> str | None:
@@ -57,7 +65,9 @@ def elided(sentence: str) -> str | None:
     m = _ELIDED.match(sentence)
     if m is not None:
         verb = m.group("verb").lower()
-        if verb in _NOT_WORK or verb.endswith(("eed", "bed")) or _REASON.search(sentence):  # "Need the…", "Embed the…"
+        # Not "Need the…" nor "Embed the…" (no past tense), nor a decision told with its why or its date.
+        if verb in _NOT_WORK or verb.endswith(("eed", "bed")) or _REASON.search(sentence) or _WHEN.search(sentence) \
+                or DATE.search(sentence):
             return None
         return m.group().strip(" `#")
     n = _NOT_DONE.match(sentence)

@@ -103,7 +103,8 @@ _MENTION_AFTER = frozenset({"pr", "prs", "pull", "commit", "commits", "label", "
                             "branches", "draft", "drafts", "limit", "limits", "comment", "comments", "item", "items", "list",
                             "lists", "marker", "markers", "file", "files", "column", "columns", "lane", "state", "status"})
 
-_BULLET_LINE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s")
+# Bullets and marked lines ("✅ Added the tide table") are the changelog's and the board's to judge.
+_BULLET_LINE = re.compile(r"^\s*(?:(?:[-*+]|\d{1,3}[.)])\s|[✅☑✔✓❌✗✘⏳🔄🚧⬜☐🟡◻])")
 _TEMPORAL_RE = [(re.compile(p, re.IGNORECASE), m) for p, m in _TEMPORAL]
 # Words one of the patterns needs: a card (most cards) with none of them is passed over
 # without reading its sentences. Each pattern above holds one of these.
