@@ -104,3 +104,28 @@ def test_import_of_a_hand_kept_memory_md_refuses_its_plans(tmp_path: Path, run_c
     index = (root / "MEMORY.md").read_text(encoding="utf-8")
     assert "Kiln 2 is fired only" in index
     assert "cone 6" not in index and "booking calendar" not in index
+
+
+CJK_POSITIVES = {
+    # "Next session's work:" then two items (a ferry timetable app).
+    "ko-next-session.md": "시간표 동기화는 끝났다.\n\n**다음 세션 작업:**\n1. 요금 규칙 이전\n2. 좌석 지도 점검",
+    # "Next step" heading over the remaining items (a library catalogue).
+    "zh-next-step.md": "目录导入已经可用。\n\n## 下一步\n- 补齐 ISBN 校验\n- 迁移借阅记录",
+}
+CJK_NEGATIVES = {
+    # "In the next session, read the hand-off file first": a standing rule, no heading.
+    "ko-rule.md": "다음 세션에서는 항상 인계 파일을 먼저 읽는다.",
+    # A glossary of states: "pending: nobody has reviewed it yet".
+    "ko-states.md": "상태 정의:\n- 대기: 아직 아무도 검토하지 않음\n- 완료: 검토와 병합이 끝남",
+    # "Steps of the borrowing flow:" then steps of a product, not of work.
+    "zh-flow.md": "借书流程的步骤\uff1a\n1. 扫描读者证\n2. 扫描图书",
+}
+
+
+@pytest.mark.parametrize(("name", "flagged"), [(n, True) for n in sorted(CJK_POSITIVES)] + [(n, False) for n in sorted(CJK_NEGATIVES)])
+def test_items_under_a_cjk_next_steps_heading_are_what_is_left(tmp_path: Path, run_cli: Callable[..., Result], name: str,
+                                                                flagged: bool) -> None:
+    body = (CJK_POSITIVES | CJK_NEGATIVES)[name]
+    vault = make_vault(tmp_path / "v", {name: _card("작업 메모", body)})
+    _, findings = lint_json(run_cli, vault, "--select", "session")
+    assert bool(findings) is flagged, findings

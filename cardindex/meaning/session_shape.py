@@ -314,6 +314,7 @@ def _shapes(card: Card) -> list[ShapeHit]:
     said = 0  # statement lines: a note of one or two lines that reports a state is a status note
     cjk_lines: list[int] = []  # CJK items with their state (`session_status`), and a "current state" heading
     cjk_head = 0
+    under_cjk_head = False
     heading: tuple[bool, bool] = (False, False)  # the state of the list being read, under a label such as "Remaining:"
     for number, raw in body_lines(card):
         if not raw.strip():
@@ -329,8 +330,13 @@ def _shapes(card: Card) -> list[ShapeHit]:
             cjk_done, cjk_open, head = session_status.cjk_state(line)
             if head:
                 cjk_head = cjk_head or number
-            if cjk_done or cjk_open:
+            # An item under "다음 단계" / "남은 과제" is one of what is left to do, as under "Remaining:".
+            if cjk_done or cjk_open or (under_cjk_head and _ITEM.match(raw)):
                 cjk_lines.append(number)
+            if not _ITEM.match(raw):
+                under_cjk_head = head
+        elif not _ITEM.match(raw):
+            under_cjk_head = False
         if done or opened:
             status_lines.append(number)
             states[0] |= done
