@@ -20,7 +20,16 @@ from cardindex.lint.derivable_values import constant_values, record_values
 from cardindex.meaning.claims import Sentence, brings_in_others, english_prose, gives_reason, prose_of, sentences
 from cardindex.meaning.content import content_stems, has_date
 from cardindex.meaning.repo_facts import RepoFacts, Symbol, constants_named
-from cardindex.meaning.repo_match import COVERED, Cover, summary_of, unit_index
+from cardindex.meaning.repo_match import (
+    COVERED,
+    Cover,
+    UnitIndex,
+    block_cover,
+    claim_stems,
+    commit_cover,
+    summary_of,
+    unit_index,
+)
 from cardindex.meaning.text import body_lines, description_line
 from cardindex.store.card import Card
 
@@ -310,6 +319,17 @@ def commit(card: Card, ctx: LintContext) -> Iterator[Hit]:
                 if covered or (_may_reach(text, normalized, 80) and fuzz.ratio(text, normalized) >= 80):
                     yield Hit(number, f"repeats commit {commit_hash[:10]} {subject!r}: git history records it", fix="archive")
                     return
+    # Reworded: "Webhook sending got exponential backoff in a recent commit" is "Add exponential backoff to the webhook sender".
+    for sentence in _claims(card):
+        if sentence.description or sentence.reason or has_date(sentence.text) or _CONSTRAINT.search(sentence.text):
+            continue  # a rule ("always apply dotnet format before pushing") is no report of a change
+        stems = claim_stems(sentence.text)
+        found = commit_cover(repo, sorted(stems)) if len(stems) >= 4 else None
+        if found is not None:
+            commit_hash, subject = found
+            yield Hit(sentence.line, f"repeats commit {commit_hash[:10]} {subject!r} in other words: git history records it",
+                      fix="archive")
+            return
 
 
 COVERED_SHARE = 0.75  # of a card's content stems, in sentences some repo passage covers
@@ -357,7 +377,7 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
     first = None
     adds = False  # an uncovered sentence gives a reason, constraint or date the repo lacks
     by_doc: dict[str, list[tuple[Sentence, Cover, int]]] = {}
-    said = [(sentence, set(content_stems(sentence.text))) for sentence in claims]
+    said = [(sentence, claim_stems(sentence.text)) for sentence in claims]
     total = sum(len(stems) for _, stems in said)
     uncovered = 0
     for seen, (sentence, stems) in enumerate(said):
@@ -365,6 +385,8 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
         if uncovered > (1 - COVERED_SHARE) * total and most + len(said) - seen < COPIED_SENTENCES:
             break  # neither most of the card nor five of its sentences can be covered any more
         cover = index.best(list(stems))
+        if cover is None or cover.coverage < COVERED:
+            cover = block_cover(repo, list(stems)) or cover
         if cover is not None and cover.coverage >= COPIED_COVERAGE and not cover.unit.label:
             by_doc.setdefault(cover.unit.path, []).append((sentence, cover, len(stems)))
         if cover is not None and cover.coverage >= COVERED:
@@ -379,6 +401,13 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
         label = f" ({unit.label}) already records this" if unit.label else " already says this"
         yield Hit(sentence.line, f"{unit.path} line {unit.line}{label}", fix="archive")
         return
+    # A short card whose sentences one passage or block holds together ("API tests need Postgres; `make db` starts it").
+    whole = _whole_card(repo, index, said)
+    if whole is not None:
+        unit = whole.unit
+        label = f" ({unit.label}) already records this" if unit.label else " already says this"
+        yield Hit(said[0][0].line, f"{unit.path} line {unit.line}{label}", fix="archive")
+        return
     # A long card that copies one doc: many of its sentences are that doc's, whatever it adds.
     copied = max(by_doc.values(), key=len, default=[])
     if len(copied) >= COPIED_SENTENCES and sum(n for *_, n in copied) >= COPIED_SHARE * total:
@@ -391,6 +420,24 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
     if summary is not None:
         yield Hit(said[summary.sentence][0].line, f"sums up {summary.path}, which it names: {summary.strong} of its "
                   f"sentences reword that doc (line {summary.line} and on)", fix="archive")
+
+
+WHOLE_SENTENCES = 4  # a card of at most this many sentences may be covered as one claim
+
+
+def _whole_card(repo: RepoFacts, index: UnitIndex, said: list[tuple[Sentence, set[str]]]) -> Cover | None:
+    """The passage or block that covers all of a short card's claims at once, when none of them adds a reason or date.
+
+    A sentence of three words ("`make db` starts it") is too short to be judged alone
+    against a long passage; the card's sentences read together are not.
+    """
+    if not 2 <= len(said) <= WHOLE_SENTENCES or any(s.reason or has_date(s.text) for s, _ in said):
+        return None
+    union = sorted(set().union(*(stems for _, stems in said)))
+    cover = index.best(union)
+    if cover is None or cover.coverage < COVERED:
+        cover = block_cover(repo, union) or cover
+    return cover if cover is not None and cover.coverage >= COVERED else None
 
 
 def _named_docs(repo: RepoFacts, card: Card) -> list[str]:

@@ -15,12 +15,13 @@ import re
 import subprocess
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from cardindex.meaning import doc_blocks, repo_configs, repo_files
 from cardindex.meaning.content import content_stems
-from cardindex.meaning.repo_files import Record, constants, reader
+from cardindex.meaning.repo_files import Record, constants
 from cardindex.meaning.words import words
 from cardindex.store.parse_cache import RACY_NS
 
@@ -45,20 +46,28 @@ _DOC_NAMES = re.compile(r"(?i)^(readme|contributing|architecture|changelog|desig
 _TEST_PATH = re.compile(r"(?i)(?:^|/)(?:tests?|__tests__|spec)/|(?:^|/)test_[^/]*$|[._-](?:test|spec)\.[a-z]+$")
 _SYMBOL_PATTERNS = [
     re.compile(r"^\s*(?:export\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:def|function|fn|func)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)", re.MULTILINE),
-    re.compile(r"^\s*(?:export\s+)?(?:pub\s+)?(?:abstract\s+)?(?:class|struct|enum|trait|interface|type)\s+([A-Za-z_]\w*)", re.MULTILINE),
+    # Declarations with any of the modifiers C#, Java, Kotlin, Swift and TypeScript put first.
+    re.compile(r"^\s*(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|sealed|abstract|partial|"
+               r"final|open|data|readonly|unsafe|file)\s+)*(?:class|struct|enum|trait|interface|type|record)\s+([A-Za-z_]\w*)",
+               re.MULTILINE),
+    # A method of C# or Java: modifiers, a return type, the name and its parameters.
+    re.compile(r"^\s*(?:(?:public|private|protected|internal|static|override|virtual|abstract|async|sealed|final|"
+               r"synchronized)\s+)+(?:[\w.]+(?:<[^>\n]*>)?(?:\[\])?\??\s+)([A-Za-z_]\w*)\s*(?:<[^>\n]*>)?\(", re.MULTILINE),
     re.compile(r"^\s*(?:export\s+)?(?:pub\s+)?(?:const\s+|final\s+|static\s+)*([A-Z][A-Z0-9_]{2,})\s*(?::[^=\n]*)?=", re.MULTILINE),
 ]
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?!\s|$))+[.!?]?")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|\||>|---)")
 # What each kind of record is called in prose: these words of a card restate the file kind, not something new.
-_KIND_WORDS = {
+KIND_WORDS = {
     "script": "script run command npm yarn pnpm bun package json",
     "target": "make makefile target run command",
-    "ci": "ci workflow job step pipeline run runs github actions gitlab check",
-    "setting": "setting settings config configured configuration option set",
+    "ci": "ci workflow job step pipeline run runs use uses github actions gitlab check",
+    "setting": "setting settings config configured configuration option set mode enabled on off true false turned run runs",
     "version": "version runtime require requires required need needs",
     "owner": "owner owners own owns review reviews reviewer codeowners",
+    "docker": "docker dockerfile image container build builds built base based from expose exposes port ports run runs",
+    "env": "environment env variable variables var vars read reads set config configured",
 }
 
 
@@ -132,6 +141,11 @@ def _list_files(root: Path, vault: Path) -> list[str]:
     return out
 
 
+def reader(rel: str) -> Callable[[str, str], Iterator[Record]] | None:
+    """The reader of a config file of the repo, by its path: `repo_files`' kinds, then `repo_configs`'."""
+    return repo_files.reader(rel) or repo_configs.reader(rel)
+
+
 def _kind(rel: str) -> str | None:
     """"doc", "config" or "code" for a file whose text the derivable rules read, else None."""
     base = rel.rsplit("/", 1)[-1]
@@ -197,11 +211,11 @@ def passages(text: str) -> Iterator[tuple[int, str]]:
 
 
 def _doc_units(rel: str, text: str) -> Iterator[Unit]:
-    for first, passage in passages(text):
+    for first, passage, whole in doc_blocks.read(passages(text)):
         found = content_stems(passage)
         if len(set(found)) < 3:
             continue
-        if len(found) <= MAX_UNIT_STEMS:
+        if len(found) <= MAX_UNIT_STEMS or (whole and len(found) <= 2 * MAX_UNIT_STEMS):
             yield Unit(rel, first, " ".join(dict.fromkeys(found)), "")
             continue
         run: list[str] = []
@@ -218,9 +232,14 @@ def _doc_units(rel: str, text: str) -> Iterator[Unit]:
 
 
 def record_unit(record: Record) -> Unit:
-    """A config record as a passage: its slot, its value and what its kind of file calls such a thing."""
+    """A config record as a passage: its slot, its value and what its kind of file calls such a thing.
+
+    What a record runs (a step's `npm test` is the script's `vitest run`) is read by the
+    blocks of `repo_groups`, not here: a sentence that restates one record is told the
+    record it names.
+    """
     core = content_stems(f"{record.subject} {record.value}")
-    stems = dict.fromkeys((*core, *content_stems(_KIND_WORDS.get(record.kind, ""))))
+    stems = dict.fromkeys((*core, *content_stems(KIND_WORDS.get(record.kind, ""))))
     return Unit(record.path, record.line, " ".join(stems), f"{record.kind} {record.subject}", " ".join(dict.fromkeys(core)))
 
 
@@ -247,9 +266,7 @@ def load_repo_facts(root: Path, vault: Path) -> RepoFacts:
                 units.extend(_doc_units(rel, text))
         elif kind == "config":
             read = reader(rel)
-            found = list(read(rel, text)) if read is not None else []
-            records.extend(found)
-            units.extend(record_unit(r) for r in found)
+            records.extend(read(rel, text) if read is not None else ())
         else:
             code.update(rel.encode("utf-8", "surrogateescape") + b"\0" + text.encode("utf-8", "surrogateescape"))
             if not _TEST_PATH.search(rel):
@@ -259,6 +276,7 @@ def load_repo_facts(root: Path, vault: Path) -> RepoFacts:
                     name = m.group(1)
                     if len(name) >= 4 and name not in symbols:
                         symbols[name] = Symbol(rel, text.count("\n", 0, m.start(1)) + 1, "code")
+    units.extend(record_unit(r) for r in records if r.kind != "constant")
     log = _log(root)
     commits = [tuple(line.split("\0", 1)) for line in log.splitlines() if "\0" in line]
     pairs = [(h, s) for h, s in commits]

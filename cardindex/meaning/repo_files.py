@@ -104,8 +104,12 @@ def _steps(path: str, text: str, job: str, steps: Any) -> Iterator[Record]:
         name = step.get("name")
         run = step.get("run") or step.get("uses") or ""
         subject = f"{job}: {name}" if isinstance(name, str) else job
+        given = step.get("with")
+        # What an action is given is what the step does: `setup-node` with `node-version: 22`.
+        inputs = " ".join(f"{k} {v}" for k, v in given.items() if isinstance(v, (str, int, float))) if isinstance(given, dict) else ""
         if isinstance(run, str):
-            yield Record(path, _line_of(text, run.splitlines()[0] if run else str(name)), "ci", subject, run.strip())
+            value = f"{run.strip()} {inputs}".strip()
+            yield Record(path, _line_of(text, run.splitlines()[0] if run else str(name)), "ci", subject, value)
 
 
 def github_workflow(path: str, text: str) -> Iterator[Record]:

@@ -15,13 +15,24 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from cardindex.meaning.repo_facts import RepoFacts, Unit
+from cardindex.meaning.content import content_stems
+from cardindex.meaning.repo_facts import KIND_WORDS, RepoFacts, Unit
+from cardindex.meaning.repo_groups import BlockIndex, blocks, commands
 
 COVERED = 0.8  # share of a sentence's weight a passage must hold
 MIN_SHARED = 3  # content stems in common, at the least
 _CANDIDATE_STEMS = 3  # passages are looked up by this many of the sentence's rarest stems
 _MAX_POSTINGS = 4_000  # a stem in more passages than this is no use for finding candidates
 _MAX_CANDIDATES = 1_500
+
+
+# Light verbs and prepositions: a sentence rewording a passage brings its own ("goes through", "has to").
+LIGHT = frozenset(content_stems("has have had having go goes went gone going through get gets got onto within across"))
+
+
+def claim_stems(text: str) -> set[str]:
+    """The content stems a sentence's claim is compared by: its content words, without the light ones."""
+    return set(content_stems(text)) - LIGHT
 
 
 class Cover(NamedTuple):
@@ -112,6 +123,55 @@ def unit_index(facts: RepoFacts) -> UnitIndex:
     index = UnitIndex(facts.units)
     _memo[:] = [(facts.units, index)]
     return index
+
+
+_KIND_STEMS = frozenset(s for words in KIND_WORDS.values() for s in content_stems(words))
+_blocks: list[tuple[object, BlockIndex]] = []
+
+
+def block_cover(facts: RepoFacts, stems: Sequence[str]) -> Cover | None:
+    """A block of config records (a CI job, a tool's settings, CODEOWNERS) that restates the sentence of `stems`.
+
+    See `repo_groups`: the sentence restates two or more of the block's records, or names
+    one record and gives most of what it runs, and adds next to nothing. The block is
+    given as one passage, labelled with its name ("ci web", "setting tool.ruff").
+    """
+    if not (_blocks and _blocks[0][0] is facts.records):
+        _blocks[:] = [(facts.records, BlockIndex(blocks(facts.records, commands(facts.records), KIND_WORDS)))]
+    found = _blocks[0][1].best(stems, _KIND_STEMS)
+    if found is None:
+        return None
+    b = found.block
+    unit = Unit(b.path, b.line, " ".join(sorted(b.stems)), b.name, " ".join(sorted(frozenset().union(*b.members))))
+    return Cover(unit, max(COVERED, found.share), found.missing)
+
+
+_COMMIT_WORDS = " ".join(content_stems("commit commits committed git history log recent recently change changed changes "
+                                        "introduced landed merged"))
+_commits: list[tuple[object, UnitIndex]] = []
+
+
+def commit_cover(facts: RepoFacts, stems: Sequence[str]) -> tuple[str, str] | None:
+    """The commit (hash, subject) whose subject a sentence rewords: three or more of its content stems, little else.
+
+    A subject is read as a config record is: the sentence holds most of its own stems
+    (at least three: "Update dependencies" is no claim of anything) and adds at most a
+    couple of words besides what one calls a commit.
+    """
+    if not (_commits and _commits[0][0] is facts.subjects):
+        units = []
+        for commit_hash, subject, _, _ in facts.subjects:
+            core = tuple(dict.fromkeys(content_stems(subject)))
+            if len(core) >= 3:
+                units.append(Unit(commit_hash, 0, f"{' '.join(core)} {_COMMIT_WORDS}", subject, " ".join(core)))
+        _commits[:] = [(facts.subjects, UnitIndex(units))]
+    index = _commits[0][1]
+    if not index.units:
+        return None
+    found = index.best(stems)
+    if found is None or found.coverage < COVERED or len(set(found.unit.core.split()) & set(stems)) < 3:
+        return None
+    return found.unit.path, found.unit.label
 
 
 SUMMARY_MEAN = 0.32  # weighted share of a card's content stems, on average over its sentences, one named doc holds

@@ -96,10 +96,13 @@ _STATUS = re.compile(rf"(?<![\w-])(?:(?P<done>{_STATUS_DONE})|(?P<open>{_STATUS_
 # A label that heads a group of items by their state: "Shipped:", "**Still open**", "## Remaining".
 _STATUS_HEAD = re.compile(
     r"^(?:(?P<done>done|completed?|shipped|merged|landed|finished|fixed|delivered)"
-    r"|(?P<open>remaining|pending|in progress|still open|open items|next up|not (?:yet )?done|blocked|to ?do|left to do|outstanding))"
+    r"|(?P<open>remaining|pending|in progress|still open|open items|next up|next steps?|not (?:yet )?done|blocked|to ?do|"
+    r"(?:still |left )to do|outstanding|deferred))"
     r"(?:\s*(?:/|&|\band\b|\bor\b)\s*(?:done|completed?|shipped|merged|landed|finished|fixed|delivered|verified|"
     r"remaining|pending|deferred|parked|blocked|in progress|open|outstanding|to ?do|next))?"  # "Pending / Deferred"
-    r"(?:\s*\([^)]{0,60}\)|,[^:]{0,60})?\s*(?:\*\*|__)?\s*(?::|(?:\*\*|__)?\s*$)",
+    # "Pending improvements", "Remaining work", "Done items": the state heads a list of pieces of work.
+    r"(?:\s+(?:actions?|items?|tasks?|work|improvements?|fixes|changes|steps|todos?|follow-?ups?|pieces))?"
+    r"(?:\s*\([^)]{0,60}\)|,[^:]{0,60})?\s*(?:\*\*|__)?\s*(?::|(?:\*\*|__)?\s*$|\s[\u2014\u2013]\s[^:]{0,60}$)",
     re.IGNORECASE,
 )
 # "set a ticket to DONE", "marked as MERGED": a state named as the object of a verb, not reported.
@@ -146,6 +149,7 @@ _TEST_COUNT = re.compile(
 
 # --------------------------------------------------------------------------- work done
 
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?(?:[✅☑✔✓]\s*)?(?:\*\*|__)?")
 _IRREGULAR_PAST = (
     "built|wrote|ran|made|got|found|shipped|set up|split|cut|put|rebuilt|rewrote|took|began|broke|caught|did|"
@@ -276,6 +280,14 @@ def _status_of(line: str) -> tuple[bool, bool]:
     return done, opened
 
 
+def _head(line: str) -> tuple[bool, bool]:
+    """(done, open) when `line` is a label that heads a list of items by their state ("Remaining work:", "## Done")."""
+    if not english(line) or defines_state(line):
+        return False, False
+    head = _STATUS_HEAD.match(_LEAD.sub("", line, count=1).rstrip())
+    return (False, False) if head is None else (head.group("done") is not None, head.group("open") is not None)
+
+
 _LAST: list[tuple[Card, list[ShapeHit]]] = []
 
 
@@ -302,18 +314,29 @@ def _shapes(card: Card) -> list[ShapeHit]:
     said = 0  # statement lines: a note of one or two lines that reports a state is a status note
     cjk_lines: list[int] = []  # CJK items with their state (`session_status`), and a "current state" heading
     cjk_head = 0
+    under_cjk_head = False
+    heading: tuple[bool, bool] = (False, False)  # the state of the list being read, under a label such as "Remaining:"
     for number, raw in body_lines(card):
         if not raw.strip():
             continue
         said += 1
         line = strip_non_prose(raw) if "`" in raw else raw
         done, opened = _status_of(line)
+        if _ITEM.match(raw) and any(heading) and not (done or opened):
+            done, opened = heading  # an item of a list headed by its state: "Pending improvements:" then "1. …"
+        elif not _ITEM.match(raw):
+            heading = _head(line) if (done or opened) else (False, False)
         if not (done or opened) and has_cjk(line):
             cjk_done, cjk_open, head = session_status.cjk_state(line)
             if head:
                 cjk_head = cjk_head or number
-            if cjk_done or cjk_open:
+            # An item under "다음 단계" / "남은 과제" is one of what is left to do, as under "Remaining:".
+            if cjk_done or cjk_open or (under_cjk_head and _ITEM.match(raw)):
                 cjk_lines.append(number)
+            if not _ITEM.match(raw):
+                under_cjk_head = head
+        elif not _ITEM.match(raw):
+            under_cjk_head = False
         if done or opened:
             status_lines.append(number)
             states[0] |= done

@@ -53,7 +53,9 @@ _COLON = re.compile(r"[:\uff1a\u2014\u2013]")
 
 # A heading or label that opens a list of what is still to do, or the state of things now.
 _CJK_OPEN_HEAD = re.compile(
-    r"^\s*(?:#{1,6}\s*|[-*+]\s*)?(?:\*\*)?[^\w]{0,3}\s*(?:핵심\s*)?(?:후속\s*과제|후순위\s*과제|다음\s*단계|남은\s*(?:작업|과제|일)|"
+    r"^\s*(?:#{1,6}\s*|[-*+]\s*)?(?:\*\*)?[^\w]{0,5}\s*(?:핵심\s*)?(?:후속\s*과제|후순위\s*과제|다음\s*단계|남은\s*(?:작업|과제|일)|"
+    # "다음 세션 작업" / "下次会话" / "次のセッション": what the next sitting is to do, as English "Next session:".
+    r"다음\s*세션\s*(?:작업|할\s*일|과제|[:\uff1a])|下次会话|次の?セッション|"
     r"현재\s*상태|진행\s*상황|할\s*일|下一步|待办事项|当前状态|当前进度|剩余工作|次のステップ|残タスク|現在の状態|"
     r"(?:상태|状态|状態)(?:\*\*)?\s*[:\uff1a])"  # a "status:" label
 )

@@ -12,11 +12,13 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
+from cardindex.meaning import session_ellipsis
 from cardindex.meaning.session_shape import DATE, defines_state, english
 
 _ING = r"[a-z]+ing\b"
 _DET = r"(?:a|an|the|this|that|its|their|his|her|each|every|any|some|one|it|they|we|you|he|she|I|when|of|our)"
 
+_LESSON_PARTICIPLE = r"(?:burned|burnt|bitten|stung|caught out|told|asked|warned|shown)\b"
 _SESSION_NOUN_WHY = "true only inside this session"
 # (regex, what to say): dates the sentence, or names where the work stopped and what comes next.
 _TEMPORAL = [
@@ -29,6 +31,8 @@ _TEMPORAL = [
     (r"\b(?:in|during|for|from|of) (?:this|the current|today'?s) session\b|\bthis session\b", _SESSION_NOUN_WHY),
     (r"\b(?:today|tonight|this (?:morning|afternoon|evening))\s*,?\s+(?:I|we|I'm|we're|I've|we've|I'll|we'll)\b", "a diary entry for today"),
     (r"\b(?:earlier|later) today\b|\btoday\b(?!'s|\s*\()|\byesterday\b|\btomorrow\b|\bend of (?:the )?day\b|\bby (?:EOD|tonight)\b|\b(?:before|after) lunch\b|\brest of the day\b|\bthis (?:morning|afternoon|evening|week)'s\b", "dated to one day"),
+    # A period named from the writer's moment ("this week", "next sprint", "this afternoon"): a plan or report of it.
+    (r"\b(?:this|next) (?:week|weekend|sprint|iteration|morning|afternoon|evening)\b(?!'s|\s+(?:of|after|before)\b)", "dated to the period it was written in"),
     (r"\b(?<!they )(?<!it )(?<!you )(?<!one )(?:left off|where I (?:stopped|left it)|pick (?:this|it|that) (?:back )?up|come back to)\b", "where this session stopped"),
     (r"\b(?:still (?:need|have) to|need to finish|haven't (?:\w+ ){0,3}yet|haven't (?:yet )?(?:finished|started|pushed)|so far|half-?finished|half[- ]done|not (?:yet )?committed)\b", "unfinished work"),
     (r"\bblocked(?: (?:until|on|by)\b|\s*[:—-])|\bwaiting (?:for|on) (?:\S+ ){0,5}?(?:to )?(?:reply|replies|answer|respond|response|review|approval|get back|finish|merge)\b", "a blocker of the current task"),
@@ -47,7 +51,9 @@ _TEMPORAL = [
 ]
 _NARRATIVE = [
     (r"\b(?:I|[Ww]e)(?:'m| am| are|'re)\s+(?:(?:now|currently|still|just)\s+)?(?:in the middle of|halfway|about to|trying to|going to|working on|busy)\b", "first-person narrative of work in progress"),
-    (r"\b(?:I|[Ww]e)(?:'ve| have) (?:been|just|now|started|begun|finished)\b", "first-person narrative of this session"),
+    # "we've been migrating…" is progress; "we've been burned by that before" is a lesson's reason.
+    (rf"\b(?:I|[Ww]e)(?:'ve| have) (?:been\b(?!\s+{_LESSON_PARTICIPLE})|just|now|started|begun|finished)\b",
+     "first-person narrative of this session"),
     (r"\b(?:I|[Ww]e)(?:'m| am| are|'re) (?!(?:not )?(?:allowed|required|supposed|expected|told)\b)[a-z]+ing\b", "first-person narrative of work in progress"),
     (r"\b(?:I|[Ww]e)(?:'ll| will) (?:continue|finish|resume|look|try|come back|pick)\b", "a plan for later in this session"),
     (r"(?:^|[.;:]\s+)(?:Working on|Still working|Need to (?:confirm|check|finish|ask|verify|follow up)|Plan for (?:today|the day|tomorrow))\b", "a diary entry of this session"),
@@ -88,7 +94,7 @@ _STRONG = re.compile(
     r"(?i)(?:WIP|TODO|FIXME|work in progress|in this session|this session|left off|halfway|half-way|"
     r"right now|just (?:pushed|merged|finished|started|opened|deployed|fixed|ran|added|created)|CI is|"
     r"(?:I|we)(?:'m| am| are|'re) (?:\w+ )?in the middle of|(?:before|after) lunch|rest of the day|"
-    r"(?:I|we)(?:'ve| have) been|on my (?:laptop|machine|branch))"
+    rf"(?:I|we)(?:'ve| have) been\b(?!\s+{_LESSON_PARTICIPLE})|on my (?:laptop|machine|branch))"
 )
 # A word named, not used: "a WIP label", "TODO comments", "labels a PR WIP".
 _MENTION_BEFORE = frozenset({"a", "the", "label", "labels", "labelled", "labeled", "mark", "marks", "marked", "tag", "tags",
@@ -97,13 +103,15 @@ _MENTION_AFTER = frozenset({"pr", "prs", "pull", "commit", "commits", "label", "
                             "branches", "draft", "drafts", "limit", "limits", "comment", "comments", "item", "items", "list",
                             "lists", "marker", "markers", "file", "files", "column", "columns", "lane", "state", "status"})
 
+# Bullets and marked lines ("✅ Added the tide table") are the changelog's and the board's to judge.
+_BULLET_LINE = re.compile(r"^\s*(?:(?:[-*+]|\d{1,3}[.)])\s|[✅☑✔✓❌✗✘⏳🔄🚧⬜☐🟡◻])")
 _TEMPORAL_RE = [(re.compile(p, re.IGNORECASE), m) for p, m in _TEMPORAL]
 # Words one of the patterns needs: a card (most cards) with none of them is passed over
 # without reading its sentences. Each pattern above holds one of these.
 _TEMPORAL_ANCHORS = (
     "current", "right now", "moment", "as of", "time being", "for now", "progress", "wip", " yet", "half",
     "next ", "session", "today", "tonight", "this morning", "this afternoon", "this evening", "this week",
-    "yesterday", "tomorrow", "end of day", "end of the day", "eod", "lunch", "rest of the day", "left", "where i", "where we", "pick",
+    "this sprint", "this iteration", "next week", "next sprint", "next iteration", "yesterday", "tomorrow", "end of day", "end of the day", "eod", "lunch", "rest of the day", "left", "where i", "where we", "pick",
     "come back", "still ", "need to finish", "haven't", "so far", "committed", "blocked", "waiting", "just ",
     "minutes", "hours", "ci is", "stopp", "paused", "parked", "stuck", "halted", "about to", "resum", "start here",
     "hand-off", "handoff", "handing", "for the next", "not started", "remaining", "what is left", "partially",
@@ -193,7 +201,7 @@ def temporal(lines: Iterable[tuple[int, str]], lesson: bool = False) -> WordHit 
     todos = "TODO" in joined or "FIXME" in joined
     lowered = joined.lower()
     if not todos and not any(anchor in lowered for anchor in _TEMPORAL_ANCHORS):
-        return None
+        return _work_state(lines)
     for number, line in lines:
         for sentence in sentences(line):
             todo = _TODO.search(sentence) if todos else None
@@ -218,6 +226,17 @@ def temporal(lines: Iterable[tuple[int, str]], lesson: bool = False) -> WordHit 
             m = _AS_OF.search(sentence)
             if m is not None and _COUNT_OR_STATE.search(sentence[m.end():]) and not durable(sentence):
                 return WordHit(number, m.group().strip(), "a snapshot of counts or states on one day")
+    return _work_state(lines)
+
+
+def _work_state(lines: list[tuple[int, str]]) -> WordHit | None:
+    """The first English sentence that gives a piece of work its state in this sitting (`session_ellipsis.work_state`)."""
+    for number, line in lines:
+        for sentence in sentences(line):
+            if english(sentence) and not durable(sentence):
+                found = session_ellipsis.work_state(sentence)
+                if found is not None:
+                    return WordHit(number, found, "the state of a piece of work in one session")
     return None
 
 
@@ -227,16 +246,22 @@ def narrative(lines: list[tuple[int, str]]) -> WordHit | None:
     One past-tense clause is a lesson's anecdote when the card also states a rule; a story
     of three is a session log whatever else the card says.
     """
-    if not any(_NARRATIVE_GATE.search(line) for _, line in lines):
-        return None
+    gate = any(_NARRATIVE_GATE.search(line) for _, line in lines)
     clauses: list[WordHit] = []
     told: list[str] = []
+    left_out: list[WordHit] = []  # "Tried three fixes…": the subject left out, as a diary does
     for number, line in lines:
         for sentence in sentences(line):
             told.append(sentence)
             if not english(sentence):
                 continue
             if durable(sentence) and not _STRONG.search(sentence):
+                continue
+            if not _BULLET_LINE.match(line):  # bullets of work done are the changelog shape's
+                found = session_ellipsis.elided(sentence)
+                if found is not None:
+                    left_out.append(WordHit(number, found, "a diary of one session: work told with its subject left out"))
+            if not gate:
                 continue
             for pattern, why in _NARRATIVE_RE:
                 m = pattern.search(sentence)
@@ -245,9 +270,11 @@ def narrative(lines: list[tuple[int, str]]) -> WordHit | None:
             for m in _PAST_CLAUSE.finditer(sentence):
                 if m.group("verb") not in _NOT_WORK:
                     clauses.append(WordHit(number, m.group().strip(), "first-person narrative of work done in one session"))
-    if not clauses:
+    if not clauses and not left_out:
         return None
     ruled = any(english(t) and durable(t) for t in told)
+    if left_out and (not ruled or len(left_out) + len(clauses) >= 3):
+        return left_out[0]
     if len(clauses) >= 3 or (len(clauses) == 2 and not ruled):
         return clauses[0]
     if len(clauses) == 1 and not ruled and clauses[0].matched.split()[-1] in _CORE_WORK:
