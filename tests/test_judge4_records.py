@@ -139,4 +139,7 @@ def test_add_refuses_a_restated_image_and_takes_the_reason(vault: Path, run_cli:
                       "--description", "Tables image")
     assert refused.exit_code == 1 and "D105" in refused.stderr and "tables/Dockerfile" in refused.stderr
     taken = run_cli("--vault", str(vault), "add", NEGATIVES["docker-why"], "--description", "Why alpine")
-    assert taken.exit_code == 0, taken.stderr
+    # The reason is no copy of the repo: the gate's only objection is that the vault already
+    # holds this very card (docker-why.md), which the duplicate check rightly names.
+    assert "D10" not in taken.stderr, taken.stderr
+    assert taken.exit_code == 1 and "U101" in taken.stderr and "docker-why.md" in taken.stderr
