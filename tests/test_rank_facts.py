@@ -53,3 +53,17 @@ def test_a_locked_card_leads_the_claim_contesting_it(vault: Path, invoke: Invoke
     context = json.loads(invoke("context", "--query", "prefix commit subjects fix", "--format", "json").stdout)
     sides = next(i["cards"] for i in context["items"] if i["conflict"])
     assert [c["id"] for c in sides] == ["commit-message-format", "commit-subject-prefix-conventions"]
+
+
+def test_the_sides_of_a_conflict_come_newest_first(vault: Path, invoke: Invoke) -> None:
+    old = "---\ndescription: Who owns kennel booking\ntype: project\ncreated: 2026-02-02\nverified: 2026-02-02\n---\n"
+    new = "---\ndescription: Who owns kennel booking\ntype: project\ncreated: 2026-03-16\nverified: 2026-03-16\n---\n"
+    (vault / "a-old.md").write_text(old + "Priya owns the kennel booking service and reviews its changes.\n", encoding="utf-8")
+    (vault / "z-new.md").write_text(new + "Tomas owns the kennel booking service and reviews its changes.\n", encoding="utf-8")
+    applied = invoke("consolidate", "--format", "json")
+    assert [d["action"] for d in json.loads(applied.stdout)["decisions"]] == ["conflict"]  # a name: time does not decide
+    found = json.loads(invoke("search", "who owns kennel booking", "--format", "json").stdout)
+    assert [(h["id"], h["status"]) for h in found[:2]] == [("z-new", "conflict"), ("a-old", "conflict")]
+    context = json.loads(invoke("context", "--query", "who owns kennel booking", "--format", "json").stdout)
+    sides = next(i["cards"] for i in context["items"] if i["conflict"])
+    assert [c["id"] for c in sides] == ["z-new", "a-old"]

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cardindex.agents.facts import fact
+from cardindex.agents.facts import conflict_order, fact
 from cardindex.agents.scopes import scope_matches
 from cardindex.index.build import by_type_first
 from cardindex.index.withhold import holding_secrets
@@ -126,7 +126,7 @@ def _item(card: Card, by_id: Mapping[str, Card], placed: set[str]) -> Item:
     layer = card.path.partition(":")[0] + ":" if ":" in card.path else ""  # a card of another vault names its sides there
     named = [layer + i if layer + i in by_id else i for i in id_list(card.fields.get("conflicts_with"))]
     sides = [card, *(by_id[i] for i in named if i in by_id and i not in placed)]
-    sides.sort(key=lambda c: not c.locked)  # what the user locked holds: it leads the claims contesting it
+    sides.sort(key=conflict_order)  # what the user locked first, then the newest evidence
     body = "\n".join(entry(c) for c in sides)
     return Item(tuple(sides), True, f"- CONFLICT, verify before acting ({len(sides)} sides):\n" + _indent(body))
 

@@ -1,4 +1,5 @@
-"""A card's fact in one paragraph: what `cards context`, `cards search` and the MCP tools show of its body.
+"""A card's fact in one paragraph: what `cards context`, `cards search` and the MCP tools show of its body;
+and the order they list the sides of a conflict in.
 
 Kept apart from `context` so that a search, which shows facts and nothing of the
 session-start view, does not load the index renderer.
@@ -26,3 +27,10 @@ def fact(card: Card) -> str:
     if len(text) > MAX_FACT:
         text = text[:MAX_FACT].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
     return text
+
+
+def conflict_order(card: Card) -> tuple[bool, int]:
+    """How the sides of a conflict are listed: what the user locked first (it holds), then the
+    newest evidence (the likelier current value); all of them marked, none dropped."""
+    evidence = card.evidence
+    return (not card.locked, -(evidence.toordinal() if evidence else 0))

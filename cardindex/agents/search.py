@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from cardindex.agents import ranking
+from cardindex.agents.facts import conflict_order
 from cardindex.agents.scopes import scope_matches
 from cardindex.errors import CardIndexError
 from cardindex.meaning.hubs import is_hub
@@ -209,20 +210,18 @@ def _find(vault: Vault, index: SearchIndex, known: Mapping[str, Card], query: st
         if card is None:
             continue
         sides = tuple(i for i in s.info.get("conflicts_with") or () if s.info.get("status") == "conflict")
-        at = len(hits)
-        hits.append(Hit(card, s.score, s.field, status_of(s.info, day), is_weak, sides))
+        group = [Hit(card, s.score, s.field, status_of(s.info, day), is_weak, sides)]
         placed.add(s.path)
         for side in sides:  # every side of a conflict comes back with it, marked
             other = _card(vault, known, side + ".md")
             if other is None or other.path in placed or not other.usable:
                 continue
             near = by_path.get(other.path)
-            hit = Hit(other, near.score if near else s.score, near.field if near else s.field,
-                      "conflict" if other.status == "conflict" else other.status, is_weak,
-                      tuple(id_list(other.fields.get("conflicts_with"))) or (card.id,))
-            # What the user locked is what holds: it leads the claim contesting it.
-            hits.insert(at, hit) if other.locked and not card.locked else hits.append(hit)
+            group.append(Hit(other, near.score if near else s.score, near.field if near else s.field,
+                             "conflict" if other.status == "conflict" else other.status, is_weak,
+                             tuple(id_list(other.fields.get("conflicts_with"))) or (card.id,)))
             placed.add(other.path)
+        hits.extend(sorted(group, key=lambda h: conflict_order(h.card)) if len(group) > 1 else group)
     return hits
 
 

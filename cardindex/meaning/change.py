@@ -158,3 +158,65 @@ def change_signal(text: str, old: str | None = None) -> str | None:
         if found:
             return found
     return None
+
+
+# "no longer use X", "stopped using X", "moved off X", "dropped X", "X is deprecated",
+# "instead of X", "switched from X to Y": the words of a card that name what it retires.
+_RETIRING = frozenset(["drop", "retir", "deprec", "replac", "remov", "sunset", "decommiss", "abandon"])
+_LEAVING = frozenset(["move", "migrat", "switch", "chang", "transit"])
+_COPULA = frozenset(["is", "are", "was", "were", "been", "be", "got", "gets"])
+_ARTICLES = frozenset(["the", "a", "an", "our", "their", "its"])
+
+
+def retired(text: str) -> frozenset[str]:
+    """What `text` says is no longer used, as `words` tokens: "We no longer use Sentry" -> {sentri}.
+
+    The shapes: "no longer [verb] X", "stopped [using] X", "moved/migrated off X" or
+    "away from X", "switched/moved from X to Y", "dropped/retired/replaced X", "X is
+    deprecated/retired/no longer used", "instead of X", "rather than X". Prose only, the
+    first MAX_CHARS; X is one name or a short phrase, up to a preposition.
+    """
+    named: list[str] = []
+    for tokens in _sentences(text):
+        n = len(tokens)
+        for i, token in enumerate(tokens):
+            nxt = tokens[i + 1:i + 5]
+            root = stem(token) if token.isalpha() else token
+            if token == "longer" and i and tokens[i - 1] == "no":
+                rest = list(nxt)
+                if rest and rest[0] in ("used", "needed", "supported", "maintained") and i >= 3 \
+                        and tokens[i - 2] in _COPULA:
+                    named.append(tokens[i - 3])  # "Sentry is no longer used"
+                    continue
+                if rest and rest[0].isalpha() and stem(rest[0]) not in _ARTICLES:
+                    rest = rest[1:]  # the verb: "no longer use X", "no longer run X"
+                named += _named(rest)
+            elif root == "stop" and _past(token) and nxt:
+                rest = nxt[1:] if nxt[0].endswith("ing") else nxt
+                named += _named(rest)
+            elif root in _LEAVING and _past(token) and nxt:
+                if nxt[0] == "off" or (nxt[:2] == ["away", "from"]):
+                    named += _named(nxt[1 if nxt[0] == "off" else 2:])
+                elif nxt[0] == "from" and "to" in tokens[i + 2:i + 7]:
+                    named += _named(nxt[1:])
+            elif root in _RETIRING and _past(token):
+                if i >= 2 and tokens[i - 1] in _COPULA:
+                    # "v1 is deprecated", "Redis was dropped"; not a procedure's present
+                    # passive ("files are removed from the cache nightly")
+                    if root in _RETIREMENT or tokens[i - 1] in ("was", "were", "been"):
+                        named.append(tokens[i - 2])
+                elif nxt and (i == 0 or tokens[i - 1] not in _COPULA):
+                    named += _named(nxt)
+            elif (token, tokens[i + 1] if i + 1 < n else "") in (("instead", "of"), ("rather", "than")):
+                named += _named(tokens[i + 2:i + 6])
+    return frozenset(words(" ".join(named)).tokens) if named else frozenset()
+
+
+def _named(tokens: Sequence[str]) -> list[str]:
+    """What a retiring phrase names: its object, unless the phrase names nothing in prose (the
+    name was code, taken out: "rather than `os.path` in new code" leaves "rather than in")."""
+    kept = [t for t in tokens if t not in _ARTICLES]
+    if not kept or kept[0] in _OBJECT_ENDS or kept[0].endswith(("ly", "ing")):
+        return []  # no name: "instead of manually running the tasks", "rather than waiting"
+    return _object(kept)[:2]  # a name is a word or two: "Sentry", "GitHub Actions"
+

@@ -16,6 +16,7 @@ Polarity (negators, antonyms) is judged only when both cards are English
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
@@ -39,7 +40,8 @@ class Pair(NamedTuple):
     a: Card
     b: Card
     kind: str  # "duplicate" or "contradiction"
-    reason: str  # "same-key", "polarity", "value", "wording", "reworded" (`restatement`), "restated" (`documents`)
+    reason: str  # "same-key", "polarity", "value", "retired" (one retires the other's value), "wording",
+    # "reworded" (`restatement`), "restated" (`documents`)
     score: float
     detail: str
 
@@ -84,11 +86,51 @@ def classify_sides(a: Side, b: Side, weight: Mapping[str, float], multi_valued: 
         return found
     found = _open(a, b, weight)
     if found is None and a.english and b.english and not _two_questions(a, b):
-        return _restated(a, b, weight)
+        return _restated(a, b, weight) or _retires(a, b)
     if found is not None and found.kind == "duplicate" and a.english and b.english and not _same_statement(a, b) \
             and _boilerplate(a, b):
         return None
     return found
+
+
+RETIRED_SUBJECT = 4  # letters of a shared description word that makes the two cards one subject
+
+
+def _retires(a: Side, b: Side) -> Pair | None:
+    """One card says a value the other states is no longer used, about one subject: a change.
+
+    "We no longer use Sentry for the slicer; crash reports now go to GlitchTip" against
+    "Errors from the slicer app are reported to Sentry": their descriptions differ, but the
+    first retires the second's value (`change.retired`) and both are about the slicer, so
+    the second's fact changed. A contradiction; consolidation supersedes the older card
+    when the newer one is the card that says it (its change signal decides).
+    """
+    from cardindex.meaning.change import retired
+
+    described = a.description | b.description
+    for mine, theirs in ((a, b), (b, a)):
+        gone = retired(f"{mine.card.description}\n{mine.card.body}") & theirs.statement.all.values
+        if not gone:
+            continue
+        # The subject: a word both cards say that a description names ("slicer"), not only
+        # a word of the bodies ("project", "report").
+        subject = [t for t in (mine.all & theirs.all & described) - gone if len(t) >= RETIRED_SUBJECT]
+        if subject:
+            return Pair(a.card, b.card, "contradiction", "retired", 100.0,
+                        f"one card says {_as_written(sorted(gone), mine.card)!r} is no longer used; the other "
+                        f"states it (about {_as_written(sorted(subject)[:3], mine.card)!r})")
+    return None
+
+
+def _as_written(tokens: list[str], card: Card) -> str:
+    """Tokens as the card writes them ('sentri' -> 'Sentry'), for a message."""
+    from cardindex.meaning.words import words
+
+    written: dict[str, str] = {}
+    for word in re.findall(r"[\w][\w.-]*", f"{card.description} {card.body}"):
+        for token in words(word).tokens:
+            written.setdefault(token, word.rstrip(".-"))
+    return " ".join(written.get(t, t) for t in tokens)
 
 
 def _boilerplate(a: Side, b: Side) -> bool:
