@@ -30,7 +30,18 @@ _TEMPORAL = [
     (r"\bnext steps?\b(?:\s*(?::|is|are|will be|would be|was|to)\b|\s*:)", "a next step is a plan for this session"),
     (r"\b(?:in|during|for|from|of) (?:this|the current|today'?s) session\b|\bthis session\b", _SESSION_NOUN_WHY),
     (r"\b(?:today|tonight|this (?:morning|afternoon|evening))\s*,?\s+(?:I|we|I'm|we're|I've|we've|I'll|we'll)\b", "a diary entry for today"),
-    (r"\b(?:earlier|later) today\b|\btoday\b(?!'s|\s*\()|\byesterday\b|\btomorrow\b|\bend of (?:the )?day\b|\bby (?:EOD|tonight)\b|\b(?:before|after) lunch\b|\brest of the day\b|\bthis (?:morning|afternoon|evening|week)'s\b", "dated to one day"),
+    # "today" is one day when the writer is in the sentence ("we merged it today", "today I
+    # …", "Debugging the outage today"), or it heads a diary line ("Today: …"); "works
+    # today", "the app consumes an intent today", "infeasible today, feasible in months"
+    # say "at present", not a day.
+    ((r"\b(?:I|we|I'm|we're|I've|we've|my|our)\b[^.;:\n]{0,60}(?<!-)\btoday\b(?!'s|\s*\()"
+     r"|(?<!-)\btoday\b(?!'s|\s*\()[^.;:\n]{0,40}\b(?:I|we|I'm|we're|I've|we've)\b|^\W*today\b\s*[:\u2014\u2013-]"
+     r"|(?:^|[.;]\s+)\W*\w+ing\b[^.;:\n]{0,60}(?<!-)\btoday\b(?!'s|\s*\()"  # the writer's doing, subject left out
+     # an event of the day ("the migration finished today", "deployed v2.3 today"), a state
+     # of the work that day ("today the export still fails")
+     r"|\b(?!(?:based|required|supported|used|needed|called|named|shared|related|allowed)\b)[a-z]{3,}ed\b"
+     r"[^.;:\n]{0,50}(?<!-)\btoday\b(?!'s|\s*\()|(?<!-)\btoday\b[^.;:\n]{0,40}\bstill\b|\bstill\b[^.;:\n]{0,40}(?<!-)\btoday\b"
+     r"|\b(?:earlier|later) today\b|\byesterday\b|\btomorrow\b|\bend of (?:the )?day\b|\bby (?:EOD|tonight)\b|\b(?:before|after) lunch\b|\brest of the day\b|\bthis (?:morning|afternoon|evening|week)'s\b"), "dated to one day"),
     # A period named from the writer's moment ("this week", "next sprint", "this afternoon"): a plan or report of it.
     (r"\b(?:this|next) (?:week|weekend|sprint|iteration|morning|afternoon|evening)\b(?!'s|\s+(?:of|after|before)\b)", "dated to the period it was written in"),
     (r"\b(?<!they )(?<!it )(?<!you )(?<!one )(?:left off|where I (?:stopped|left it)|pick (?:this|it|that) (?:back )?up|come back to)\b", "where this session stopped"),
