@@ -45,6 +45,10 @@ _WORK_STATE = re.compile(
     r"(?<!that )(?<!which )\b(?:is|are) (?:now )?up for review\b|\b(?:has|have|with|left) (?:\w+ ){0,2}(?:uncommitted|unpushed|unmerged) (?:changes|work|commits?|edits)\b"
     r"|\bnot (?:[a-z]+ed|found|done|seen|run|built|written) yet\b"
     r"|\b\d+ (?:[a-z]+ ){0,2}(?:remain|are left|left to (?:fix|do|go|port|migrate)|left(?=\s*[,.;:]|\s*$))"
+    r"|\b\d+ (?:[a-z]+ ){0,3}still (?:exists?|remains?|open|fail(?:s|ing)?|pending|unmerged)\b"  # a count as it stands
+    # a tracker item and its state ("DEF-103 Fixed; DEF-104 Open"): the tracker keeps that
+    r"|(?-i:\b[A-Z][A-Z0-9]{1,9}-\d{1,5}\b)[`*_\s]{0,4}(?:is |was |now )?(?:fixed|open|closed|merged|shipped|resolved|reopened)\b"
+    r"(?=[`*_]*\s*(?:[;,.(]|$))"
     rf"|\b{_COUNT} of {_COUNT} (?:[a-z]+ ){{0,2}}(?:moved|migrated|ported|converted|fixed|passing|green|done|left)\b"
     r"|^\W*(?:current (?:focus|task|priority)|today'?s (?:progress|work|focus|plan|changes|fixes)|session (?:summary|recap|notes?|log)"
     r"|quick status|status update|progress update|where (?:I|we) got to|(?:note|reminder) to (?:self|myself)|next\s*:)",
