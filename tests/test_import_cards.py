@@ -85,3 +85,13 @@ def test_the_gate_still_reviews_an_imported_card(tmp_path: Path, vault: Path, in
     assert outcome["verdict"] == "refuse"
     assert {f["category"] for f in outcome["findings"]} == {"session"}
     assert not (vault / "project_sync_progress.md").exists()
+
+
+def test_broken_card_files_are_refused_in_one_line_each(tmp_path: Path, invoke: Callable[..., Result]) -> None:
+    wrong_types = _write(tmp_path / "other", "wrong.md", "---\ndescription:\n  - a\n  - b\ntype: [x]\n---\nTide rule.\n")
+    empty = _write(tmp_path / "other", "empty.md", "---\nname: nothing here\n---\n")
+    result = invoke("import", str(wrong_types), str(empty))
+    assert result.exit_code == 1
+    lines = [line for line in result.stdout.splitlines() if " refuse " in line]
+    assert lines == [f"{wrong_types}:1: refuse [project] Tide rule.", f"{empty}:1: refuse [project] (no text)"]
+    assert "withheld" not in result.stdout and "Traceback" not in result.stderr

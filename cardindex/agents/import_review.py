@@ -72,7 +72,8 @@ def _review_all(vault: Vault, candidates: list[Candidate], now: dt.date, own_doc
             rel = free_name(vault, _own_stem(cand.source), taken=taken)
             text = cand.card
             card = Card.from_text(rel, text)
-            description = card.description
+            # A card that lacks a description is named by its body, when it has one.
+            description = card.description or (_description(cand) if cand.text.strip() else "")
         else:
             rel = free_name(vault, derived_stem(_description(cand)), taken=taken)
             description = fit_description(_description(cand), rel)

@@ -280,7 +280,7 @@ def _text_report(outcomes: list[Outcome], skipped: list[Skipped]) -> list[str]:
         if o.accepted:
             rows.append((c.source, c.line, order, [f"{where}: accept [{c.type}] {o.description} -> {o.path}{via}"]))
         else:
-            shown = _shown_description(o) or "(text withheld: it holds a secret)"
+            shown = _shown_description(o) or ("(text withheld: it holds a secret)" if o.secret else "(no text)")
             lines = [f"{where}: refuse [{c.type}] {shown}{via}"]
             lines += [f"    {f.code} {f.category}: {f.message}{_related(f, o)}" for f in _distinct(o.findings)]
             rows.append((c.source, c.line, order, lines))

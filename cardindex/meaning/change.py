@@ -24,6 +24,7 @@ Prose only: code spans, fenced code, URLs and quoted phrases are skipped. Pure f
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Sequence
 
@@ -168,6 +169,7 @@ _COPULA = frozenset(["is", "are", "was", "were", "been", "be", "got", "gets"])
 _ARTICLES = frozenset(["the", "a", "an", "our", "their", "its"])
 
 
+@functools.lru_cache(maxsize=4096)
 def retired(text: str) -> frozenset[str]:
     """What `text` says is no longer used, as `words` tokens: "We no longer use Sentry" -> {sentri}.
 

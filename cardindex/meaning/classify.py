@@ -22,9 +22,10 @@ from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from cardindex.meaning import restatement, slots
+from cardindex.meaning.change import retired
 from cardindex.meaning.paraphrase import paraphrase, restated, values_agree
 from cardindex.meaning.values import added_value, changed, equivalent, neutral, same_kind
-from cardindex.meaning.words import ANTONYMS, NEGATIVE, NEGATORS, QUESTION, Statement, Words
+from cardindex.meaning.words import ANTONYMS, NEGATIVE, NEGATORS, QUESTION, Statement, Words, words
 from cardindex.store.card import Card
 
 DUPLICATE_OVERLAP = 0.65  # rarity-weighted share of a statement's words the other one has
@@ -105,8 +106,6 @@ def _retires(a: Side, b: Side) -> Pair | None:
     the second's fact changed. A contradiction; consolidation supersedes the older card
     when the newer one is the card that says it (its change signal decides).
     """
-    from cardindex.meaning.change import retired
-
     described = a.description | b.description
     for mine, theirs in ((a, b), (b, a)):
         gone = retired(f"{mine.card.description}\n{mine.card.body}") & theirs.statement.all.values
@@ -124,8 +123,6 @@ def _retires(a: Side, b: Side) -> Pair | None:
 
 def _as_written(tokens: list[str], card: Card) -> str:
     """Tokens as the card writes them ('sentri' -> 'Sentry'), for a message."""
-    from cardindex.meaning.words import words
-
     written: dict[str, str] = {}
     for word in re.findall(r"[\w][\w.-]*", f"{card.description} {card.body}"):
         for token in words(word).tokens:

@@ -14,10 +14,10 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _URL = re.compile(r"\b(?:https?|ftp|file)://\S+|\bwww\.\S+")
 _QUOTED = re.compile(r"\"[^\"\n]{1,80}\"|“[^”\n]{1,80}”|(?<![\w])'[^'\n]{1,80}'(?![\w])")
-# A link names a card or a file; its target is a name, not prose (`[[ship-blocked-by-ci]]`,
-# `[the rule](ship-blocked-by-ci.md)`: the link text stays, the target goes).
+# A wikilink names a card; its name is not prose (`[[ship-blocked-by-ci]]`). A Markdown
+# link keeps its shape here: the session rules take link titles out whole
+# (`session_words.statement_lines`), and the derivable rules read its target as a path.
 _WIKILINK = re.compile(r"!?\[\[[^\]\n]*\]\]")
-_LINK_TARGET = re.compile(r"\]\([^)\s]*\)")
 _IGNORE_COMMENT = re.compile(r"<!--\s*cards:\s*ignore\s+([A-Za-z0-9_, ]+?)\s*-->")
 
 
@@ -67,8 +67,6 @@ def statements(card: Card) -> Iterator[tuple[int, str]]:
 def strip_non_prose(line: str) -> str:
     line = _INLINE_CODE.sub(" ", line)
     line = _URL.sub(" ", line)
-    if "](" in line:
-        line = _LINK_TARGET.sub("] ", line)
     if "[[" in line:
         line = _WIKILINK.sub(" ", line)
     return _QUOTED.sub(" ", line)
