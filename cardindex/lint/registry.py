@@ -58,7 +58,7 @@ RULES: dict[str, Rule] = {
         Rule("F003", "structure", "error", "invalid YAML in the frontmatter", structure.yaml_syntax, reads=""),
         Rule("F004", "structure", "error", "YAML anchors or aliases", structure.yaml_alias, reads=""),
         Rule("F005", "structure", "error", "missing or invalid field", structure.invalid_field, reads=""),
-        Rule("F006", "structure", "warning", "unquoted ': ' in a value (read leniently)", structure.unquoted_colon, reads=""),
+        Rule("F006", "structure", "warning", "unquoted ': ' in a value (read leniently)", structure.unquoted_colon),
         Rule("F007", "structure", "error", "more than one fact in a card", facts.many_facts, reads="",
              default=False),
         Rule("F008", "structure", "error", "description over 150 characters", structure.long_description, reads="",
