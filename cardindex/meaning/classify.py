@@ -42,7 +42,7 @@ class Pair(NamedTuple):
     b: Card
     kind: str  # "duplicate" or "contradiction"
     reason: str  # "same-key", "polarity", "value", "retired" (one retires the other's value), "wording",
-    # "reworded" (`restatement`), "restated" (`documents`)
+    # "reworded" (`restatement`: a duplicate, or a contradiction when one value is swapped), "restated" (`documents`)
     score: float
     detail: str
 
@@ -155,7 +155,12 @@ def _restated(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
         return None  # "Runbook for the billing outage" / "… the search outage": two subjects, one body
     found = restatement.restates(ca, cb, weight)
     if found is None:
-        return None
+        other = restatement.revalued(ca, cb, weight)
+        if other is None:
+            return None
+        return Pair(a.card, b.card, "contradiction", restatement.REASON, 100.0,
+                    f"one fact in other words with another value: {_as_written(other[0].split(), a.card)!r} vs "
+                    f"{_as_written(other[1].split(), b.card)!r}")
     return Pair(a.card, b.card, "duplicate", restatement.REASON, round(found.covered * 100, 1), restatement.explain(found))
 
 
