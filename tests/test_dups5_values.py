@@ -72,6 +72,9 @@ def _lint(invoke: Invoke) -> list[dict[str, object]]:
     ("a quarter of an hour", "15 minutes"),
     ("a 10-minute window", "a 10 minutes window"),
     ("two weeks", "14 days"),
+    ("every half hour", "every 30 minutes"),
+    ("half a day", "720 minutes"),
+    ("24 hours", "1 days"),
 ])
 def test_quantities_are_written_in_one_unit(text: str, expected: str) -> None:
     assert normalized(text) == expected
@@ -181,3 +184,37 @@ def test_a_group_joined_through_a_card_never_merges_two_values() -> None:
     merged = [d for d in done.decisions if d.action == "merge"]
     for d in merged:
         assert not {"keep-a", "keep-c"} <= {d.card, *d.related}
+
+
+# ---------------------------------------------------------------- a value the card rejects
+
+KEYED_SAME = [("list-a.md", "Where the member list is kept", "The member list lives in Airtable."),
+              ("list-b.md", "Member register", "Members are tracked in Airtable, not in the Excel sheet and not in Contacts.")]
+
+KEYED_OTHER = {
+    "the rejected value is the other's": [
+        ("list-a.md", "Where the member list is kept", "The member list lives in the Excel sheet."),
+        ("list-b.md", "Member register", "Members are tracked in Airtable, not in the Excel sheet.")],
+    "another value beside a rejected one": [
+        ("list-a.md", "Where the member list is kept", "The member list lives in Airtable."),
+        ("list-b.md", "Member register", "Members are tracked in Notion, not in the Excel sheet.")],
+}
+
+
+def _keyed(vault: Path, cards: list[tuple[str, str, str]]) -> None:
+    for name, description, body in cards:
+        (vault / name).write_text(f"---\ndescription: {description}\ntype: project\nkey: member-list\n"
+                                  f"verified: 2026-03-01\n---\n{body}\n")
+
+
+def test_one_key_one_value_beside_rejected_ones_is_a_duplicate(vault: Path, invoke: Invoke) -> None:
+    _keyed(vault, KEYED_SAME)
+    found = _lint(invoke)
+    assert {(f["path"], f["category"]) for f in found} == {("list-a.md", "duplicate"), ("list-b.md", "duplicate")}
+
+
+@pytest.mark.parametrize("case", sorted(KEYED_OTHER))
+def test_one_key_with_a_rejected_or_another_value_stays_a_contradiction(case: str, vault: Path, invoke: Invoke) -> None:
+    _keyed(vault, KEYED_OTHER[case])
+    found = _lint(invoke)
+    assert {(f["path"], f["category"]) for f in found} == {("list-a.md", "contradiction"), ("list-b.md", "contradiction")}

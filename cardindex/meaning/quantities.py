@@ -28,7 +28,7 @@ _FACTOR = {  # unit -> (the unit compared in, how many of it one is)
     "yr": ("days", 365),
 }
 _NUMBER = (r"(?P<n>\d+(?:\.\d+)?|(?:{tens})(?:[\s-](?:{units}))?|{units}|an?|half\s+an?|a\s+half|a\s+quarter\s+of\s+an?"
-           r"|quarter\s+of\s+an?|half\s+of\s+an?)").format(tens="|".join(_TENS), units="|".join(_UNITS))
+           r"|quarter\s+of\s+an?|half\s+of\s+an?|half)").format(tens="|".join(_TENS), units="|".join(_UNITS))
 _UNIT = r"(?P<u>{})s?".format("|".join(sorted(_FACTOR, key=len, reverse=True)))
 _QUANTITY = re.compile(rf"(?i)\b{_NUMBER}(?:\s*|\s*-\s*)(?<![a-z]){_UNIT}\b")
 _FRACTIONS = {"half": 0.5, "quarter": 0.25}
@@ -68,6 +68,8 @@ def _rewrite(m: re.Match[str]) -> str:
     value = amount * factor
     if unit == "minutes" and value >= 24 * 60 and value % (24 * 60) == 0:
         unit, value = "days", value / (24 * 60)
+    elif unit == "days" and value < 1:
+        unit, value = "minutes", value * 24 * 60
     shown = str(int(value)) if value == int(value) else f"{value:g}"
     return f"{shown} {unit}"
 
