@@ -218,3 +218,28 @@ def test_one_key_with_a_rejected_or_another_value_stays_a_contradiction(case: st
     _keyed(vault, KEYED_OTHER[case])
     found = _lint(invoke)
     assert {(f["path"], f["category"]) for f in found} == {("list-a.md", "contradiction"), ("list-b.md", "contradiction")}
+
+
+def test_consolidate_merges_one_key_said_twice_and_supersedes_another_value(vault: Path, invoke: Invoke) -> None:
+    _keyed(vault, KEYED_SAME)
+    (vault / "list-a.md").write_text((vault / "list-a.md").read_text().replace("2026-03-01", "2026-01-01"))
+    decisions = json.loads(invoke("consolidate", "--dry-run", "--all", "--format", "json").stdout)["decisions"]
+    assert [(d["action"], d["card"], d["related"]) for d in decisions] == [("merge", "list-b", ["list-a"])]
+
+
+@pytest.mark.parametrize("case", sorted(KEYED_OTHER))
+def test_consolidate_never_merges_one_key_with_another_value(case: str, vault: Path, invoke: Invoke) -> None:
+    _keyed(vault, KEYED_OTHER[case])
+    (vault / "list-a.md").write_text((vault / "list-a.md").read_text().replace("2026-03-01", "2026-01-01"))
+    decisions = json.loads(invoke("consolidate", "--dry-run", "--all", "--format", "json").stdout)["decisions"]
+    assert [(d["action"], d["card"]) for d in decisions] == [("supersede", "list-a")]
+
+
+def test_one_key_one_word_swapped_is_another_value_even_in_lower_case(vault: Path, invoke: Invoke) -> None:
+    for name, body, date in (("fuel-a.md", "At Mill Road the smoker is lit with pine needles.", "2026-01-01"),
+                             ("fuel-b.md", "At Mill Road the smoker is lit with hessian.", "2026-03-01")):
+        (vault / name).write_text(f"---\ndescription: Smoker fuel at the apiary\ntype: project\nkey: smoker-fuel\n"
+                                  f"verified: {date}\n---\n{body}\n")
+    assert {f["category"] for f in _lint(invoke)} == {"contradiction"}
+    decisions = json.loads(invoke("consolidate", "--dry-run", "--all", "--format", "json").stdout)["decisions"]
+    assert [(d["action"], d["card"]) for d in decisions] == [("supersede", "fuel-a")]

@@ -200,8 +200,8 @@ class Planner:
         pair = self.pair(a, b)
         if pair is None:
             return False
-        if pair.kind == "contradiction" and pair.reason != "same-key":
-            return False  # opposite polarity, or another value in the same place
+        if pair.kind == "contradiction" and (pair.reason != "same-key" or pair.score):
+            return False  # opposite polarity, or another value in the same place (for a key: the value it named)
         if pair.reason == REWORDED:
             return True  # `meaning.restatement` judged the whole cards: one slot, no value against another
         if a.key and a.key == b.key:  # one slot: the same value (not the same description) is the same fact
