@@ -188,9 +188,6 @@ def test_a_group_joined_through_a_card_never_merges_two_values() -> None:
 
 # ---------------------------------------------------------------- a value the card rejects
 
-KEYED_SAME = [("list-a.md", "Where the member list is kept", "The member list lives in Airtable."),
-              ("list-b.md", "Member register", "Members are tracked in Airtable, not in the Excel sheet and not in Contacts.")]
-
 KEYED_OTHER = {
     "the rejected value is the other's": [
         ("list-a.md", "Where the member list is kept", "The member list lives in the Excel sheet."),
@@ -207,24 +204,11 @@ def _keyed(vault: Path, cards: list[tuple[str, str, str]]) -> None:
                                   f"verified: 2026-03-01\n---\n{body}\n")
 
 
-def test_one_key_one_value_beside_rejected_ones_is_a_duplicate(vault: Path, invoke: Invoke) -> None:
-    _keyed(vault, KEYED_SAME)
-    found = _lint(invoke)
-    assert {(f["path"], f["category"]) for f in found} == {("list-a.md", "duplicate"), ("list-b.md", "duplicate")}
-
-
 @pytest.mark.parametrize("case", sorted(KEYED_OTHER))
 def test_one_key_with_a_rejected_or_another_value_stays_a_contradiction(case: str, vault: Path, invoke: Invoke) -> None:
     _keyed(vault, KEYED_OTHER[case])
     found = _lint(invoke)
     assert {(f["path"], f["category"]) for f in found} == {("list-a.md", "contradiction"), ("list-b.md", "contradiction")}
-
-
-def test_consolidate_merges_one_key_said_twice_and_supersedes_another_value(vault: Path, invoke: Invoke) -> None:
-    _keyed(vault, KEYED_SAME)
-    (vault / "list-a.md").write_text((vault / "list-a.md").read_text().replace("2026-03-01", "2026-01-01"))
-    decisions = json.loads(invoke("consolidate", "--dry-run", "--all", "--format", "json").stdout)["decisions"]
-    assert [(d["action"], d["card"], d["related"]) for d in decisions] == [("merge", "list-b", ["list-a"])]
 
 
 @pytest.mark.parametrize("case", sorted(KEYED_OTHER))

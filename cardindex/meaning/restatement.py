@@ -287,9 +287,8 @@ def same_values(a: Content, b: Content, weight: Mapping[str, float]) -> str | No
     the other says too (a word written two ways counts: "Sun" / "Sunday"), and any value
     one card adds is of a sort the other gives none of (a time beside a weekday is more
     precision, a second weekday is another value: `values.kind`); nothing else stands
-    against it (a negation on one side, antonyms). A value one card rejects ("not in the
-    DB") and the other never names is no value it gives. Anything less stays the
-    contradiction it is.
+    against it (a negation on one side, antonyms). Anything less stays the contradiction
+    it is.
     """
     set_a, set_b = frozenset(a.all.tokens), frozenset(b.all.tokens)
     said_a = _said(set_a, set_b, a.all.tokens, b.all.tokens, [])
@@ -297,11 +296,9 @@ def same_values(a: Content, b: Content, weight: Mapping[str, float]) -> str | No
     shared = a.all.values & said_a
     if not shared or not b.all.values & said_b:
         return None
-    for mine, said, theirs, other in ((a.all, said_a, b.all.values, set_b), (b.all, said_b, a.all.values, set_a)):
+    for mine, said, theirs in ((a.all.values, said_a, b.all.values), (b.all.values, said_b, a.all.values)):
         sorts = {kind(t) for t in theirs}
-        # A value the card rejects ("… in Unleash, not in the DB") is none it gives, unless the other card gives it.
-        rejected = _negated(mine.tokens) - other
-        if any(kind(t) in sorts for t in mine.values - said - rejected):
+        if any(kind(t) in sorts for t in mine - said):
             return None
     if _conflict(a.all, b.all, said_a, said_b, weight) is not None:
         return None
