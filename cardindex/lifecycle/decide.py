@@ -58,8 +58,10 @@ def apart(pair: Pair, multi_valued: frozenset[str]) -> str | None:
         return "two long documents on one subject: reported by lint, merged only by hand"
     if scope_of(a) != scope_of(b):  # lint still reports a global card beside a scoped one; merging them is the user's call
         return f"different scopes ({a.scope}, {b.scope})"
-    if pair.kind == "contradiction" and pair.reason not in ("same-key", "retired") and not (a.key and a.key == b.key) \
-            and not one_place(a, b):  # a card that retires the other's value names its slot itself
+    # A card that retires the other's value names its slot itself; a reworded card with one value
+    # swapped was aligned whole (`meaning.restatement.revalued`).
+    if pair.kind == "contradiction" and pair.reason not in ("same-key", "retired", "reworded") \
+            and not (a.key and a.key == b.key) and not one_place(a, b):
         return "too few words in common for one slot"
     multi = [k for k in (a.key, b.key) if k and k in multi_valued]
     if multi and (pair.kind == "contradiction" or own_values(a, b)):
@@ -195,6 +197,20 @@ def components(edges: Iterable[tuple[Card, Card]]) -> list[list[Card]]:
     for path in sorted(parent):
         groups[root(path)].append(cards[path])
     return sorted(groups.values(), key=lambda g: g[0].path)
+
+
+def contradicting(members: Sequence[Card], multi_valued: frozenset[str]) -> set[frozenset[str]]:
+    """The paths of each two members of a duplicate group of three or more that contradict each other.
+
+    A group joins cards through others ("90 days" ≈ "three months" ≈ "60 days" as a stale
+    cache or a looser rule said): its ends were maybe never compared, and merging them
+    would merge a value away. Compared two by two here, a group stays small.
+    """
+    if len(members) < 3:
+        return set()
+    from cardindex.meaning.similarity import find_pairs
+
+    return {frozenset((p.a.path, p.b.path)) for p in find_pairs(members, multi_valued) if p.kind == "contradiction"}
 
 
 def canonical(members: Sequence[Card]) -> Card:

@@ -40,7 +40,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from cardindex.lifecycle.absorbed import absorbed_pairs, merged_fields
-from cardindex.lifecycle.decide import Change, apart, canonical, change, components, facts_restated, own_values
+from cardindex.lifecycle.decide import (
+    Change,
+    apart,
+    canonical,
+    change,
+    components,
+    contradicting,
+    facts_restated,
+    own_values,
+)
 from cardindex.lifecycle.evidence import (
     NEVER,
     best,
@@ -107,6 +116,8 @@ class Planner:
         self._why: dict[str, list[tuple[str, str]]] = defaultdict(list)
         self._by_path = {c.path: c for c in self.cards}
         self._superseded: list[tuple[Card, list[Card]]] = []
+        self._merged_into: dict[str, Card] = {}  # a merged-away card -> the canonical that now states its value
+        self.against: set[frozenset[str]] = set()  # cards that contradict: never in one merge
 
     # ---------------------------------------------------------------- bookkeeping
 
@@ -159,6 +170,7 @@ class Planner:
         # Other scopes, other values of a multi-valued key: different facts, however alike.
         found = self.find(self.live) if self.find else find_pairs(self.live, self.multi_valued)
         pairs = [p for p in found if apart(p, self.multi_valued) is None]
+        self.against = {frozenset((p.a.path, p.b.path)) for p in found if p.kind == "contradiction"}  # acted on or not
         self.kinds = {(p.a.path, p.b.path): p for p in pairs} | {(p.b.path, p.a.path): p for p in pairs}
         by_key: dict[tuple[str, str], list[Card]] = defaultdict(list)
         for card in self.live:
@@ -188,8 +200,8 @@ class Planner:
         pair = self.pair(a, b)
         if pair is None:
             return False
-        if pair.kind == "contradiction" and pair.reason != "same-key":
-            return False  # opposite polarity, or another value in the same place
+        if pair.kind == "contradiction" and (pair.reason != "same-key" or pair.score):
+            return False  # opposite polarity, or another value in the same place (for a key: the value it named)
         if pair.reason == REWORDED:
             return True  # `meaning.restatement` judged the whole cards: one slot, no value against another
         if a.key and a.key == b.key:  # one slot: the same value (not the same description) is the same fact
@@ -342,6 +354,7 @@ class Planner:
             if not self.in_window(*group):
                 continue
             members = [c for c in group if not self.gone(c)]
+            self.against |= contradicting(members, self.multi_valued)
             clean = {c.path for c in members if not any(self._contradicts(c, m) for m in members)}
             for part in components((a, b) for a, b in edges if a.path in clean and b.path in clean):
                 top = canonical(part)
@@ -359,7 +372,7 @@ class Planner:
 
     def _contradicts(self, a: Card, b: Card) -> bool:
         pair = self.pair(a, b)
-        return pair is not None and pair.kind == "contradiction"
+        return (pair is not None and pair.kind == "contradiction") or frozenset((a.path, b.path)) in self.against
 
     def merge(self, canonical: Card, merged: list[Card], reason: str) -> None:
         merged = [c for c in merged if not c.locked and not self.gone(c)]
@@ -378,6 +391,7 @@ class Planner:
         updates.update(merged_fields(canonical, cluster))
         self._edit(canonical, updates, "merge", f"absorbed {', '.join(ids)}: {reason}")
         for card in merged:
+            self._merged_into[card.path] = canonical
             self._retire(card, {"status": "archived", "merged_into": canonical.id}, "merge",
                          f"merged into {canonical.id}: {reason}")
         self.decisions.append(Decision("merge", canonical.id, tuple(ids), reason))
@@ -391,14 +405,18 @@ class Planner:
 
         `copy`: the archived copy of `pair.b` whose words the detector compared.
         """
-        a, b = pair.a, pair.b
-        if self.gone(a) or self.gone(b) or not self.in_window(a, b):
+        # A card merged away stands in its canonical card, which states its value now.
+        a, b = (self._merged_into.get(c.path, c) for c in (pair.a, pair.b))
+        if a is b or self.gone(a) or self.gone(b) or not self.in_window(a, b):
             return
+        if (a, b) != (pair.a, pair.b):
+            copy = None
         keyed = bool(a.key) and a.key == b.key and a.key not in self.multi_valued  # a key on one side says nothing of the other
         newer, older = sorted((a, b), key=evidence_order, reverse=True)
         # One slot: a key says so, or one sentence differs only in a number, version or date.
         by_time = keyed or (pair.reason == "value" and measured_change(a, copy or b))
-        detail = redact_words(pair.detail, a.text, b.text, *(copy.text for copy in [copy] if copy))  # it quotes words
+        detail = redact_words(pair.detail, a.text, b.text, pair.a.text, pair.b.text,
+                              *(copy.text for copy in [copy] if copy))  # it quotes words
         later = evidence_order(newer) != evidence_order(older)
         told = None if by_time and later else change(a, b)
         if by_time and later and not older.locked:

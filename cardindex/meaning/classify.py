@@ -24,6 +24,7 @@ from typing import NamedTuple
 from cardindex.meaning import restatement, slots
 from cardindex.meaning.change import retired
 from cardindex.meaning.paraphrase import paraphrase, restated, values_agree
+from cardindex.meaning.synonyms import synonymous
 from cardindex.meaning.values import added_value, changed, equivalent, neutral, same_kind
 from cardindex.meaning.words import ANTONYMS, NEGATIVE, NEGATORS, QUESTION, Statement, Words, words
 from cardindex.store.card import Card
@@ -42,7 +43,7 @@ class Pair(NamedTuple):
     b: Card
     kind: str  # "duplicate" or "contradiction"
     reason: str  # "same-key", "polarity", "value", "retired" (one retires the other's value), "wording",
-    # "reworded" (`restatement`), "restated" (`documents`)
+    # "reworded" (`restatement`: a duplicate, or a contradiction when one value is swapped), "restated" (`documents`)
     score: float
     detail: str
 
@@ -137,14 +138,18 @@ def _boilerplate(a: Side, b: Side) -> bool:
 
 
 def _one_value(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
-    """Two cards of one single-valued key whose contents give the same values, however reworded: one fact."""
+    """Two cards of one single-valued key whose contents give the same values, however reworded: one fact.
+
+    Not one fact sentence with a word swapped ("… runs on vitest" / "… runs on unittest"):
+    for a key, the word swapped is the value, whether or not it is written as one.
+    """
     ca, cb = restatement.content(a.card), restatement.content(b.card)
-    if ca is None or cb is None:
+    if ca is None or cb is None or _one_place(a.statement.fact, b.statement.fact):
         return None
     found = restatement.same_values(ca, cb, weight)
     if found is None:
         return None
-    return Pair(a.card, b.card, "duplicate", "same-key", 100.0,
+    return Pair(a.card, b.card, "duplicate", restatement.REASON, 100.0,
                 f"the same value in other words ({found}); one key")
 
 
@@ -155,7 +160,12 @@ def _restated(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
         return None  # "Runbook for the billing outage" / "… the search outage": two subjects, one body
     found = restatement.restates(ca, cb, weight)
     if found is None:
-        return None
+        other = restatement.revalued(ca, cb, weight)
+        if other is None:
+            return None
+        return Pair(a.card, b.card, "contradiction", restatement.REASON, 100.0,
+                    f"one fact in other words with another value: {_as_written(other[0].split(), a.card)!r} vs "
+                    f"{_as_written(other[1].split(), b.card)!r}")
     return Pair(a.card, b.card, "duplicate", restatement.REASON, round(found.covered * 100, 1), restatement.explain(found))
 
 
@@ -175,6 +185,8 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
     slot_words = a.description & b.description
     other = _other_value(wa, wb, english, slot_words) or (
         _other_value(sa.description, sb.description, english, slot_words) if relation == slots.KEY and stated else None)
+    if not other and relation == slots.KEY and english and sa.fact.tokens and sb.fact.tokens:
+        other = _one_place(sa.fact, sb.fact)
     if other:
         if relation == slots.MULTI:
             return None  # two values of a multi-valued key: two facts
@@ -225,6 +237,26 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
     if relation == slots.KEY:
         return Pair(a.card, b.card, "contradiction", "same-key", 0.0, "two live cards hold one single-valued key")
     return None
+
+
+def _one_place(wa: Words, wb: Words) -> tuple[str, str] | None:
+    """The words two fact sentences of one key differ in, when they differ in one place only and agree in
+    two words at least: "… is lit with pine needles" / "… is lit with hessian". For a key, that
+    place is the value, whether or not it is written as one (a tool's name in lower case);
+    two words one WordNet sense joins ("quick" / "fast") are one value said two ways."""
+    matcher = difflib.SequenceMatcher(a=wa.tokens, b=wb.tokens, autojunk=False)
+    ops = [op for op in matcher.get_opcodes() if op[0] != "equal"]
+    kept = sum(i2 - i1 for op, i1, i2, _, _ in matcher.get_opcodes() if op == "equal")
+    if len(ops) != 1 or ops[0][0] != "replace" or kept < 2:
+        return None
+    _, i1, i2, j1, j2 = ops[0]
+    left, right = wa.tokens[i1:i2], wb.tokens[j1:j2]
+    if set(left) & set(right) or (len(left) == len(right) == 1 and synonymous(left[0], right[0])):
+        return None
+    unpaired_a, unpaired_b = equivalent(set(left), set(right), wa.tokens, wb.tokens)
+    if len(unpaired_a) < len(set(left)) or len(unpaired_b) < len(set(right)):
+        return None  # one value written two ways, maybe more precisely ("Tuesdays" / "Tue evenings from 19:30")
+    return " ".join(left), " ".join(right)
 
 
 def _differ(wa: Words, wb: Words, slot: frozenset[str]) -> str:

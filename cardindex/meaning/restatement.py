@@ -32,6 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import NamedTuple
 
+from cardindex.meaning.quantities import normalized
 from cardindex.meaning.synonyms import synonymous
 from cardindex.meaning.values import equivalent, kind, same_kind
 from cardindex.meaning.words import ANTONYMS, NEGATIVE, NEGATORS, Words, words
@@ -107,6 +108,7 @@ def _plain(text: str) -> str:
     """Text as compared here: "four hundred" is 400, "< 400" is "below 400", a closing bracket ends no sentence."""
     if "hundred" in text or "thousand" in text:
         text = _SPELT.sub(_number, text)
+    text = normalized(text)
     return _CLOSER.sub("", _SYMBOL.sub(lambda m: _SYMBOLS[m.group()], text))
 
 
@@ -157,17 +159,27 @@ def _share(tokens: frozenset[str], said: set[str], weight: Mapping[str, float], 
     return sum(weight.get(t, default) for t in tokens & said) / total if total else 0.0
 
 
-def _conflict(a: Words, b: Words, said_a: set[str], said_b: set[str], weight: Mapping[str, float]) -> str | None:
+def _swapped(a: Words, b: Words, said_a: set[str], said_b: set[str]) -> tuple[str, str] | None:
+    """A marked value of one content against an unmatched one of the same sort in the other (quoted), or None."""
+    lost_a = sorted(a.values - said_a)
+    lost_b = sorted(b.values - said_b)
+    if lost_a and lost_b and same_kind(" ".join(lost_a), " ".join(lost_b)):
+        return " ".join(lost_a), " ".join(lost_b)
+    return None
+
+
+def _conflict(a: Words, b: Words, said_a: set[str], said_b: set[str], weight: Mapping[str, float],
+              values: bool = True) -> str | None:
     """Why two contents cannot give one value: a marked value against another of its sort, polarity, antonyms.
 
     A negation counts when it denies a word the other card says plainly, and a word that
     says something (rare enough: "never run" against "where encoding may run" is two
     clauses about one verb everyone uses, "never on laptops" against "laptop numbers" is not).
+    `values=False` leaves out the first test (for `revalued`, which asks it apart).
     """
-    lost_a = sorted(a.values - said_a)
-    lost_b = sorted(b.values - said_b)
-    if lost_a and lost_b and same_kind(" ".join(lost_a), " ".join(lost_b)):
-        return f"{' '.join(lost_a)!r} vs {' '.join(lost_b)!r}"
+    swapped = _swapped(a, b, said_a, said_b) if values else None
+    if swapped:
+        return f"{swapped[0]!r} vs {swapped[1]!r}"
     set_a, set_b = frozenset(a.tokens), frozenset(b.tokens)
     negated_a, negated_b = _negated(a.tokens), _negated(b.tokens)
     top = max((weight.get(t, 0.0) for t in set_a | set_b), default=0.0)
@@ -202,9 +214,44 @@ def restates(a: Content, b: Content, weight: Mapping[str, float]) -> Restatement
     return found
 
 
-def measures(a: Content, b: Content, weight: Mapping[str, float]) -> tuple[Restatement, str | None]:
-    """The measures `restates` takes, and the conflict it found (for `bench/why_pairs.py`)."""
+SWAPPED = 2  # words at most of each value in one place (a number and its unit)
+
+
+def revalued(a: Content, b: Content, weight: Mapping[str, float]) -> tuple[str, str] | None:
+    """The two values, when one short English card restates the other's slot with another value in it.
+
+    "Raw sensor logs are kept for 90 days" / "We keep raw sensor logs 60 days before
+    deleting them": every measure of `restates` passes once the two values are taken as
+    the one place they fill (a value of one sort against one of the same sort: two
+    amounts in one unit, two weekdays, two names; at most `SWAPPED` words each), and
+    nothing else stands against it (a negation on one side, antonyms, another subject, a
+    card about more). A contradiction.
+    """
+    set_a, set_b = frozenset(a.all.tokens), frozenset(b.all.tokens)
+    if not set_a or not set_b:
+        return None
+    said_a = _said(set_a, set_b, a.all.tokens, b.all.tokens, [])
+    said_b = _said(set_b, set_a, b.all.tokens, a.all.tokens, [])
+    swapped = _swapped(a.all, b.all, said_a, said_b)
+    if swapped is None or len(swapped[0].split()) > SWAPPED or len(swapped[1].split()) > SWAPPED:
+        return None
+    found, conflict = measures(a, b, weight, aligned=(frozenset(swapped[0].split()), frozenset(swapped[1].split())))
+    if conflict is not None or found.slot < SLOT or found.anchor < ANCHOR or found.covered < COVERED \
+            or found.cover_long < COVER_LONG:
+        return None
+    return swapped
+
+
+def measures(a: Content, b: Content, weight: Mapping[str, float],
+             aligned: tuple[frozenset[str], frozenset[str]] | None = None) -> tuple[Restatement, str | None]:
+    """The measures `restates` takes, and the conflict it found (for `bench/why_pairs.py`).
+
+    `aligned`: values of each card that fill the one place of the other's (`revalued`): they
+    weigh nothing, so the rest of each card must be said by the other as for any restatement.
+    """
     default = max(weight.values(), default=1.0)
+    if aligned is not None:
+        weight = {**weight, **{t: 0.0 for t in aligned[0] | aligned[1]}}
     set_a, set_b = frozenset(a.all.tokens), frozenset(b.all.tokens)
     if not set_a or not set_b:
         return Restatement(0.0, 0.0, 0.0, 0.0, ()), "nothing to compare"
@@ -221,7 +268,7 @@ def measures(a: Content, b: Content, weight: Mapping[str, float]) -> tuple[Resta
     short, said_short = (a, said_a) if total_a <= total_b else (b, said_b)
     anchors = _anchors(short)  # counted, not weighted: a small vault's rarities are noise on three or four words
     anchor = len(anchors & said_short) / len(anchors) if anchors else 0.0
-    conflict = _conflict(a.all, b.all, said_a, said_b, weight) or _other_subject(a, said_a) or _other_subject(b, said_b) \
+    conflict = _conflict(a.all, b.all, said_a, said_b, weight, values=aligned is None) or _other_subject(a, said_a) or _other_subject(b, said_b) \
         or _two_subjects(a, b, said_a, said_b) or _about_more(a, b, said_a, said_b, total_a <= total_b)
     return Restatement(round(slot, 2), round(short_share, 2), round(long_share, 2), round(anchor, 2),
                        tuple(joined)), conflict

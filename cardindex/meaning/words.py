@@ -16,6 +16,7 @@ import re
 from collections import defaultdict
 from typing import NamedTuple
 
+from cardindex.meaning.quantities import normalized
 from cardindex.meaning.stem import stem
 from cardindex.store.card import Card
 
@@ -288,6 +289,7 @@ def _fact(card: Card, description: Words) -> tuple[str, Words | None, Words | No
     for line in card.body.split("\n\n", 1)[0].splitlines()[:6]:
         if _REASON_LINE.match(line):
             continue
+        line = normalized(line)
         for sentence in _SENTENCE_SPLIT.split(line.strip(" -*#>")):
             if not sentence or _REASON_LINE.match(sentence):
                 continue  # "Source: …" after the fact on one line is a reason too
@@ -320,7 +322,7 @@ def fact_sentence(card: Card, description: Words) -> str:
 
 
 def statement(card: Card) -> Statement:
-    d = words(card.description)
+    d = words(normalized(card.description))  # one amount in one unit: "2 GB" is "2048 MB" (`quantities`)
     _, f, whole = _fact(card, d)
     if f is None or whole is None:
         return Statement(d, _EMPTY, d)
