@@ -54,7 +54,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any, NamedTuple
@@ -319,15 +318,18 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
     rows = index.rows(ids)
     weight = sum(g.idf for g in p.groups)
     best_sat = K1 + 1.0  # what a group adds at most, however often its word occurs
+    needles = {alt: f" {' '.join(alt)} " for g in p.groups for alt, _ in g.alts}
+    nfields = range(len(FIELDS))
     out = []
     for rid in ids:
         row = rows.get(rid)
         if row is None:  # another process replaced the card between the two reads: its new row is another id
             continue
         path, archived, texts, info = row
-        fields = [t.split() for t in texts]
-        counts = [Counter(f) for f in fields]
-        norms = [1.0 - B[k] + B[k] * (len(fields[k]) / averages[k] if averages[k] else 1.0) for k in range(len(FIELDS))]
+        padded = [f" {t} " for t in texts]
+        norms = [1.0 - B[k] + B[k] * (_length(texts[k]) / averages[k] if averages[k] else 1.0) for k in nfields]
+        per_alt = {alt: [WEIGHTS[k] * _tf(needle, padded[k]) / norms[k] for k in nfields]
+                   for alt, needle in needles.items()}
         total = 0.0
         covered = 0.0
         words = 0
@@ -336,7 +338,7 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
             best = best_cover = 0.0
             best_fields: list[float] = []
             for (alt, factor), idf in zip(g.alts, g.idfs, strict=True):
-                per_field = [WEIGHTS[k] * _tf(alt, fields[k], counts[k]) / norms[k] for k in range(len(FIELDS))]
+                per_field = per_alt[alt]
                 tf = factor * sum(per_field)
                 gain = idf * _saturate(tf) if tf else 0.0
                 if gain > best:
@@ -358,7 +360,7 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
         if info.get("hub"):
             total *= HUB_FACTOR
         for term, idf in p.asks:  # what kind of answer is wanted: no part of the query's weight
-            tf = sum(WEIGHTS[k] * counts[k].get(term, 0) / norms[k] for k in ASK_FIELDS)
+            tf = sum(WEIGHTS[k] * _tf(f" {term} ", padded[k]) / norms[k] for k in ASK_FIELDS)
             if tf:
                 total += ASK_FACTOR * idf * _saturate(tf)
         score = min(100.0, 100.0 * total / (weight * best_sat))  # follows the order, so scores fall down the list
@@ -402,11 +404,23 @@ def _saturate(tf: float) -> float:
     return tf * (K1 + 1.0) / (tf + K1)
 
 
-def _tf(alt: tuple[str, ...], field: list[str], counts: Counter[str]) -> int:
-    if len(alt) == 1:
-        return counts.get(alt[0], 0)
-    n = len(alt)
-    return sum(1 for i in range(len(field) - n + 1) if tuple(field[i:i + n]) == alt)
+def _tf(needle: str, padded: str) -> int:
+    """How often the terms of `needle` (" a b ") occur side by side in a field (" x a b y "), overlaps counted.
+
+    Terms are space-joined, so each occurrence of the padded needle is one window of
+    tokens; a substring search finds the common case, absence, without splitting the field.
+    """
+    at = padded.find(needle)
+    n = 0
+    while at >= 0:
+        n += 1
+        at = padded.find(needle, at + 1)
+    return n
+
+
+def _length(text: str) -> int:
+    """How many terms a space-joined field holds (as the index counted them)."""
+    return text.count(" ") + 1 if text else 0
 
 
 def _adjacent(p: Plan, texts: Sequence[str]) -> float:

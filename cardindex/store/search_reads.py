@@ -56,9 +56,15 @@ class SearchReads:
 
     def candidates(self, match: str, weights: Sequence[float], where: str, params: Sequence[Any], limit: int
                    ) -> list[int]:
-        """Ids of the cards matching the FTS5 expression `match` and `where`, best first by FTS5's BM25."""
-        sql = (f"SELECT terms.rowid FROM terms JOIN docs ON docs.id = terms.rowid WHERE terms MATCH ? AND {where} "
-               f"ORDER BY bm25(terms, {', '.join(str(float(w)) for w in weights)}) LIMIT ?")
+        """Ids of the cards matching the FTS5 expression `match` and `where`, best first by FTS5's BM25.
+
+        BM25 is taken in a subquery over the FTS table alone, and the filter joined to its
+        rows after: with the join inside, SQLite evaluates the ranking function per joined
+        row, ten times slower (18 ms against 2 ms for a common word at 10k cards).
+        """
+        sql = (f"SELECT m.id FROM (SELECT rowid AS id, bm25(terms, {', '.join(str(float(w)) for w in weights)}) AS s "
+               f"FROM terms WHERE terms MATCH ?) AS m CROSS JOIN docs ON docs.id = m.id WHERE {where} "
+               f"ORDER BY m.s, m.id LIMIT ?")
         return [r[0] for r in self.db.execute(sql, (match, *params, limit))]
 
     def rows(self, ids: Sequence[int]) -> dict[int, tuple[str, bool, tuple[str, ...], dict[str, Any]]]:
