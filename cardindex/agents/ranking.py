@@ -58,6 +58,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any, NamedTuple
 
+from cardindex.agents import ranking_candidates
 from cardindex.meaning.asking import ANSWERED_BY, FRAMING_FACTOR, PAST_FACTOR, asks_the_past, framing, question_words
 from cardindex.meaning.edits import osa_within, pieces
 from cardindex.meaning.terms import STOP, stem, word_terms, words
@@ -92,6 +93,7 @@ class Group(NamedTuple):
     held: bool  # whether any alternative occurs in the vault
     idfs: tuple[float, ...] = ()  # of each alternative: "oncall" weighs more than "call"
     framing: bool = False  # the word frames the task ("need to", "now"): no evidence of what is asked
+    dfs: tuple[int, ...] = ()  # of each alternative: how many cards hold it (which cards to score, at scale)
 
 
 class Plan(NamedTuple):
@@ -174,7 +176,7 @@ def plan(index: SearchIndex, query: str) -> Plan:
             idfs = tuple(x if alt in own else min(x, idf) for ((alt, _), _n), x in zip(kept, idfs, strict=True))
         if i in framed:  # "need to", "going to", "now": where the agent stands, not what it asks about
             idf, idfs = idf * FRAMING_FACTOR, tuple(x * FRAMING_FACTOR for x in idfs)
-        groups.append(Group(w, tuple(a for a, _ in kept), idf, held, idfs, i in framed))
+        groups.append(Group(w, tuple(a for a, _ in kept), idf, held, idfs, i in framed, tuple(c for _, c in kept)))
     pairs = {(stem(asked[i]), stem(asked[i + 1])): t for i, t in joined.items() if df.get(t)}
     return Plan(groups, total, pairs, _asks(index, query, total), asks_the_past(asked))
 
@@ -302,8 +304,18 @@ def _phrase(alt: tuple[str, ...]) -> str:
 
 def match_expression(p: Plan) -> str:
     """The FTS5 expression for every card holding any alternative of any held group."""
-    alts = {a for g in p.groups for a, _ in g.alts}
-    return " OR ".join(sorted(_phrase(a) for a in alts))
+    return ranking_candidates.whole(p)
+
+
+def candidates(index: SearchIndex, p: Plan, where: str, params: Sequence[Any], limit: int) -> list[int]:
+    """The ids of the cards to score: FTS5's best by BM25 among those holding any alternative, or in a large
+    vault the best of each narrower part (`ranking_candidates`); the ranking scores them all, in any order."""
+    found: dict[int, None] = {}
+    for narrow in ranking_candidates.narrowed(p, limit):
+        found.update(dict.fromkeys(index.candidates(narrow, WEIGHTS, where, params, limit)))
+    if len(found) >= limit:
+        return list(found)
+    return index.candidates(match_expression(p), WEIGHTS, where, params, limit)
 
 
 def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any] = (),
@@ -311,7 +323,7 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
     """The candidate cards of `p` that pass `where`, scored, best first."""
     if not any(g.held for g in p.groups):
         return []
-    ids = index.candidates(match_expression(p), WEIGHTS, where, params, limit)
+    ids = candidates(index, p, where, params, limit)
     if not ids:
         return []
     _, averages = index.stats()
