@@ -43,7 +43,7 @@ def test_small_vaults_always_get_the_whole_expression(vault: Path) -> None:
     put(vault, "a.md", "How the dough is mixed", "The dough is mixed by hand.")
     index = open_index(Vault(vault))
     p = ranking.plan(index, "dough mixing")
-    assert ranking_candidates.narrowed(p, ranking.CANDIDATES) == []  # a real vault's size: nothing narrowed
+    assert ranking_candidates.narrowed(p.groups, ranking.CANDIDATES) == []  # a real vault's size: nothing narrowed
     index.close()
 
 
@@ -52,7 +52,7 @@ def test_a_large_match_is_narrowed_and_every_narrowed_card_matches_the_whole(
     monkeypatch.setattr(ranking_candidates, "BUDGET", 10)
     index = open_index(Vault(bakery))
     p = ranking.plan(index, "deck oven dough crew")
-    parts = ranking_candidates.narrowed(p, ranking.CANDIDATES)
+    parts = ranking_candidates.narrowed(p.groups, ranking.CANDIDATES)
     assert parts, "over the budget the match is narrowed"
     db: sqlite3.Connection = index.db
     every = {r for (r,) in db.execute("SELECT rowid FROM terms WHERE terms MATCH ?", (ranking.match_expression(p),))}
@@ -60,7 +60,7 @@ def test_a_large_match_is_narrowed_and_every_narrowed_card_matches_the_whole(
         some = {r for (r,) in db.execute("SELECT rowid FROM terms WHERE terms MATCH ?", (part,))}
         assert some and some <= every
         assert len(some) < len(every)  # the cards holding one common word alone are left out
-    assert ranking_candidates.narrowed(p, ranking_candidates.WIDEST + 1) == []  # every match wanted: whole
+    assert ranking_candidates.narrowed(p.groups, ranking_candidates.WIDEST + 1) == []  # every match wanted: whole
     index.close()
 
 
@@ -85,7 +85,7 @@ def test_a_rare_word_beside_a_common_one_ranks_above_the_rare_word_alone(
     index = open_index(Vault(bakery))
     p = ranking.plan(index, "deck oven")
     index.close()
-    assert len(ranking_candidates.narrowed(p, 5)) == 1  # "deck" alone, no two common words to pair
+    assert len(ranking_candidates.narrowed(p.groups, 5)) == 1  # "deck" alone, no two common words to pair
     found = ids(invoke, "deck oven")
     assert found[0] == whole[0] == "rota"
 

@@ -304,14 +304,14 @@ def _phrase(alt: tuple[str, ...]) -> str:
 
 def match_expression(p: Plan) -> str:
     """The FTS5 expression for every card holding any alternative of any held group."""
-    return ranking_candidates.whole(p)
+    return ranking_candidates.whole(p.groups)
 
 
 def candidates(index: SearchIndex, p: Plan, where: str, params: Sequence[Any], limit: int) -> list[int]:
     """The ids of the cards to score: FTS5's best by BM25 among those holding any alternative, or in a large
     vault the best of each narrower part (`ranking_candidates`); the ranking scores them all, in any order."""
     found: dict[int, None] = {}
-    for narrow in ranking_candidates.narrowed(p, limit):
+    for narrow in ranking_candidates.narrowed(p.groups, limit):
         found.update(dict.fromkeys(index.candidates(narrow, WEIGHTS, where, params, limit)))
     if len(found) >= limit:
         return list(found)

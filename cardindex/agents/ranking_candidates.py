@@ -19,11 +19,20 @@ real vault seen, which holds hundreds) always gets it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from cardindex.agents.ranking import Plan
+
+class Group(Protocol):
+    """What is read of a query word's group (`ranking.Group`): its alternatives and how many cards hold each."""
+
+    @property
+    def alts(self) -> tuple[tuple[tuple[str, ...], float], ...]: ...
+
+    @property
+    def dfs(self) -> tuple[int, ...]: ...
+
 
 BUDGET = 4_000  # cards FTS5 may score whole before the expression is narrowed (about 10 ms)
 WIDEST = 1_000  # a ranking wanting more candidates than this (every match, for `relevance`) takes the whole
@@ -33,19 +42,19 @@ def phrase(alt: tuple[str, ...]) -> str:
     return '"' + " ".join(alt) + '"'
 
 
-def whole(p: Plan) -> str:
-    """The FTS5 expression for every card holding any alternative of any held group."""
-    alts = {a for g in p.groups for a, _ in g.alts}
+def whole(groups: Sequence[Group]) -> str:
+    """The FTS5 expression for every card holding any alternative of any of `groups`."""
+    alts = {a for g in groups for a, _ in g.alts}
     return " OR ".join(sorted(phrase(a) for a in alts))
 
 
-def narrowed(p: Plan, limit: int) -> list[str]:
+def narrowed(groups: Sequence[Group], limit: int) -> list[str]:
     """Narrower expressions whose best cards together stand for the whole one's (module docstring);
     none when the whole one is cheap enough or every match is wanted."""
     if limit > WIDEST:
         return []
     dfs: dict[tuple[str, ...], int] = {}
-    for g in p.groups:
+    for g in groups:
         for (alt, _), n in zip(g.alts, g.dfs, strict=True):
             dfs[alt] = max(dfs.get(alt, 0), n)
     if sum(dfs.values()) <= BUDGET:
@@ -58,14 +67,14 @@ def narrowed(p: Plan, limit: int) -> list[str]:
         kept.add(alt)
         spent += n
     common: list[list[str]] = []  # per group, its alternatives not kept whole
-    for g in p.groups:
+    for g in groups:
         rest = sorted({phrase(a) for a, _ in g.alts if a not in kept})
         if rest and rest not in common:
             common.append(rest)
     # FTS5's BM25 counts only the phrases of a matching part of the expression: each narrowing is
     # ANDed to the whole expression, so a card holding a common word beside a rare one still ranks
     # above one holding the rare word alone.
-    everything = whole(p)
+    everything = whole(groups)
     out = []
     if kept:
         out.append(f"({everything}) AND ({' OR '.join(sorted(phrase(a) for a in kept))})")

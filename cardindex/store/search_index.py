@@ -27,21 +27,19 @@ import marshal
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cardindex.store.search_reads import FIELDS, SearchReads
+from cardindex.store.search_reads import FIELDS, Entry, SearchReads, Stamp
 
-SCHEMA = 3
+__all__ = ["FIELDS", "Entry", "RebuildNeeded", "Row", "SearchIndex", "Stamp", "Synced", "content_hash", "entry"]
+
+SCHEMA = 4  # 4: each folder's listing kept (name -> inode), so a changed folder is compared, not re-read
 RACY_NS = 2_000_000_000  # as the parse cache: a change this close to a sync may share its timestamp
 BULK = 64  # from this many files to (re)analyse, load them through the vault's parse cache at once
 
 
-# One card file as listed: (vault-relative path, mtime_ns, ctime_ns, size, inode, in the archive).
-# A plain tuple, the shape of the docs row it is compared with: a vault of 100k cards lists 100k.
-Entry = tuple[str, int, int, int, int, bool]
-Stamp = tuple[int, int, int]  # a folder's (mtime_ns, ctime_ns, inode): it changes when a name in it does
 
 
 class Row(NamedTuple):
@@ -80,7 +78,7 @@ CREATE TABLE IF NOT EXISTS docs(
   archived INT NOT NULL, usable INT NOT NULL, type TEXT, status TEXT, expires TEXT, info BLOB,
   {", ".join(f"len_{f} INT NOT NULL" for f in FIELDS)});
 CREATE INDEX IF NOT EXISTS docs_by_dir ON docs(dir);
-CREATE TABLE IF NOT EXISTS folders(path TEXT PRIMARY KEY, mtime INT, ctime INT, ino INT) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS folders(path TEXT PRIMARY KEY, mtime INT, ctime INT, ino INT, names BLOB) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS words(word TEXT PRIMARY KEY, term TEXT NOT NULL, n INT NOT NULL) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS words_by_length ON words(n);
 CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5({", ".join(FIELDS)}, tokenize="unicode61 remove_diacritics 0");
@@ -158,15 +156,16 @@ class SearchIndex(SearchReads):
         load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
         folders: Mapping[str, Stamp] | None = None,
         linked: bool = False,
+        listings: Mapping[str, dict[str, int]] | None = None,
     ) -> Synced:
         """Bring the index up to `entries` (the vault as listed now, every card).
 
         `read(rel)` returns a file's bytes (None when gone); `load(rels)` returns the bytes'
         hash source and the analysed row of each of those cards. `folders` are the stamps
         of every folder listed (what `search_fresh` checks next time), `linked` whether
-        the vault holds a symlink.
+        the vault holds a symlink, `listings` every name in each folder with its inode.
         """
-        return self._retry(lambda: self._sync(entries, read, load, folders, linked))
+        return self._retry(lambda: self._sync(entries, read, load, folders, linked, listings or {}))
 
     def apply(
         self,
@@ -180,10 +179,12 @@ class SearchIndex(SearchReads):
         read: Callable[[str], bytes | None],
         load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
         forced: bool = False,
+        listings: Mapping[str, dict[str, int]] | None = None,
     ) -> Synced:
         """Apply what `search_fresh` found: cards whose stat changed (or are new), cards and folders gone,
-        folders listed again, where the next sweep starts. Writes nothing when nothing changed.
-        With `forced`, every card of `changed` is hashed again even when its stat is as recorded."""
+        folders listed again (with every name in each and its inode, `listings`), where the next sweep
+        starts. Writes nothing when nothing changed. With `forced`, every card of `changed` is hashed
+        again even when its stat is as recorded."""
         gone = set(gone)
         folders_gone = set(folders_gone)
         if not (changed or gone or folders or folders_gone or racy):
@@ -191,8 +192,8 @@ class SearchIndex(SearchReads):
                 self._move_cursor(cursor)
             self.last = Synced(0, 0, 0, True)
             return self.last
-        return self._retry(lambda: self._apply(changed, gone, folders, folders_gone, cursor, read, load, forced),
-                           once=True)
+        return self._retry(lambda: self._apply(changed, gone, folders, folders_gone, cursor, read, load, forced,
+                                               listings or {}), once=True)
 
     def _move_cursor(self, cursor: int) -> None:
         """Record where the next sweep starts, when nothing else changed: a hint, so written without a sync.
@@ -249,6 +250,7 @@ class SearchIndex(SearchReads):
         load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
         folders: Mapping[str, Stamp] | None,
         linked: bool,
+        listings: Mapping[str, dict[str, int]],
     ) -> Synced:
         started = time.time_ns()
         listing = content_hash(marshal.dumps(list(entries)))
@@ -265,7 +267,7 @@ class SearchIndex(SearchReads):
             self.db.execute("INSERT OR REPLACE INTO meta VALUES ('cursor', ?)", (last or 0,))
             if folders is not None:
                 self.db.execute("DELETE FROM folders")
-                self.db.executemany("INSERT INTO folders VALUES (?, ?, ?, ?)", ((k, *v) for k, v in folders.items()))
+                self.db.executemany("INSERT INTO folders VALUES (?, ?, ?, ?, ?)", _folder_rows(folders, listings))
             return done
 
         return self._write(update, started, [("listing", listing), ("linked", int(linked))])
@@ -280,6 +282,7 @@ class SearchIndex(SearchReads):
         read: Callable[[str], bytes | None],
         load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
         forced: bool,
+        listings: Mapping[str, dict[str, int]],
     ) -> Synced:
         started = time.time_ns()
         trusted_before = self._meta().get("trusted_before", 0)
@@ -302,8 +305,7 @@ class SearchIndex(SearchReads):
                                 (folder, folder + "/", folder + "0"))
             for path in removed:
                 self._delete_path(path)
-            self.db.executemany("INSERT OR REPLACE INTO folders VALUES (?, ?, ?, ?)",
-                                ((k, *v) for k, v in folders.items()))
+            self.db.executemany("INSERT OR REPLACE INTO folders VALUES (?, ?, ?, ?, ?)", _folder_rows(folders, listings))
             return done._replace(removed=len(removed))
 
         return self._write(update, started, [("cursor", cursor)])
@@ -425,42 +427,11 @@ class SearchIndex(SearchReads):
             self._insert((rel, 0, 0, 0, 0, archived), content_hash(data), row)
         self.db.execute("COMMIT")
 
-    # ------------------------------------------------------------------ what search_fresh checks
-
-    def folder_stamps(self) -> dict[str, Stamp]:
-        """The stamp of every folder the last listing walked ('' the vault's root)."""
-        return {k: (m, c, i) for k, m, c, i in self.db.execute("SELECT path, mtime, ctime, ino FROM folders")}
-
-    def linked(self) -> bool:
-        """Whether the vault held a symlink when last listed (then it is listed whole every time)."""
-        return bool(self._meta().get("linked"))
-
-    def trusted_before(self) -> int:
-        """A stat older than this (ns) was seen by a finished sync far enough from any change to be trusted."""
-        return int(self._meta().get("trusted_before", 0))
-
-    def cards_in(self, folder: str) -> dict[str, int]:
-        """path -> inode of the indexed cards directly in `folder`."""
-        return dict(self.db.execute("SELECT path, ino FROM docs WHERE dir = ?", (folder,)).fetchall())
-
-    def slice(self, n: int) -> tuple[list[Entry], int]:
-        """The next `n` indexed cards after the sweep's cursor (wrapping around), and the cursor after them."""
-        start = int(self._meta().get("cursor", 0))
-        sql = "SELECT id, path, mtime, ctime, size, ino, archived FROM docs WHERE id > ? ORDER BY id LIMIT ?"
-        rows = self.db.execute(sql, (start, n)).fetchall()
-        if len(rows) < n and start:
-            rows += self.db.execute(sql.replace("id > ?", "id > ? AND id <= " + str(start)), (0, n - len(rows)))
-        if not rows:
-            return [], start if n == 0 else 0
-        return [(p, m, c, s, i, bool(a)) for _, p, m, c, s, i, a in rows], rows[-1][0]
-
-    def hashes(self, paths: Iterable[str]) -> dict[str, bytes]:
-        """path -> content hash of those cards the index holds."""
-        wanted = sorted(set(paths))
-        if not wanted:
-            return {}
-        return dict(self.db.execute(f"SELECT path, hash FROM docs WHERE path IN ({', '.join('?' * len(wanted))})",
-                                    wanted).fetchall())
+def _folder_rows(folders: Mapping[str, Stamp], listings: Mapping[str, dict[str, int]]
+                 ) -> Iterator[tuple[str, int, int, int, bytes | None]]:
+    for k, v in folders.items():
+        names = listings.get(k)
+        yield (k, *v, None if names is None else marshal.dumps(names))
 
 
 def _tag(folder: Path) -> None:
