@@ -37,6 +37,7 @@ __all__ = ["FIELDS", "Entry", "RebuildNeeded", "Row", "SearchIndex", "Stamp", "S
 
 SCHEMA = 4  # 4: each folder's listing kept (name -> inode), so a changed folder is compared, not re-read
 RACY_NS = 2_000_000_000  # as the parse cache: a change this close to a sync may share its timestamp
+VERSION_TRIES = 4  # reads of the version an index file is opened with, before a busy one is left alone for a run
 BULK = 64  # from this many files to (re)analyse, load them through the vault's parse cache at once
 
 
@@ -48,6 +49,10 @@ class Row(NamedTuple):
     fields: tuple[str, ...]  # space-joined terms, one string per FIELDS entry
     words: tuple[tuple[str, str], ...]  # (word as written, its term)
     info: dict[str, Any]  # marshal-able: type, status, scope, expires, ...
+
+
+class Unreadable(Exception):
+    """The index file could not be read (busy, locked, an I/O error) though it may be sound: it is kept."""
 
 
 class RebuildNeeded(Exception):
@@ -105,6 +110,8 @@ class SearchIndex(SearchReads):
             for attempt in range(2):
                 try:
                     return self._connect(str(self.path))
+                except Unreadable:
+                    break  # busy or failing to read, not corrupt: left for the next run, this one in memory
                 except (sqlite3.DatabaseError, OSError):
                     if attempt == 0:
                         self._remove()  # corrupt or foreign: rebuilt from the cards
@@ -118,10 +125,18 @@ class SearchIndex(SearchReads):
                 folder.mkdir(parents=True, exist_ok=True)
                 _tag(folder)
         db = sqlite3.connect(where, timeout=30, isolation_level=None, check_same_thread=False)
-        try:
-            version = db.execute("SELECT v FROM meta WHERE k = 'version'").fetchone()
-        except sqlite3.OperationalError:  # no such table: a new file
-            version = None
+        version = None
+        for attempt in range(VERSION_TRIES):
+            try:
+                version = db.execute("SELECT v FROM meta WHERE k = 'version'").fetchone()
+                break
+            except sqlite3.OperationalError as exc:
+                if "no such table" in str(exc):  # a new file
+                    break
+                if attempt == VERSION_TRIES - 1:  # locked or failing to read: not a reason to throw the index away
+                    db.close()
+                    raise Unreadable(str(exc)) from None
+                time.sleep(0.05 * (attempt + 1))
         if version is None or version[0] != self.version:
             db.close()
             if where != ":memory:":
@@ -216,12 +231,17 @@ class SearchIndex(SearchReads):
         return list(marshal.loads(found)) if found else []
 
     def _retry(self, work: Callable[[], Synced], once: bool = False) -> Synced:
-        """Run `work`; a corrupt index is removed and reopened, an unwritable one moved to memory, and `work`
-        tried again (with `once`, the caller is told by RebuildNeeded: an increment means nothing on a new index)."""
+        """Run `work`; a corrupt index is removed and reopened, an unwritable or busy one moved to memory (and
+        kept), and `work` tried again (with `once`, the caller is told by RebuildNeeded: an increment means
+        nothing on a new index)."""
         for attempt in range(3):
             try:
                 self.last = work()
                 return self.last
+            except Unreadable:  # another process holds the index past the busy timeout: it keeps it
+                self._reopen(1)
+                if once:
+                    raise RebuildNeeded() from None
             except sqlite3.DatabaseError:
                 if once:
                     self._reopen(0)
@@ -315,9 +335,11 @@ class SearchIndex(SearchReads):
         try:
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError:
+        except sqlite3.OperationalError as exc:
             if self.path is None:
                 raise
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise Unreadable(str(exc)) from None
             raise sqlite3.DatabaseError("cannot write the search index") from None
         self._sums = None  # read again inside the transaction: another process may have changed them
         self._meta_cache = None
