@@ -147,11 +147,29 @@ def bench_size(b: bf.Bench, vault: Path, n: int, logs: Path, watch_repeat: int) 
     rows["add"] = add_series("g")
     rows["add --force"] = add_series("f", "--force")
     rows["search"] = series(b, lambda i: b.cards_cmd(vault, "search", "deploy day"))
+    rows["search, one card saved"] = search_after_save(b, vault, files)
     rows["context"] = series(b, lambda i: b.cards_cmd(vault, "context"))
     rows["--help"] = series(b, lambda i: [*b.cards, "--help"])
     if watch_repeat:
         rows["watch save -> INDEX.md"] = watch_row(b, vault, files, logs, watch_repeat)
     return rows
+
+
+def search_after_save(b: bf.Bench, vault: Path, files: list[Path]) -> Row:
+    """`cards search` right after one card was saved by rename (a temp file renamed over it, as editors and
+    `cards` save): the search index takes that one card (its folder's listing, then the card), not the vault."""
+    card = files[len(files) // 2]
+    original = card.read_bytes()
+
+    def save(i: int) -> None:
+        tmp = card.with_name(f".{card.name}.scale-tmp")
+        tmp.write_bytes(original + f"\nSaved {i + 2} for the benchmark.\n".encode())
+        os.replace(tmp, card)
+
+    try:
+        return series(b, lambda i: b.cards_cmd(vault, "search", "deploy day"), setup=save)
+    finally:
+        card.write_bytes(original)
 
 
 def watch_row(b: bf.Bench, vault: Path, files: list[Path], logs: Path, repeat: int) -> Row:

@@ -3,7 +3,8 @@
 For each size, a seeded vault from the shared generator (kept under bench/vaults/,
 gitignored), then, every number the median wall time of a real subprocess:
 
-  floor        a Python loop that walks the vault and reads every card's bytes
+  floor        a Python loop that walks the vault and reads every card's bytes (run in turn with
+               `warm`, so that both see the same load; their paired ratios are printed too)
   cold         `cards search` with no search index (builds it)
   warm         `cards search` again, nothing changed
   one edit     `cards search` after one card was saved by rename (as `cards` and most editors save:
@@ -106,13 +107,19 @@ def main() -> int:
     for n in (int(s) for s in args.sizes.split(",")):
         vault = vault_for(args.work, n, args.seed)
         search = [args.cards, "--vault", str(vault), "search"]
-        rows: dict[str, list[float]] = {}
-        rows["floor"] = [timed([sys.executable, "-c", FLOOR, str(vault)]) for _ in range(args.repeat + 1)][1:]
+        rows: dict[str, list[float]] = {"floor": []}
+        floor = [sys.executable, "-c", FLOOR, str(vault)]
+        timed(floor)
         (vault / ".cardindex" / "cache" / "search.sqlite").unlink(missing_ok=True)
         rows["cold"] = [timed([*search, QUERIES[0]])]
         time.sleep(2.1)  # past the racily-clean window of the files the cold run saw
         timed([*search, QUERIES[0]])
-        rows["warm"] = [timed([*search, QUERIES[i % len(QUERIES)]]) for i in range(args.repeat)]
+        rows["warm"] = []
+        ratios = []
+        for i in range(args.repeat):  # floor and warm in turn: on a shared machine the load changes by the second
+            rows["floor"].append(timed(floor))
+            rows["warm"].append(timed([*search, QUERIES[i % len(QUERIES)]]))
+            ratios.append(rows["warm"][-1] / rows["floor"][-1])
         cards = sorted(p for p in vault.rglob("*.md") if ".cardindex" not in p.parts)
         edits, in_place, syncs = [], [], []
         for i in range(args.repeat):
@@ -134,10 +141,12 @@ def main() -> int:
         rows["in place"] = in_place
         rows["sync, one edit"] = syncs
         rows["sync, unchanged"] = [sync_seconds(vault) for _ in range(args.repeat)]
-        floor = statistics.median(rows["floor"])
+        base = statistics.median(rows["floor"])
         for name, values in rows.items():
             med = statistics.median(values)
-            print(f"{n:7} {name:16} {med:9.3f} {min(values):7.3f} {med / floor:8.2f}")
+            print(f"{n:7} {name:16} {med:9.3f} {min(values):7.3f} {med / base:8.2f}")
+        print(f"{n:7} {'warm / floor':16} median of the {len(ratios)} paired ratios: {statistics.median(ratios):.2f} "
+              f"(load {os.getloadavg()[0]:.1f})")
     return 0
 
 

@@ -15,7 +15,7 @@ recall@5 per kind of query.
     python bench/eval_search.py bench/retrieval_dev --json out.json --show-misses
 
 For a sealed set, leave out --show-misses: the scores, and recall by kind of query (the
-note's words before any ':', without parentheses), are printed; no query text is.
+note's first words before any ':' or ';', without parentheses), are printed; no query text is.
 
 The engines:
   cards     `cards --vault V search QUERY --format json -n 10` through the real CLI
@@ -147,8 +147,9 @@ def score(queries: list[dict[str, object]], engine: Callable[[str, bool], Ranked
         r1 += rank == 1
         r5 += rank is not None and rank <= 5
         rr += 1 / rank if rank else 0.0
-        # the kind only: a note's detail (after ':' or in parentheses) may name the card or the query's words
-        kind = re.sub(r"\s*\([^)]*\)", "", note.split(":", 1)[0]).strip() or "other"
+        # the kind only, the first named: a note's detail (after ':' or ';', or in parentheses) may name
+        # the card or the query's words
+        kind = re.sub(r"\s*\([^)]*\)", "", re.split(r"[:;]", note, maxsplit=1)[0]).strip() or "other"
         kinds.setdefault(kind, [0, 0])
         kinds[kind][0] += rank is not None and rank <= 5
         kinds[kind][1] += 1

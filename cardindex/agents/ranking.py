@@ -54,11 +54,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any, NamedTuple
 
+from cardindex.agents import ranking_candidates
 from cardindex.meaning.asking import ANSWERED_BY, FRAMING_FACTOR, PAST_FACTOR, asks_the_past, framing, question_words
 from cardindex.meaning.edits import osa_within, pieces
 from cardindex.meaning.terms import STOP, stem, word_terms, words
@@ -93,6 +93,7 @@ class Group(NamedTuple):
     held: bool  # whether any alternative occurs in the vault
     idfs: tuple[float, ...] = ()  # of each alternative: "oncall" weighs more than "call"
     framing: bool = False  # the word frames the task ("need to", "now"): no evidence of what is asked
+    dfs: tuple[int, ...] = ()  # of each alternative: how many cards hold it (which cards to score, at scale)
 
 
 class Plan(NamedTuple):
@@ -175,7 +176,7 @@ def plan(index: SearchIndex, query: str) -> Plan:
             idfs = tuple(x if alt in own else min(x, idf) for ((alt, _), _n), x in zip(kept, idfs, strict=True))
         if i in framed:  # "need to", "going to", "now": where the agent stands, not what it asks about
             idf, idfs = idf * FRAMING_FACTOR, tuple(x * FRAMING_FACTOR for x in idfs)
-        groups.append(Group(w, tuple(a for a, _ in kept), idf, held, idfs, i in framed))
+        groups.append(Group(w, tuple(a for a, _ in kept), idf, held, idfs, i in framed, tuple(c for _, c in kept)))
     pairs = {(stem(asked[i]), stem(asked[i + 1])): t for i, t in joined.items() if df.get(t)}
     return Plan(groups, total, pairs, _asks(index, query, total), asks_the_past(asked))
 
@@ -303,8 +304,18 @@ def _phrase(alt: tuple[str, ...]) -> str:
 
 def match_expression(p: Plan) -> str:
     """The FTS5 expression for every card holding any alternative of any held group."""
-    alts = {a for g in p.groups for a, _ in g.alts}
-    return " OR ".join(sorted(_phrase(a) for a in alts))
+    return ranking_candidates.whole(p.groups)
+
+
+def candidates(index: SearchIndex, p: Plan, where: str, params: Sequence[Any], limit: int) -> list[int]:
+    """The ids of the cards to score: FTS5's best by BM25 among those holding any alternative, or in a large
+    vault the best of each narrower part (`ranking_candidates`); the ranking scores them all, in any order."""
+    found: dict[int, None] = {}
+    for narrow in ranking_candidates.narrowed(p.groups, limit):
+        found.update(dict.fromkeys(index.candidates(narrow, WEIGHTS, where, params, limit)))
+    if len(found) >= limit:
+        return list(found)
+    return index.candidates(match_expression(p), WEIGHTS, where, params, limit)
 
 
 def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any] = (),
@@ -312,22 +323,25 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
     """The candidate cards of `p` that pass `where`, scored, best first."""
     if not any(g.held for g in p.groups):
         return []
-    ids = index.candidates(match_expression(p), WEIGHTS, where, params, limit)
+    ids = candidates(index, p, where, params, limit)
     if not ids:
         return []
     _, averages = index.stats()
     rows = index.rows(ids)
     weight = sum(g.idf for g in p.groups)
     best_sat = K1 + 1.0  # what a group adds at most, however often its word occurs
+    needles = {alt: f" {' '.join(alt)} " for g in p.groups for alt, _ in g.alts}
+    nfields = range(len(FIELDS))
     out = []
     for rid in ids:
         row = rows.get(rid)
         if row is None:  # another process replaced the card between the two reads: its new row is another id
             continue
         path, archived, texts, info = row
-        fields = [t.split() for t in texts]
-        counts = [Counter(f) for f in fields]
-        norms = [1.0 - B[k] + B[k] * (len(fields[k]) / averages[k] if averages[k] else 1.0) for k in range(len(FIELDS))]
+        padded = [f" {t} " for t in texts]
+        norms = [1.0 - B[k] + B[k] * (_length(texts[k]) / averages[k] if averages[k] else 1.0) for k in nfields]
+        per_alt = {alt: [WEIGHTS[k] * _tf(needle, padded[k]) / norms[k] for k in nfields]
+                   for alt, needle in needles.items()}
         total = 0.0
         covered = 0.0
         words = 0
@@ -336,7 +350,7 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
             best = best_cover = 0.0
             best_fields: list[float] = []
             for (alt, factor), idf in zip(g.alts, g.idfs, strict=True):
-                per_field = [WEIGHTS[k] * _tf(alt, fields[k], counts[k]) / norms[k] for k in range(len(FIELDS))]
+                per_field = per_alt[alt]
                 tf = factor * sum(per_field)
                 gain = idf * _saturate(tf) if tf else 0.0
                 if gain > best:
@@ -358,7 +372,7 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
         if info.get("hub"):
             total *= HUB_FACTOR
         for term, idf in p.asks:  # what kind of answer is wanted: no part of the query's weight
-            tf = sum(WEIGHTS[k] * counts[k].get(term, 0) / norms[k] for k in ASK_FIELDS)
+            tf = sum(WEIGHTS[k] * _tf(f" {term} ", padded[k]) / norms[k] for k in ASK_FIELDS)
             if tf:
                 total += ASK_FACTOR * idf * _saturate(tf)
         score = min(100.0, 100.0 * total / (weight * best_sat))  # follows the order, so scores fall down the list
@@ -402,11 +416,23 @@ def _saturate(tf: float) -> float:
     return tf * (K1 + 1.0) / (tf + K1)
 
 
-def _tf(alt: tuple[str, ...], field: list[str], counts: Counter[str]) -> int:
-    if len(alt) == 1:
-        return counts.get(alt[0], 0)
-    n = len(alt)
-    return sum(1 for i in range(len(field) - n + 1) if tuple(field[i:i + n]) == alt)
+def _tf(needle: str, padded: str) -> int:
+    """How often the terms of `needle` (" a b ") occur side by side in a field (" x a b y "), overlaps counted.
+
+    Terms are space-joined, so each occurrence of the padded needle is one window of
+    tokens; a substring search finds the common case, absence, without splitting the field.
+    """
+    at = padded.find(needle)
+    n = 0
+    while at >= 0:
+        n += 1
+        at = padded.find(needle, at + 1)
+    return n
+
+
+def _length(text: str) -> int:
+    """How many terms a space-joined field holds (as the index counted them)."""
+    return text.count(" ") + 1 if text else 0
 
 
 def _adjacent(p: Plan, texts: Sequence[str]) -> float:

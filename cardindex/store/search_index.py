@@ -27,21 +27,20 @@ import marshal
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cardindex.store.search_reads import FIELDS, SearchReads
+from cardindex.store.search_reads import FIELDS, Entry, SearchReads, Stamp
 
-SCHEMA = 3
+__all__ = ["FIELDS", "Entry", "RebuildNeeded", "Row", "SearchIndex", "Stamp", "Synced", "content_hash", "entry"]
+
+SCHEMA = 4  # 4: each folder's listing kept (name -> inode), so a changed folder is compared, not re-read
 RACY_NS = 2_000_000_000  # as the parse cache: a change this close to a sync may share its timestamp
+VERSION_TRIES = 4  # reads of the version an index file is opened with, before a busy one is left alone for a run
 BULK = 64  # from this many files to (re)analyse, load them through the vault's parse cache at once
 
 
-# One card file as listed: (vault-relative path, mtime_ns, ctime_ns, size, inode, in the archive).
-# A plain tuple, the shape of the docs row it is compared with: a vault of 100k cards lists 100k.
-Entry = tuple[str, int, int, int, int, bool]
-Stamp = tuple[int, int, int]  # a folder's (mtime_ns, ctime_ns, inode): it changes when a name in it does
 
 
 class Row(NamedTuple):
@@ -50,6 +49,10 @@ class Row(NamedTuple):
     fields: tuple[str, ...]  # space-joined terms, one string per FIELDS entry
     words: tuple[tuple[str, str], ...]  # (word as written, its term)
     info: dict[str, Any]  # marshal-able: type, status, scope, expires, ...
+
+
+class Unreadable(Exception):
+    """The index file could not be read (busy, locked, an I/O error) though it may be sound: it is kept."""
 
 
 class RebuildNeeded(Exception):
@@ -80,7 +83,7 @@ CREATE TABLE IF NOT EXISTS docs(
   archived INT NOT NULL, usable INT NOT NULL, type TEXT, status TEXT, expires TEXT, info BLOB,
   {", ".join(f"len_{f} INT NOT NULL" for f in FIELDS)});
 CREATE INDEX IF NOT EXISTS docs_by_dir ON docs(dir);
-CREATE TABLE IF NOT EXISTS folders(path TEXT PRIMARY KEY, mtime INT, ctime INT, ino INT) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS folders(path TEXT PRIMARY KEY, mtime INT, ctime INT, ino INT, names BLOB) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS words(word TEXT PRIMARY KEY, term TEXT NOT NULL, n INT NOT NULL) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS words_by_length ON words(n);
 CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5({", ".join(FIELDS)}, tokenize="unicode61 remove_diacritics 0");
@@ -107,6 +110,8 @@ class SearchIndex(SearchReads):
             for attempt in range(2):
                 try:
                     return self._connect(str(self.path))
+                except Unreadable:
+                    break  # busy or failing to read, not corrupt: left for the next run, this one in memory
                 except (sqlite3.DatabaseError, OSError):
                     if attempt == 0:
                         self._remove()  # corrupt or foreign: rebuilt from the cards
@@ -120,10 +125,18 @@ class SearchIndex(SearchReads):
                 folder.mkdir(parents=True, exist_ok=True)
                 _tag(folder)
         db = sqlite3.connect(where, timeout=30, isolation_level=None, check_same_thread=False)
-        try:
-            version = db.execute("SELECT v FROM meta WHERE k = 'version'").fetchone()
-        except sqlite3.OperationalError:  # no such table: a new file
-            version = None
+        version = None
+        for attempt in range(VERSION_TRIES):
+            try:
+                version = db.execute("SELECT v FROM meta WHERE k = 'version'").fetchone()
+                break
+            except sqlite3.OperationalError as exc:
+                if "no such table" in str(exc):  # a new file
+                    break
+                if attempt == VERSION_TRIES - 1:  # locked or failing to read: not a reason to throw the index away
+                    db.close()
+                    raise Unreadable(str(exc)) from None
+                time.sleep(0.05 * (attempt + 1))
         if version is None or version[0] != self.version:
             db.close()
             if where != ":memory:":
@@ -158,15 +171,16 @@ class SearchIndex(SearchReads):
         load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
         folders: Mapping[str, Stamp] | None = None,
         linked: bool = False,
+        listings: Mapping[str, dict[str, int]] | None = None,
     ) -> Synced:
         """Bring the index up to `entries` (the vault as listed now, every card).
 
         `read(rel)` returns a file's bytes (None when gone); `load(rels)` returns the bytes'
         hash source and the analysed row of each of those cards. `folders` are the stamps
         of every folder listed (what `search_fresh` checks next time), `linked` whether
-        the vault holds a symlink.
+        the vault holds a symlink, `listings` every name in each folder with its inode.
         """
-        return self._retry(lambda: self._sync(entries, read, load, folders, linked))
+        return self._retry(lambda: self._sync(entries, read, load, folders, linked, listings or {}))
 
     def apply(
         self,
@@ -180,10 +194,12 @@ class SearchIndex(SearchReads):
         read: Callable[[str], bytes | None],
         load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
         forced: bool = False,
+        listings: Mapping[str, dict[str, int]] | None = None,
     ) -> Synced:
         """Apply what `search_fresh` found: cards whose stat changed (or are new), cards and folders gone,
-        folders listed again, where the next sweep starts. Writes nothing when nothing changed.
-        With `forced`, every card of `changed` is hashed again even when its stat is as recorded."""
+        folders listed again (with every name in each and its inode, `listings`), where the next sweep
+        starts. Writes nothing when nothing changed. With `forced`, every card of `changed` is hashed
+        again even when its stat is as recorded."""
         gone = set(gone)
         folders_gone = set(folders_gone)
         if not (changed or gone or folders or folders_gone or racy):
@@ -191,8 +207,8 @@ class SearchIndex(SearchReads):
                 self._move_cursor(cursor)
             self.last = Synced(0, 0, 0, True)
             return self.last
-        return self._retry(lambda: self._apply(changed, gone, folders, folders_gone, cursor, read, load, forced),
-                           once=True)
+        return self._retry(lambda: self._apply(changed, gone, folders, folders_gone, cursor, read, load, forced,
+                                               listings or {}), once=True)
 
     def _move_cursor(self, cursor: int) -> None:
         """Record where the next sweep starts, when nothing else changed: a hint, so written without a sync.
@@ -215,12 +231,17 @@ class SearchIndex(SearchReads):
         return list(marshal.loads(found)) if found else []
 
     def _retry(self, work: Callable[[], Synced], once: bool = False) -> Synced:
-        """Run `work`; a corrupt index is removed and reopened, an unwritable one moved to memory, and `work`
-        tried again (with `once`, the caller is told by RebuildNeeded: an increment means nothing on a new index)."""
+        """Run `work`; a corrupt index is removed and reopened, an unwritable or busy one moved to memory (and
+        kept), and `work` tried again (with `once`, the caller is told by RebuildNeeded: an increment means
+        nothing on a new index)."""
         for attempt in range(3):
             try:
                 self.last = work()
                 return self.last
+            except Unreadable:  # another process holds the index past the busy timeout: it keeps it
+                self._reopen(1)
+                if once:
+                    raise RebuildNeeded() from None
             except sqlite3.DatabaseError:
                 if once:
                     self._reopen(0)
@@ -249,6 +270,7 @@ class SearchIndex(SearchReads):
         load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
         folders: Mapping[str, Stamp] | None,
         linked: bool,
+        listings: Mapping[str, dict[str, int]],
     ) -> Synced:
         started = time.time_ns()
         listing = content_hash(marshal.dumps(list(entries)))
@@ -265,7 +287,7 @@ class SearchIndex(SearchReads):
             self.db.execute("INSERT OR REPLACE INTO meta VALUES ('cursor', ?)", (last or 0,))
             if folders is not None:
                 self.db.execute("DELETE FROM folders")
-                self.db.executemany("INSERT INTO folders VALUES (?, ?, ?, ?)", ((k, *v) for k, v in folders.items()))
+                self.db.executemany("INSERT INTO folders VALUES (?, ?, ?, ?, ?)", _folder_rows(folders, listings))
             return done
 
         return self._write(update, started, [("listing", listing), ("linked", int(linked))])
@@ -280,6 +302,7 @@ class SearchIndex(SearchReads):
         read: Callable[[str], bytes | None],
         load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
         forced: bool,
+        listings: Mapping[str, dict[str, int]],
     ) -> Synced:
         started = time.time_ns()
         trusted_before = self._meta().get("trusted_before", 0)
@@ -302,8 +325,7 @@ class SearchIndex(SearchReads):
                                 (folder, folder + "/", folder + "0"))
             for path in removed:
                 self._delete_path(path)
-            self.db.executemany("INSERT OR REPLACE INTO folders VALUES (?, ?, ?, ?)",
-                                ((k, *v) for k, v in folders.items()))
+            self.db.executemany("INSERT OR REPLACE INTO folders VALUES (?, ?, ?, ?, ?)", _folder_rows(folders, listings))
             return done._replace(removed=len(removed))
 
         return self._write(update, started, [("cursor", cursor)])
@@ -313,9 +335,11 @@ class SearchIndex(SearchReads):
         try:
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError:
+        except sqlite3.OperationalError as exc:
             if self.path is None:
                 raise
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise Unreadable(str(exc)) from None
             raise sqlite3.DatabaseError("cannot write the search index") from None
         self._sums = None  # read again inside the transaction: another process may have changed them
         self._meta_cache = None
@@ -425,42 +449,11 @@ class SearchIndex(SearchReads):
             self._insert((rel, 0, 0, 0, 0, archived), content_hash(data), row)
         self.db.execute("COMMIT")
 
-    # ------------------------------------------------------------------ what search_fresh checks
-
-    def folder_stamps(self) -> dict[str, Stamp]:
-        """The stamp of every folder the last listing walked ('' the vault's root)."""
-        return {k: (m, c, i) for k, m, c, i in self.db.execute("SELECT path, mtime, ctime, ino FROM folders")}
-
-    def linked(self) -> bool:
-        """Whether the vault held a symlink when last listed (then it is listed whole every time)."""
-        return bool(self._meta().get("linked"))
-
-    def trusted_before(self) -> int:
-        """A stat older than this (ns) was seen by a finished sync far enough from any change to be trusted."""
-        return int(self._meta().get("trusted_before", 0))
-
-    def cards_in(self, folder: str) -> dict[str, int]:
-        """path -> inode of the indexed cards directly in `folder`."""
-        return dict(self.db.execute("SELECT path, ino FROM docs WHERE dir = ?", (folder,)).fetchall())
-
-    def slice(self, n: int) -> tuple[list[Entry], int]:
-        """The next `n` indexed cards after the sweep's cursor (wrapping around), and the cursor after them."""
-        start = int(self._meta().get("cursor", 0))
-        sql = "SELECT id, path, mtime, ctime, size, ino, archived FROM docs WHERE id > ? ORDER BY id LIMIT ?"
-        rows = self.db.execute(sql, (start, n)).fetchall()
-        if len(rows) < n and start:
-            rows += self.db.execute(sql.replace("id > ?", "id > ? AND id <= " + str(start)), (0, n - len(rows)))
-        if not rows:
-            return [], start if n == 0 else 0
-        return [(p, m, c, s, i, bool(a)) for _, p, m, c, s, i, a in rows], rows[-1][0]
-
-    def hashes(self, paths: Iterable[str]) -> dict[str, bytes]:
-        """path -> content hash of those cards the index holds."""
-        wanted = sorted(set(paths))
-        if not wanted:
-            return {}
-        return dict(self.db.execute(f"SELECT path, hash FROM docs WHERE path IN ({', '.join('?' * len(wanted))})",
-                                    wanted).fetchall())
+def _folder_rows(folders: Mapping[str, Stamp], listings: Mapping[str, dict[str, int]]
+                 ) -> Iterator[tuple[str, int, int, int, bytes | None]]:
+    for k, v in folders.items():
+        names = listings.get(k)
+        yield (k, *v, None if names is None else marshal.dumps(names))
 
 
 def _tag(folder: Path) -> None:

@@ -1,4 +1,5 @@
-"""What ranking reads from the search index: counts, candidates, rows, word forms, notes.
+"""What ranking and `search_fresh` read from the search index: counts, candidates, rows, word forms, notes,
+folder stamps and listings, the sweep's slices.
 
 `store.search_index.SearchIndex` keeps the index current and inherits these; they only
 read (save `note`, which keeps a small value with the index), so they sit apart from the
@@ -13,6 +14,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 FIELDS = ("title", "description", "key", "tags", "body")
+# One card file as listed: (vault-relative path, mtime_ns, ctime_ns, size, inode, in the archive).
+# A plain tuple, the shape of the docs row it is compared with: a vault of 100k cards lists 100k.
+Entry = tuple[str, int, int, int, int, bool]
+Stamp = tuple[int, int, int]  # a folder's (mtime_ns, ctime_ns, inode): it changes when a name in it does
 
 
 class SearchReads:
@@ -56,9 +61,15 @@ class SearchReads:
 
     def candidates(self, match: str, weights: Sequence[float], where: str, params: Sequence[Any], limit: int
                    ) -> list[int]:
-        """Ids of the cards matching the FTS5 expression `match` and `where`, best first by FTS5's BM25."""
-        sql = (f"SELECT terms.rowid FROM terms JOIN docs ON docs.id = terms.rowid WHERE terms MATCH ? AND {where} "
-               f"ORDER BY bm25(terms, {', '.join(str(float(w)) for w in weights)}) LIMIT ?")
+        """Ids of the cards matching the FTS5 expression `match` and `where`, best first by FTS5's BM25.
+
+        BM25 is taken in a subquery over the FTS table alone, and the filter joined to its
+        rows after: with the join inside, SQLite evaluates the ranking function per joined
+        row, ten times slower (18 ms against 2 ms for a common word at 10k cards).
+        """
+        sql = (f"SELECT m.id FROM (SELECT rowid AS id, bm25(terms, {', '.join(str(float(w)) for w in weights)}) AS s "
+               f"FROM terms WHERE terms MATCH ?) AS m CROSS JOIN docs ON docs.id = m.id WHERE {where} "
+               f"ORDER BY m.s, m.id LIMIT ?")
         return [r[0] for r in self.db.execute(sql, (match, *params, limit))]
 
     def rows(self, ids: Sequence[int]) -> dict[int, tuple[str, bool, tuple[str, ...], dict[str, Any]]]:
@@ -97,3 +108,44 @@ class SearchReads:
     def word_forms(self, shortest: int, longest: int) -> list[tuple[str, str]]:
         """(word, term) of every word form seen of a length in [shortest, longest]."""
         return self.db.execute("SELECT word, term FROM words WHERE n BETWEEN ? AND ?", (shortest, longest)).fetchall()
+
+    def folder_stamps(self) -> dict[str, Stamp]:
+        """The stamp of every folder the last listing walked ('' the vault's root)."""
+        return {k: (m, c, i) for k, m, c, i in self.db.execute("SELECT path, mtime, ctime, ino FROM folders")}
+
+    def linked(self) -> bool:
+        """Whether the vault held a symlink when last listed (then it is listed whole every time)."""
+        return bool(self._meta().get("linked"))
+
+    def trusted_before(self) -> int:
+        """A stat older than this (ns) was seen by a finished sync far enough from any change to be trusted."""
+        return int(self._meta().get("trusted_before", 0))
+
+    def listing(self, folder: str) -> dict[str, int] | None:
+        """Every name in `folder` with its inode and kind (`search_fresh.kept`), as last listed (None: not kept)."""
+        found = self.db.execute("SELECT names FROM folders WHERE path = ?", (folder,)).fetchone()
+        names = marshal.loads(found[0]) if found is not None and found[0] is not None else None
+        return names if isinstance(names, dict) else None
+
+    def cards_in(self, folder: str) -> dict[str, int]:
+        """path -> inode of the indexed cards directly in `folder`."""
+        return dict(self.db.execute("SELECT path, ino FROM docs WHERE dir = ?", (folder,)).fetchall())
+
+    def slice(self, n: int) -> tuple[list[Entry], int]:
+        """The next `n` indexed cards after the sweep's cursor (wrapping around), and the cursor after them."""
+        start = int(self._meta().get("cursor", 0))
+        sql = "SELECT id, path, mtime, ctime, size, ino, archived FROM docs WHERE id > ? ORDER BY id LIMIT ?"
+        rows = self.db.execute(sql, (start, n)).fetchall()
+        if len(rows) < n and start:
+            rows += self.db.execute(sql.replace("id > ?", "id > ? AND id <= " + str(start)), (0, n - len(rows)))
+        if not rows:
+            return [], start if n == 0 else 0
+        return [(p, m, c, s, i, bool(a)) for _, p, m, c, s, i, a in rows], rows[-1][0]
+
+    def hashes(self, paths: Iterable[str]) -> dict[str, bytes]:
+        """path -> content hash of those cards the index holds."""
+        wanted = sorted(set(paths))
+        if not wanted:
+            return {}
+        return dict(self.db.execute(f"SELECT path, hash FROM docs WHERE path IN ({', '.join('?' * len(wanted))})",
+                                    wanted).fetchall())
