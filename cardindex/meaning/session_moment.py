@@ -36,7 +36,8 @@ def finite(text: str, *, inflected: bool = False) -> bool:
     verb in -s or -ed right after the words of a subject ("Keeping it short helps", "Removing it exposed")."""
     if "=" in text or "\u2192" in text or "->" in text:
         return True  # "Seeing this line = healthy": a definition
-    words = _words(text)
+    # An acronym is a name, not a verb: "BE build" is the backend's build.
+    words = [w.lower() if not (len(w) > 1 and w.isupper()) else "" for w in _WORD.findall(text)]
     for i, w in enumerate(words):
         if w in _FINITE:
             return True
@@ -79,6 +80,12 @@ _NOT_HAPPENED = re.compile(
     r"merged|pushed|started|migrated|ported|tested|wired|deployed|reviewed|written))\b",
     re.IGNORECASE,
 )
+# "all gates green", said without a verb: the state of one run ("Merge when all checks are green" is a rule).
+_GREEN = re.compile(r"(?<!when )(?<!until )(?<!once )(?<!if )\ball (?:the )?(?:gates|checks|tests|jobs|specs|builds)\s+(?:now\s+)?(?:green|passing)\b",
+                    re.IGNORECASE)
+# "Decision pending — discuss at sprint start": one item and its open state, the whole clause, no verb.
+_OPEN_ITEM = re.compile(r"^\W*(?P<item>(?:[\w-]+\s+){1,3})(?:pending|not (?:yet )?started|untested|unresolved|undecided)\s*(?=[\u2014\u2013:;,.(]|-\s|$)",
+                        re.IGNORECASE)
 # The state that closes an item of a one-line board.
 _ITEM_STATE = re.compile(
     r"(?:\bdone|\bfinished|\bcomplete|\bcompleted|\buntouched|\bpending|\bstarted|\bmissing|\bbroken|\bblocked|"
@@ -88,10 +95,15 @@ _ITEM_STATE = re.compile(
 _SEGMENT = re.compile(r"[,;]\s*|\s+(?:and|but)\s+")
 
 
+# A subordinate clause has its own verb ("Parking it until the codec question is answered"): the main clause ends there.
+_SUBORDINATE = re.compile(r"\b(?:until|till|when|once|because|since|after|before|while|if|unless|so that)\b", re.IGNORECASE)
+
+
 def _fragment(m: re.Match[str] | None) -> str | None:
-    if m is None or m.group("verb").lower() in _NOT_ACT or finite(m.group("rest"), inflected=True):
+    if m is None or m.group("verb").lower() in _NOT_ACT:
         return None
-    return m.group().strip()[:60]
+    main = _SUBORDINATE.split(m.group("rest"), maxsplit=1)[0]
+    return None if finite(main, inflected=True) else m.group().strip()[:60]
 
 
 def moment(sentence: str) -> str | None:
@@ -99,10 +111,16 @@ def moment(sentence: str) -> str | None:
     found = _fragment(_ING_PRONOUN.match(sentence)) or _fragment(_PAUSE_ING.match(sentence))
     if found is not None:
         return found
+    item = _OPEN_ITEM.match(sentence)
+    if item is not None and not finite(item.group("item")):
+        return item.group().strip()
     for pattern in (_WAS_GOING, _UNKNOWN, _ONE_MEETING, _NOT_HAPPENED):
         m = pattern.search(sentence)
         if m is not None:
             return m.group().strip()
+    green = _GREEN.search(sentence)
+    if green is not None and not finite(sentence):  # "nobody could log in, all checks green" tells an incident
+        return green.group().strip()
     return board_line(sentence)
 
 

@@ -13,7 +13,8 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from cardindex.meaning import session_ellipsis, session_moment
-from cardindex.meaning.session_shape import DATE, defines_state, english
+from cardindex.meaning.session_dates import DATE
+from cardindex.meaning.session_shape import defines_state, english
 
 _ING = r"[a-z]+ing\b"
 _DET = r"(?:a|an|the|this|that|its|their|his|her|each|every|any|some|one|it|they|we|you|he|she|I|when|of|our)"
@@ -138,7 +139,7 @@ _NARRATIVE_GATE = re.compile(
 )
 # A to-do marker ("TODO: …", "FIXME(ana)") is a convention of code, read in any language;
 # a file or a word named ("TODO.md", "TODO comments") is not one.
-_TODO = re.compile(r"(?:^|(?<=[\s>*(\[]))(?:TODO|FIXME)\b(?!\.\w)(?=\**\s*[.:(—\u2013-]|\**\s*$)|^\W*(?:TODO|FIXME)\b(?!\.\w)")
+_TODO = re.compile(r"(?:^|(?<=[\s>*(\[]))(?:TODO|FIXME|TBD)\b(?!\.\w)(?=\**\s*[.:(—\u2013-]|\**\s*$)|^\W*(?:TODO|FIXME|TBD)\b(?!\.\w)")
 _NARRATIVE_RE = [(re.compile(p), m) for p, m in _NARRATIVE]  # case matters: I, We
 _AS_OF = re.compile(rf"\bas of\s+(?:{DATE.pattern})", re.IGNORECASE)
 _COUNT_OR_STATE = re.compile(r"\d|\b(?:open|closed|remaining|left|done|pending|merged|complete|in progress|blocked)\b", re.IGNORECASE)
@@ -243,7 +244,7 @@ def temporal(lines: Iterable[tuple[int, str]], lesson: bool = False) -> WordHit 
     """
     lines = list(lines)
     joined = "\n".join(line for _, line in lines)
-    todos = "TODO" in joined or "FIXME" in joined
+    todos = "TODO" in joined or "FIXME" in joined or "TBD" in joined
     lowered = joined.lower()
     if not todos and not any(anchor in lowered for anchor in _TEMPORAL_ANCHORS):
         return _work_state(lines)
