@@ -224,9 +224,10 @@ def _mention(sentence: str, m: re.Match[str]) -> bool:
         return True  # one of a list of named values ("Done/In Progress/Pending")
     if " " in m.group().strip():
         # "writes Handoff Notes": a section or file named in Title Case, inside the sentence.
+        # A heading ("## Remaining Work") or a label uses the words; running prose names them.
         words = m.group().split()
-        return m.start() > 0 and sentence[:m.start()].strip() != "" and all(w[:1].isupper() for w in words) \
-            and not sentence[:m.start()].rstrip().endswith((".", ":", "-", "\u2014"))
+        prev = sentence[:m.start()].split()
+        return bool(prev) and prev[-1].isalpha() and prev[-1].islower() and all(w[:1].isupper() for w in words)
     before = sentence[: m.start()].split()
     after = sentence[m.end():].split()
     prev = before[-1].strip("*_\"'(").lower() if before else ""
