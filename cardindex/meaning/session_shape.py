@@ -15,6 +15,7 @@ finding from an English word list. Pure functions of a card.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -39,6 +40,7 @@ _ENGLISH_FUNCTION = frozenset({
 })
 
 
+@functools.lru_cache(maxsize=8192)  # the three session rules ask about the same sentences in turn
 def english(text: str) -> bool:
     """Whether `text` reads as English, so that English word patterns may judge it (`meaning.language`, the one judgement).
 
