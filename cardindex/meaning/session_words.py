@@ -226,8 +226,8 @@ def _mention(sentence: str, m: re.Match[str]) -> bool:
         # "writes Handoff Notes": a section or file named in Title Case, inside the sentence.
         # A heading ("## Remaining Work") or a label uses the words; running prose names them.
         words = m.group().split()
-        prev = sentence[:m.start()].split()
-        return bool(prev) and prev[-1].isalpha() and prev[-1].islower() and all(w[:1].isupper() for w in words)
+        preceding = sentence[:m.start()].split()
+        return bool(preceding) and preceding[-1].isalpha() and preceding[-1].islower() and all(w[:1].isupper() for w in words)
     before = sentence[: m.start()].split()
     after = sentence[m.end():].split()
     prev = before[-1].strip("*_\"'(").lower() if before else ""
