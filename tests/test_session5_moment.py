@@ -115,9 +115,13 @@ def test_the_same_words_in_a_full_clause_or_a_rule_stay_clean(found: dict[str, s
 def test_sprint_notes_are_a_report_and_sprint_rules_are_not(tmp_path: Path, run_cli: Callable[..., Result]) -> None:
     notes = "---\nname: Sprint 7 — review notes\ndescription: What the station app sprint covered\ntype: project\n---\nThe rota view and the ad timer.\n"
     rule = "---\nname: Sprint length\ndescription: How long a sprint lasts at the station\ntype: project\n---\nA sprint is two weeks and ends on a Friday.\n"
-    vault = make_vault(tmp_path / "v", {"notes.md": notes, "rule.md": rule})
+    section = ("---\ndescription: Physics fixes of the simulator\ntype: project\n---\n"
+               "## Sprint 3 fixes — June 4 2026\n\nThe drag term is squared, not doubled.\n")
+    undated = ("---\ndescription: How the simulator's API grew\ntype: project\n---\n"
+               "## Sprint 3 changes\n\nEvery endpoint takes a units parameter.\n\n## Review format\n\nOne hour, demo first.\n")
+    vault = make_vault(tmp_path / "v", {"notes.md": notes, "rule.md": rule, "section.md": section, "undated.md": undated})
     _, findings = lint_json(run_cli, vault, "--select", "session")
-    assert [(f["path"], f["code"]) for f in findings] == [("notes.md", "S101")]
+    assert [(f["path"], f["code"]) for f in findings] == [("notes.md", "S101"), ("section.md", "S101")]
     assert "numbered sprint" in findings[0]["message"]
 
 

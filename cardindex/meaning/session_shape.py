@@ -228,7 +228,16 @@ def _period_report(card: Card) -> ShapeHit | None:
         m = period_title(text) if title and english(text) else None
         if m is not None:
             return ShapeHit("report", _line(card, field), f"the plan or report of one numbered sprint ({m!r} in its name)")
+    for number, line in body_lines(card):  # a dated section of one sprint's work: "## Sprint 1 fixes — June 4 2026"
+        heading = _HEADING_TEXT.match(line)
+        if heading and _DIGIT.search(line) and DATE.search(line) and english(heading.group(1)):
+            m = period_title(heading.group(1))
+            if m is not None:
+                return ShapeHit("report", number, f"the report of one numbered sprint, dated ({m!r} in a heading)")
     return None
+
+
+_HEADING_TEXT = re.compile(r"^\s{0,3}#{1,6}\s+(.+)")
 
 
 def snapshot_title(card: Card) -> ShapeHit | None:
