@@ -153,3 +153,14 @@ def test_items_each_given_a_verb_are_never_a_board(items: list[str]) -> None:
     """A list whose every item says something with a verb ("x is done") defines, it does not report."""
     sentence = ", ".join(f"{item.strip()} is done" for item in items) + "."
     assert session_moment.board_line(sentence) is None
+
+
+def test_import_refuses_notes_of_the_sitting_and_keeps_the_rule(tmp_path: Path, run_cli: Callable[..., Result]) -> None:
+    vault = make_vault(tmp_path / "v", {})
+    memory = tmp_path / "MEMORY.md"
+    memory.write_text("# Memory\n\n"
+                      "- The stream encoder runs at 128 kbps, because the transmitter link caps at 160.\n"
+                      "- Shelving the playlist importer; the metadata from the old system is too messy.\n"
+                      "- Museum tickets: timed entry done, group discounts not wired, refunds untouched.\n", encoding="utf-8")
+    result = run_cli("--vault", str(vault), "import", str(memory))
+    assert "1 accepted, 2 refused (session 2)" in result.stdout + result.stderr
