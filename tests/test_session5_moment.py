@@ -72,6 +72,7 @@ NEGATIVES = {
     "released.md": "| Version | Released | Notes |\n| --- | --- | --- |\n| 2.0 | Released 2024-03-01 | first public API |",
     "completed-history.md": "The archive migration completed on 2024-03-01, so recordings before that are in FLAC.",
     "not-yet-kind.md": "Listeners can request tracks not yet licensed; the request goes to the music director.",
+    "not-yet-subject.md": "Presenters not yet trained may not run the desk alone.",
     "work-in-progress.md": "Volunteers treat the archive as a work in progress: anyone may add a tape.",
     "agent-table.md": "| Agent | Role |\n| --- | --- |\n| This session (the scheduler agent) | builds the rota |",
     "relative.md": "The changes we made to the studio mixer are logged in the engineering book; read it first.",

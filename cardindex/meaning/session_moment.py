@@ -149,7 +149,13 @@ def noun_postmodifier(sentence: str, start: int) -> bool:
     before = _words(sentence[:start])
     if not before or before[-1] in _FINITE or before[-1] in ("still", "and", "but", "now", "yet"):
         return False
-    return finite(sentence[:start])
+    # the verb before ("can submit libraries not yet indexed"), or right after the subject it ends ("Members not yet verified can …")
+    after = _POSTMODIFIER.match(sentence, start)
+    following = _words(sentence[after.end():])[:1] if after is not None else []
+    return finite(sentence[:start]) or (bool(following) and following[0] in _FINITE)
+
+
+_POSTMODIFIER = re.compile(r"(?:not yet|not started|in progress)(?:\s+[a-z]+)?", re.IGNORECASE)
 
 
 def indefinite_kind(sentence: str, start: int) -> bool:
