@@ -49,7 +49,10 @@ def temporal(card: Card, ctx: LintContext) -> Iterator[Hit]:
     "currently fixing", "right now", "for now", "WIP", "next step is", "in this session",
     "today I", "tomorrow", "left off", "TODO: …"; pauses and hand-offs ("Left on the export
     screen: …", "Stopping the cleanup here", "Was about to upgrade eslint", "Next session =
-    …"); counts "as of" a day; and a card whose name, description or file name carries a
+    …"); notes of the sitting with no such word, told by their grammar ("Parking it; …",
+    "Testing that on the next run", "Cannot reproduce the spike", "Still unclear why …",
+    "Decision pending — …", "timed entry done, refunds untouched", "TBD"); counts "as of"
+    a day; a project card titled as one numbered sprint's plan or notes; and a card whose name, description or file name carries a
     date beside a word for one sitting ("Session 2026-05-07", "EOD summary May 24"). Such a
     note reads as standing knowledge six weeks later, when it is false.
     Durable sentences that merely contain such words ("today's date must never be
@@ -75,7 +78,8 @@ def todo_list(card: Card, ctx: LintContext) -> Iterator[Hit]:
     that names a checklist or runbook, are a procedure to follow each time); three or more items marked done, in progress or
     remaining (DONE, PENDING, ⏳, "Status: blocked"), or given with a state that closes
     the clause ("Rehearsal 2: Complete (Mar 5)", "결제 연동: 진행 중"; in Korean, Chinese
-    and Japanese three such items, or one under a heading such as 현재 상태); progress figures ("80% complete",
+    and Japanese three such items, or one under a heading such as 현재 상태); an item marked done
+    on a day ("| Done May 12 |", not "Released 2024-03-01"); progress figures ("80% complete",
     "3/7 done", a progress bar); a test count of one run ("412 passing"). A line that
     defines a state ("OPEN: a ticket nobody has triaged") reports nothing. Track tasks in
     the issue tracker or the session; a card holds what stays true.

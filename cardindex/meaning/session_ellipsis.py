@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from cardindex.meaning.session_shape import DATE
+from cardindex.meaning.session_dates import DATE
 
 _IRREGULAR = (
     # Not those spelled as their own imperative (put, set, cut, split, read, hit): "Set the timeout to 30 s" is a rule.
@@ -27,7 +27,7 @@ _ELIDED = re.compile(
     rf"^\W*(?P<verb>(?:{_IRREGULAR})|[A-Za-z][a-z]+ed)\b"
     # ("Left on the export screen" is a pause, S101's to report.)
     r"(?:\s+(?:up|back|off|out|over|through|down|away)(?=\s+(?:the|a|an|my|our|this)\b))?"
-    r"\s+(?:(?:(?<=started )|(?<=stopped )|(?<=finished )|(?<=resumed )|(?<=paused ))[a-z]+ing\b|(?:the|a|an|my|our|this|these|those|two|three|four|five|several|some|both|all|most|half|(?!(?:19|20)\d\d)\d+)\b|#\d+|`)",
+    r"\s+(?:(?:(?<=started )|(?<=stopped )|(?<=finished )|(?<=resumed )|(?<=paused )|(?<=tried ))[a-z]+ing\b|(?:the|a|an|my|our|this|these|those|two|three|four|five|several|some|both|all|most|half|(?!(?:19|20)\d\d)\d+)\b|#\d+|`)",
     re.IGNORECASE,
 )
 # Past tenses that tell a state of mind or a standing fact, not work done in the sitting.
@@ -44,6 +44,10 @@ _COUNT = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve
 _WORK_STATE = re.compile(
     r"(?<!that )(?<!which )\b(?:is|are) (?:now )?up for review\b|\b(?:has|have|with|left) (?:\w+ ){0,2}(?:uncommitted|unpushed|unmerged) (?:changes|work|commits?|edits)\b"
     r"|\bnot (?:[a-z]+ed|found|done|seen|run|built|written) yet\b"
+    # a definite piece of work given what it still needs ("The form needs its labels translated")
+    r"|^\W*(?:(?:the|this|our|my)\s+(?:[\w-]+\s+){0,3})?needs? (?:[\w-]+ ){1,4}(?:added|updated|fixed|wired|written|removed|migrated|renamed|merged|reviewed|tested|ported|translated)\b"
+    # commits or changes kept only here ("two local commits that are not pushed")
+    r"|\b(?:has|have|with) (?:\w+ ){0,3}(?:commits?|changes|edits) (?:that|which) (?:are|is) not (?:yet )?(?:pushed|merged|committed)\b"
     r"|\b\d+ (?:[a-z]+ ){0,2}(?:remain|are left|left to (?:fix|do|go|port|migrate)|left(?=\s*[,.;:]|\s*$))"
     r"|\b\d+ (?:[a-z]+ ){0,3}still (?:exists?|remains?|open|fail(?:s|ing)?|pending|unmerged)\b"  # a count as it stands
     # a tracker item and its state ("DEF-103 Fixed; DEF-104 Open"): the tracker keeps that

@@ -15,12 +15,14 @@ finding from an English word list. Pure functions of a card.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
 from cardindex.meaning import session_status
 from cardindex.meaning.content import has_cjk
 from cardindex.meaning.language import is_english
+from cardindex.meaning.session_dates import DATE, dated_state, period_title
 from cardindex.meaning.text import body_lines, description_line, strip_non_prose
 from cardindex.store.card import Card
 
@@ -38,6 +40,7 @@ _ENGLISH_FUNCTION = frozenset({
 })
 
 
+@functools.lru_cache(maxsize=8192)  # the three session rules ask about the same sentences in turn
 def english(text: str) -> bool:
     """Whether `text` reads as English, so that English word patterns may judge it (`meaning.language`, the one judgement).
 
@@ -45,22 +48,6 @@ def english(text: str) -> bool:
     """
     return is_english(text) is True
 
-
-# --------------------------------------------------------------------------- dates
-
-_MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
-    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-)
-DATE = re.compile(
-    r"(?<![\d])(?:"
-    r"(?:19|20)\d\d[-_./]?(?:0[1-9]|1[0-2])[-_./]?(?:0[1-9]|[12]\d|3[01])"  # 2026-05-07, 20260507
-    r"|(?:19|20)\d\d\s*[年년]\s*\d{1,2}\s*[月월](?:\s*\d{1,2}\s*[日일])?"  # 2026年5月7日, 2026년 5월 7일
-    rf"|(?<![a-z]){_MONTH}[ _-]?(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?(?![\d])(?:,?[ _-](?:19|20)\d\d)?"  # May 7 2026
-    rf"|(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?[ _-]{_MONTH}(?![a-z])(?:,?[ _-](?:19|20)\d\d)?"  # 7 May 2026
-    r")(?![\d])",
-    re.IGNORECASE,
-)
 
 # A word in a card's name that says the card is the record of one sitting ...
 _SESSION_NOUN = re.compile(
@@ -233,6 +220,26 @@ _DATED_LINE = re.compile(rf"^\s*(?:[-*+]|#{{1,6}})?\s*(?:\*\*|__)?\s*\[?(?:{DATE
 _MAY_REPORT = re.compile(rf"[A-Z]{{2}}|[Ss]tatus|:|^\s*#|[{_OPEN_MARKS}{_DONE_MARKS}]")
 
 
+def _period_report(card: Card) -> ShapeHit | None:
+    """A project card titled as one numbered sprint's plan or report ("Sprint 2 — implementation plan")."""
+    if card.type != "project":
+        return None
+    for field, text, title in _identity(card):
+        m = period_title(text) if title and english(text) else None
+        if m is not None:
+            return ShapeHit("report", _line(card, field), f"the plan or report of one numbered sprint ({m!r} in its name)")
+    for number, line in body_lines(card):  # a dated section of one sprint's work: "## Sprint 1 fixes — June 4 2026"
+        heading = _HEADING_TEXT.match(line)
+        if heading and _DIGIT.search(line) and DATE.search(line) and english(heading.group(1)):
+            m = period_title(heading.group(1))
+            if m is not None:
+                return ShapeHit("report", number, f"the report of one numbered sprint, dated ({m!r} in a heading)")
+    return None
+
+
+_HEADING_TEXT = re.compile(r"^\s{0,3}#{1,6}\s+(.+)")
+
+
 def snapshot_title(card: Card) -> ShapeHit | None:
     """A name that calls a project card a status or progress snapshot ("Importer migration status").
 
@@ -350,6 +357,10 @@ def _shapes(card: Card) -> list[ShapeHit]:
                 rest = raw[dated.end():]
                 if _SESSION_NOUN.search(rest) or _STATUS.search(rest) or _TEST_COUNT.search(rest):
                     found["entry"] = ShapeHit("report", number, "a dated log entry: what one day's session did")
+        if digits and "board" not in found:
+            marked = dated_state(line)
+            if marked is not None and english(line):
+                found["board"] = ShapeHit("board", number, f"a piece of work marked done on a day ({marked!r})")
         if (digits or "[#" in raw or "[=" in raw) and "progress" not in found:
             m = _PERCENT_DONE.search(line) or _PROGRESS_BAR.search(line)
             if m is not None and (m.re is _PROGRESS_BAR or english(line)):
@@ -389,7 +400,7 @@ def _shapes(card: Card) -> list[ShapeHit]:
         title = snapshot_title(card)
         if title is not None:
             found["board"] = title
-    report = dated_report(card, bool(found))
+    report = dated_report(card, bool(found)) or _period_report(card)
     if report is not None and ("entry" not in found or report.line < found["entry"].line):
         found["entry"] = report
     return sorted(found.values(), key=lambda h: h.line)

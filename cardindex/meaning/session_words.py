@@ -12,8 +12,9 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
-from cardindex.meaning import session_ellipsis
-from cardindex.meaning.session_shape import DATE, defines_state, english
+from cardindex.meaning import session_ellipsis, session_moment
+from cardindex.meaning.session_dates import DATE
+from cardindex.meaning.session_shape import defines_state, english
 
 _ING = r"[a-z]+ing\b"
 _DET = r"(?:a|an|the|this|that|its|their|his|her|each|every|any|some|one|it|they|we|you|he|she|I|when|of|our)"
@@ -55,7 +56,7 @@ _TEMPORAL = [
     (r"^\W*(?:(?:I|we)\s+)?(?:was|were)\s+(?:just\s+)?about to\b|^\W*about to\b", "an unfinished action of one session"),
     (r"\bnext (?:session|sitting|time (?:I|we))\b\s*(?:[:=—\u2013-]|will|is|should|starts?|we|I)|\bnext up\b|\bnext (?:slice|phase|task|item|milestone|sprint|iteration)\s*(?:[:=—\u2013]|is\b|will be\b)", "a plan for the next sitting"),
     (r"\bpick(?:ing)? (?:it |this |that )?(?:back )?up (?:with|from|at|where)\b|\bresum(?:e|ing) (?:here|point)\b|\bresuming from\b|\bresume here\b|(?-i:\bSTART HERE\b)|\bwhere (?:I|we) (?:stopped|left (?:it|off)|are|were)\b", "where the next sitting starts"),
-    (r"\bhand-?off notes?\b|\bhanding (?:this|it) (?:off|over)\b|\bfor the next (?:session|agent|sitting)\b", "a hand-off between sessions"),
+    (r"\bhand-?off notes?\s*(?:[:\u2014\u2013]|-\s)|\bhanding (?:this|it) (?:off|over)\b|\bfor the next (?:session|agent|sitting)\b", "a hand-off between sessions"),
     (r"(?-i:\bnot (?:yet )?started)\s*(?:[.;,—\u2013]|$)|\bnot yet (?:[a-z]+ed|built|run|written)\b", "unfinished work"),
     (r"\b(?:still|remaining|left) to (?:do|build|fix|wire|write|test|port|migrate)\b|\bremaining work\b|\bwhat(?:'s| is) left\b", "work that remains: a plan for the next sitting"),
     (r"\bpartially (?:done|built|implemented|migrated|wired|ported|applied)\b", "unfinished work"),
@@ -95,6 +96,11 @@ _DURABLE = re.compile(
 )
 # "When the user labels a PR WIP, open it as a draft": a general condition, nobody's session.
 _CONDITION = re.compile(r"^\W*(?:when|whenever|if|unless|once|while|before|after|until)\b", re.IGNORECASE)
+# "Anything learned here that still holds next week goes into a card": a quantified subject states a rule.
+_GENERIC = re.compile(r"^\W*(?:anything|everything|whatever|whoever|any|every|each)\b", re.IGNORECASE)
+# "Draft PRs may stay WIP for a week": a permission or duty of a kind of thing, nobody's sitting.
+_MODAL_RULE = re.compile(r"\b(?:may|must|cannot)\b", re.IGNORECASE)  # not "should": "CI should finish soon" predicts
+_DEICTIC = re.compile(r"\b(?:this|these|here|now)\b", re.IGNORECASE)
 _WE = re.compile(r"\b(?:I|we|I'm|I've|we've|we're|we'll|I'll)\b", re.IGNORECASE)
 _PERSONAL = re.compile(r"\b(?:I|we|my|our|me|us|today|tonight|tomorrow|yesterday)\b", re.IGNORECASE)
 # A sentence ends at . ! ? (and any closing quote, bracket or emphasis) before a space or
@@ -133,7 +139,7 @@ _NARRATIVE_GATE = re.compile(
 )
 # A to-do marker ("TODO: …", "FIXME(ana)") is a convention of code, read in any language;
 # a file or a word named ("TODO.md", "TODO comments") is not one.
-_TODO = re.compile(r"(?:^|(?<=[\s>*(\[]))(?:TODO|FIXME)\b(?!\.\w)(?=\**\s*[.:(—\u2013-]|\**\s*$)|^\W*(?:TODO|FIXME)\b(?!\.\w)")
+_TODO = re.compile(r"(?:^|(?<=[\s>*(\[]))(?:TODO|FIXME|TBD)\b(?!\.\w)(?=\**\s*[.:(—\u2013-]|\**\s*$)|^\W*(?:TODO|FIXME|TBD)\b(?!\.\w)")
 _NARRATIVE_RE = [(re.compile(p), m) for p, m in _NARRATIVE]  # case matters: I, We
 _AS_OF = re.compile(rf"\bas of\s+(?:{DATE.pattern})", re.IGNORECASE)
 _COUNT_OR_STATE = re.compile(r"\d|\b(?:open|closed|remaining|left|done|pending|merged|complete|in progress|blocked)\b", re.IGNORECASE)
@@ -141,6 +147,8 @@ _COUNT_OR_STATE = re.compile(r"\d|\b(?:open|closed|remaining|left|done|pending|m
 
 _LINK_TEXT = re.compile(r"!?\[[^\]\n]*\]\([^)\n]*\)?")  # prose() has taken the URL out already
 _WHY = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:why|reason|because|context|background|incident)\s*(?:\*\*|__)?\s*:", re.IGNORECASE)
+# A long quotation (a prompt to paste, someone's message) is someone else's words, not the card's state.
+_LONG_QUOTE = re.compile(r'"[^"\n]{60,}"|\u201c[^\u201d\n]{60,}\u201d')
 _LABEL = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)[^*_]{1,40}:?(?:\*\*|__)\s*:?")
 
 
@@ -161,7 +169,8 @@ def statement_lines(lines: Iterable[tuple[int, str]]) -> list[tuple[int, str]]:
         elif evidence and _LABEL.match(line):
             evidence = False
         if not evidence:
-            out.append((number, _LINK_TEXT.sub(" ", line) if "](" in line else line))
+            line = _LINK_TEXT.sub(" ", line) if "](" in line else line
+            out.append((number, _LONG_QUOTE.sub(" ", line) if '"' in line else line))
     return out
 
 
@@ -179,10 +188,33 @@ def sentences(line: str) -> Iterator[str]:
 
 def durable(sentence: str) -> bool:
     """A standing rule, a definition or a general condition: durable whatever its words."""
-    return bool(_DURABLE.search(sentence)) or general_condition(sentence)
+    return bool(_DURABLE.search(sentence)) or general_condition(sentence) or bool(_GENERIC.match(sentence))
+
+
+def rule_for_kind(sentence: str) -> bool:
+    """A modal rule about a kind of thing, with nobody of the sitting in it ("Draft PRs may stay WIP for a week")."""
+    return bool(_MODAL_RULE.search(sentence)) and not _WE.search(sentence) and not _DEICTIC.search(sentence)
+
+
+def _described(sentence: str, m: re.Match[str]) -> bool:
+    """The matched words describe a thing rather than report the writer's work (`session_moment`).
+
+    "libraries not yet indexed can be submitted" and "a research-grade twin in progress"
+    describe a kind; "This session (Claude Code)" names the agent that writes.
+    """
+    word = m.group().strip().lower()
+    if word.startswith(("not yet", "not started")):
+        return session_moment.noun_postmodifier(sentence, m.start())
+    if word == "in progress":
+        return session_moment.indefinite_kind(sentence, m.start())
+    if word == "this session":
+        return sentence[m.end():m.end() + 2].strip().startswith("(")
+    return False
 
 
 def general_condition(sentence: str) -> bool:
+    """"When the user labels a PR WIP, …", also after a label ("**How to apply:** When …"), with nobody of the sitting in it."""
+    sentence = _LABEL.sub("", sentence, count=1)
     return bool(_CONDITION.match(sentence)) and not _PERSONAL.search(sentence)
 
 
@@ -191,7 +223,11 @@ def _mention(sentence: str, m: re.Match[str]) -> bool:
     if sentence[m.start() - 1:m.start()] == "/" or sentence[m.end():m.end() + 1] == "/":
         return True  # one of a list of named values ("Done/In Progress/Pending")
     if " " in m.group().strip():
-        return False
+        # "writes Handoff Notes": a section or file named in Title Case, inside the sentence.
+        # A heading ("## Remaining Work") or a label uses the words; running prose names them.
+        words = m.group().split()
+        preceding = sentence[:m.start()].split()
+        return bool(preceding) and preceding[-1].isalpha() and preceding[-1].islower() and all(w[:1].isupper() for w in words)
     before = sentence[: m.start()].split()
     after = sentence[m.end():].split()
     prev = before[-1].strip("*_\"'(").lower() if before else ""
@@ -209,31 +245,34 @@ def temporal(lines: Iterable[tuple[int, str]], lesson: bool = False) -> WordHit 
     """
     lines = list(lines)
     joined = "\n".join(line for _, line in lines)
-    todos = "TODO" in joined or "FIXME" in joined
+    todos = "TODO" in joined or "FIXME" in joined or "TBD" in joined
     lowered = joined.lower()
     if not todos and not any(anchor in lowered for anchor in _TEMPORAL_ANCHORS):
         return _work_state(lines)
     for number, line in lines:
+        governed = False  # a general condition earlier in the line governs the instructions after it
         for sentence in sentences(line):
             todo = _TODO.search(sentence) if todos else None
             if todo is not None and not _mention(sentence, todo) and not general_condition(sentence):
                 return WordHit(number, todo.group().strip(), "a to-do note")
             if not english(sentence) or defines_state(sentence):
                 continue
+            condition = general_condition(sentence)
             for pattern, why in _TEMPORAL_RE:
                 if lesson and why == _SESSION_NOUN_WHY and not _WE.search(sentence):
                     continue
                 m = pattern.search(sentence)
                 if m is None:
                     continue
-                if _mention(sentence, m):
+                if _mention(sentence, m) or _described(sentence, m):
                     continue
                 if _strong(m.group()):
-                    if general_condition(sentence):
+                    if condition or rule_for_kind(sentence):
                         continue
-                elif durable(sentence):
+                elif durable(sentence) or (governed and not _WE.search(sentence)):
                     continue
                 return WordHit(number, m.group().strip(), why)
+            governed = governed or condition
             m = _AS_OF.search(sentence)
             if m is not None and _COUNT_OR_STATE.search(sentence[m.end():]) and not durable(sentence):
                 return WordHit(number, m.group().strip(), "a snapshot of counts or states on one day")
@@ -248,6 +287,9 @@ def _work_state(lines: list[tuple[int, str]]) -> WordHit | None:
                 found = session_ellipsis.work_state(sentence)
                 if found is not None:
                     return WordHit(number, found, "the state of a piece of work in one session")
+                found = session_moment.moment(sentence)
+                if found is not None:
+                    return WordHit(number, found, "a note of the writer's sitting: what is being done, where it stands, what is unknown now")
     return None
 
 
@@ -279,7 +321,7 @@ def narrative(lines: list[tuple[int, str]]) -> WordHit | None:
                 if m is not None and not (durable(sentence) and not _strong(m.group())):
                     return WordHit(number, m.group().strip(), why)
             for m in _PAST_CLAUSE.finditer(sentence):
-                if m.group("verb") not in _NOT_WORK:
+                if m.group("verb") not in _NOT_WORK and not session_moment.object_relative(sentence, m.start()):
                     clauses.append(WordHit(number, m.group().strip(), "first-person narrative of work done in one session"))
     if not clauses and not left_out:
         return None
