@@ -15,7 +15,16 @@ from pathlib import Path
 
 from cardindex.lint.context import Hit, LintContext
 from cardindex.meaning.repo_history import ids_in, line_times
-from cardindex.meaning.stale_evidence import Item, card_time, dated_plans, end_of_day, items, subject_ids, written_on
+from cardindex.meaning.stale_evidence import (
+    Item,
+    card_time,
+    dated_plans,
+    end_of_day,
+    items,
+    may_hold_plans,
+    subject_ids,
+    written_on,
+)
 from cardindex.store.card import Card
 
 DAY = 86_400
@@ -32,6 +41,13 @@ def _items(card: Card, ctx: LintContext) -> list[Item]:
         return items(card)
     found = ctx.cache.derived(card, "stale_items", lambda c: [tuple(i) for i in items(c)])
     return [Item(*i) for i in found]
+
+
+def _may_plan(card: Card, ctx: LintContext) -> bool:
+    """`stale_evidence.may_hold_plans(card)`, from the lint cache when it has it."""
+    if ctx.cache is None:
+        return may_hold_plans(card)
+    return bool(ctx.cache.derived(card, "stale_may_plan", lambda c: int(may_hold_plans(c))))
 
 
 def _line_at(card: Card, offset: int) -> int:
@@ -59,8 +75,11 @@ def done_since(card: Card, ctx: LintContext) -> Iterator[Hit]:
     """
     if ctx.repo_root is None or not _live(card):
         return
+    open_items = [i for i in _items(card, ctx) if i.open]
+    if not open_items:
+        return
     about = _about(card)
-    open_items = [i for i in _items(card, ctx) if i.open and (_is_about(i.id, about) or i.offset < card.body_offset)]
+    open_items = [i for i in open_items if _is_about(i.id, about) or i.offset < card.body_offset]
     if not open_items:
         return
     history = ctx.history
@@ -113,7 +132,7 @@ def plan_passed(card: Card, ctx: LintContext) -> Iterator[Hit]:
     a year is read in the card's own year; a recurring date, "every April 15", is no plan).
     Update the card to what happened, or archive it.
     """
-    if not _live(card):
+    if not _live(card) or not _may_plan(card, ctx):
         return
     written = written_on(card)
     plans = dated_plans(card, written)

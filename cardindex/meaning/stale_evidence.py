@@ -21,8 +21,7 @@ import datetime as dt
 import re
 from typing import NamedTuple
 
-from cardindex.meaning.repo_history import ID as _ID_AT
-from cardindex.meaning.repo_history import History, ids_in
+from cardindex.meaning.repo_history import ID, History, ids_in
 from cardindex.store.card import Card
 
 
@@ -102,8 +101,8 @@ def written_on(card: Card) -> dt.date | None:
 
 
 def end_of_day(day: dt.date) -> int:
-    """The last second of `day` (UTC, and a day's grace for time zones), as an epoch time."""
-    return int(dt.datetime.combine(day + dt.timedelta(days=1), dt.time(23, 59, 59), dt.timezone.utc).timestamp())
+    """The last second of `day` (UTC), as an epoch time."""
+    return int(dt.datetime.combine(day, dt.time(23, 59, 59), dt.timezone.utc).timestamp())
 
 
 def card_time(card: Card, history: History) -> int | None:
@@ -151,6 +150,36 @@ def subject_ids(card: Card) -> list[str]:
     return list(dict.fromkeys([*ids_in(stem.upper(), strict=True), *ids_in(card.name or "", strict=True)]))
 
 
+# Cheap tests that a card may hold an item or a dated plan at all: most cards hold neither.
+_ANY_STATE = re.compile(r"(?i)next|not |remain|left|still|progress|flight|pending|planned|await|wait|review|\bPR\b|open|"
+                        r"block|TBD|TODO|to do|hold|held|owed|unpushed|unmerged|queued|WIP|upcoming|done|complete|"
+                        r"shipped|merged|fixed|resolved|closed|landed|released|deployed|met|verified|confirmed|"
+                        r"mitigated|implemented|built|passed|removed|superseded|obsolete")
+_LETTER_DIGIT = re.compile(r"[A-Za-z]-?\d")
+_ANY_DAY = re.compile(r"(?i)jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|20\d\d-\d\d-\d\d")
+_ANY_LEAD = re.compile(r"(?i)plann|schedul|due|deadline|start|begin|kick|defer|postpon|pushed|moved|held|review|resume|"
+                       r"target|ETA|until|will")
+
+
+def may_hold_items(card: Card) -> bool:
+    """False when the card names no id anywhere (file name, title, text) or has no state word: no items."""
+    text = card.text
+    if _LETTER_DIGIT.search(text) is None and _LETTER_DIGIT.search(card.path) is None:
+        return False  # a fast scan first: a letter then a digit
+    if ID.search(text) is None and ID.search(card.path.upper()) is None:
+        return False
+    return _ANY_STATE.search(text) is not None
+
+
+def may_hold_plans(card: Card) -> bool:
+    """False when the card's text has no day or no word that points forward: no dated plans."""
+    body = card.body
+    if _ANY_DAY.search(body) is None and _ANY_DAY.search(card.description) is None:
+        return False
+    return (_DAY.search(body) is not None and _ANY_LEAD.search(body) is not None) or (
+        _DAY.search(card.description) is not None and _ANY_LEAD.search(card.description) is not None)
+
+
 def items(card: Card) -> list[Item]:
     """The work items the card gives a state: each id near a state word of its clause, open or done.
 
@@ -159,6 +188,8 @@ def items(card: Card) -> list[Item]:
     started", "only the live sandbox remains") speaks of the card's own subject (`subject_ids`).
     """
     out: list[Item] = []
+    if not may_hold_items(card):
+        return out
     subject: list[str] | None = None
     for offset, clause in _clauses(_prose(card)):
         if not clause.strip():
@@ -168,19 +199,25 @@ def items(card: Card) -> list[Item]:
         if not states:
             continue
         states.sort()
-        named = [(m.start(), m.end(), found) for m in _ID_AT.finditer(clause) for found in ids_in(m.group(), strict=True)]
+        named = [(m.start(), m.end(), found) for m in ID.finditer(clause) for found in ids_in(m.group(), strict=True)]
         if not named:
             if offset < card.body_offset and any(opened for _, _, opened in states):
                 subject = subject_ids(card) if subject is None else subject
-                out.extend(Item(found, offset, True, clause.strip(), False) for found in subject)
+                out.extend(Item(found, offset, True, _bare(clause), False) for found in subject)
             continue
         seen: set[str] = set()
         for start, end, found in named:
             state = _nearest(states, start, end)
             if state is not None and found not in seen:
                 seen.add(found)
-                out.append(Item(found, offset, state, clause.strip()))
+                out.append(Item(found, offset, state, _bare(clause)))
     return out
+
+
+def _bare(clause: str) -> str:
+    """The clause as a message quotes it: without the `description:` field name."""
+    text = clause.strip()
+    return text[len("description:"):].strip() if text.startswith("description:") else text
 
 
 def _nearest(states: list[tuple[int, int, bool]], start: int, end: int) -> bool | None:
@@ -215,11 +252,13 @@ def _card_year(card: Card, text: str) -> int | None:
 
 def dated_plans(card: Card, written: dt.date | None) -> list[Plan]:
     """The future-directed clauses of the card with the day each names (a day without a year is in the card's year)."""
+    out: list[Plan] = []
+    if not may_hold_plans(card):
+        return out
     text = _prose(card)
     year = written.year if written is not None else _card_year(card, text)
-    out: list[Plan] = []
     for offset, clause in _clauses(text):
-        if _RECURRING.search(clause) or (_state_at(clause, _DONE) and not _state_at(clause, _OPEN)):
+        if _RECURRING.search(clause) or _state_at(clause, _DONE):  # a recurring day, or one the clause reports kept
             continue
         for m in _DAY.finditer(clause):
             before = clause[max(0, m.start() - 60): m.start()]
