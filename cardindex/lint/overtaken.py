@@ -154,9 +154,10 @@ def restated_later(card: Card, ctx: LintContext) -> Iterator[Hit]:
     One item, two states: work goes from open to done, so the "open" is the account that
     was overtaken: a description left behind when the card's body recorded the item done,
     or an older card when a newer one (written at least a day later) reports it done, as a
-    later audit reports an earlier audit's finding fixed. Only ids the card names with a
-    hyphen (D-15, SEV-42, AC-070) are compared across cards: a bare letter and number is as
-    often a device or a version (SW1, EP1). Keep what still holds and archive the rest.
+    later audit reports an earlier audit's finding fixed. Only tracker ids are compared:
+    written with a hyphen (D-15, SEV-42, AC-070) or named by a commit of the repo (P9b); a
+    bare letter and number is as often a device (SW1, EP1). Keep what still holds and
+    archive the rest.
     """
     if not _live(card):
         return
@@ -164,7 +165,7 @@ def restated_later(card: Card, ctx: LintContext) -> Iterator[Hit]:
     open_items = [i for i in found if i.open and i.named]
     if not open_items:
         return
-    done_here = {i.id: i for i in found if not i.open and i.named and i.offset >= card.body_offset and _hyphened(i)}
+    done_here = {i.id: i for i in found if not i.open and i.named and i.offset >= card.body_offset and _tracked(i, ctx)}
     for item in open_items:
         done = done_here.get(item.id)
         if done is not None and item.offset < card.body_offset:  # the summary says open, the body says done
@@ -172,7 +173,7 @@ def restated_later(card: Card, ctx: LintContext) -> Iterator[Hit]:
                       f"says {item.id} is still to do, and line {_line_at(card, done.offset)} says it is done "
                       f"({_short(done.clause, 50)!r})")
             return
-    hyphened = [i for i in open_items if _HYPHENED.search(i.clause) and _hyphened(i)]
+    hyphened = [i for i in open_items if _tracked(i, ctx)]
     if not hyphened:
         return
     mine = _time_of(card, ctx)
@@ -190,6 +191,11 @@ def restated_later(card: Card, ctx: LintContext) -> Iterator[Hit]:
 
 
 _HYPHENED = re.compile(r"[A-Za-z]-\d")
+
+
+def _tracked(item: Item, ctx: LintContext) -> bool:
+    """Whether the item's id is a tracker's: written with a hyphen (AC-070), or named by a commit of the repo (P9b)."""
+    return _hyphened(item) or (ctx.repo_root is not None and item.id in ctx.history.by_id)
 
 
 def _hyphened(item: Item) -> bool:

@@ -23,6 +23,8 @@ _NOT_ID = re.compile(
     r"^(?:v|r|h|x|u|utf|sha|md|iso|rfc|ipv|http|es|py|mp|h\d|tls|ssl|x\d|k|m|g|gb|mb|kb|ms|s|px|pt|em|db|vm|os|"
     r"cpu|gpu|arm|amd|win|mac|php|net|node|java|c|q)$",
     re.IGNORECASE)
+# A slash between two ids lists them ("P17/P18/P19"); it is not a path.
+ID_SLASH = _ID_SLASH = re.compile(r"(?<=\d)/(?=[A-Za-z]{1,5}-?\d)|(?<=\d[a-z])/(?=[A-Za-z]{1,5}-?\d)")
 # Numeronyms: words spelled as a letter, a count and a letter.
 _NUMERONYM = frozenset({"E2E", "I18N", "L10N", "A11Y", "K8S", "P2P", "B2B", "B2C", "M2M", "W3C", "G11N", "O11Y", "C14N"})
 
@@ -45,7 +47,7 @@ def ids_in(text: str, *, strict: bool = False) -> list[str]:
     commit subjects write them in lower case too ("feat(p18b): …").
     """
     out = []
-    for m in ID.finditer(text):
+    for m in ID.finditer(_ID_SLASH.sub(" ", text) if "/" in text else text):
         letters, number, sub = m.groups()
         if _NOT_ID.match(letters) or (strict and not letters.isupper()):
             continue

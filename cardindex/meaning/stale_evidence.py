@@ -21,7 +21,7 @@ import datetime as dt
 import re
 from typing import NamedTuple
 
-from cardindex.meaning.repo_history import ID, History, ids_in
+from cardindex.meaning.repo_history import ID, ID_SLASH, History, ids_in
 from cardindex.store.card import Card
 
 
@@ -52,7 +52,7 @@ _CLAUSE_CUT = re.compile(r";\s+|(?<=[a-z0-9)*])\.\s+(?=[A-Z*(])|\s\u00b7\s")
 
 # The open states of a piece of work (the small closed class), and the done ones.
 _OPEN = re.compile(
-    r"(?<![\w-])(?:next(?=\s*[:=\u2014\u2013]|\s+up\b|\s+steps?\b|\s*(?:\*\*)?\s*(?:$|[.,;)]))|(?:is|are|comes?|goes) next\b|(?-i:NEXT)|not (?:yet )?(?:started|begun|implemented|built|done|merged|shipped|"
+    r"(?<![\w-])(?:next(?=\s*[:=\u2014\u2013]|\s+session\s*[:=]|\s+up\b|\s+steps?\b|\s*(?:\*\*)?\s*(?:$|[.,;)]))|(?:is|are|comes?|goes) next\b|(?-i:NEXT)|not (?:yet )?(?:started|begun|implemented|built|done|merged|shipped|"
     r"committed|pushed|fixed|run|written|wired)|not yet|remain(?:s|ing)?|left to do|still to do|in progress|in flight|"
     r"pending|planned|awaiting|waiting (?:for|on)|in (?:a )?(?:PR|review)\b|still open|(?-i:OPEN)|(?:is|are|remains?|stays?) open|"
     r"blocked|TBD|TODO|to do|on hold|(?-i:HELD)|held until|owed|unpushed|unmerged|queued|WIP|upcoming)(?![\w-])",
@@ -161,6 +161,12 @@ _ANY_LEAD = re.compile(r"(?i)plann|schedul|due|deadline|start|begin|kick|defer|p
                        r"target|ETA|until|will")
 
 
+# A line of the body that opens with a status label: "**REMAINING (open):** …", "Next: …", "Still to do - …".
+_STATUS_LABEL = re.compile(
+    r"^\W*(?:next(?: steps?| session)?|remaining|still to do|left to do|to ?do|open items?|pending|not yet done)\b[^:=\n]{0,20}[:=\u2014]",
+    re.IGNORECASE)
+
+
 def may_hold_items(card: Card) -> bool:
     """False when the card names no id anywhere (file name, title, text) or has no state word: no items."""
     text = card.text
@@ -184,8 +190,9 @@ def items(card: Card) -> list[Item]:
     """The work items the card gives a state: each id near a state word of its clause, open or done.
 
     An id takes the state of a state word within a few words of it, with no other state
-    word between; a description clause that says work is open and names no id ("build not
-    started", "only the live sandbox remains") speaks of the card's own subject (`subject_ids`).
+    word between; a clause that says work is open and names no id, in the description ("build
+    not started", "only the live sandbox remains") or as a status label opening a line of the
+    body ("**Remaining:** the live check"), speaks of the card's own subject (`subject_ids`).
     """
     out: list[Item] = []
     if not may_hold_items(card):
@@ -199,9 +206,10 @@ def items(card: Card) -> list[Item]:
         if not states:
             continue
         states.sort()
-        named = [(m.start(), m.end(), found) for m in ID.finditer(clause) for found in ids_in(m.group(), strict=True)]
+        listed = ID_SLASH.sub(" ", clause) if "/" in clause else clause
+        named = [(m.start(), m.end(), found) for m in ID.finditer(listed) for found in ids_in(m.group(), strict=True)]
         if not named:
-            if offset < card.body_offset and any(opened for _, _, opened in states):
+            if (offset < card.body_offset or _STATUS_LABEL.match(clause)) and any(opened for _, _, opened in states):
                 subject = subject_ids(card) if subject is None else subject
                 out.extend(Item(found, offset, True, _bare(clause), False) for found in subject)
             continue
