@@ -155,6 +155,9 @@ def test_what_must_stay_clean_of_t108(run_cli: Callable[..., Result], repo: Repo
         "mixed": card("Two dated steps", "Scales ordered, due 2026-06-01; the install is scheduled for 2027-02-01."),
         "decided": card("Why we bake on Sundays", "Planned bake days (decided 2026-02-01 by the owners): Sunday and Wednesday."),
         "put-off": card("What the owner put off", "The menu review was deferred May 21 by the owner."),
+        # a card that says when it stops holding is T101's, whatever its text plans
+        "freeze": card("No price changes during the audit", "Prices stay until the audit, due on 2026-06-01.",
+                       expires="2026-06-01"),
     })
     assert stale(run_cli, repo, "T108") == {}
 

@@ -66,12 +66,13 @@ def _short(text: str, limit: int = 70) -> str:
 def done_since(card: Card, ctx: LintContext) -> Iterator[Hit]:
     """The card says a work item it is about is open (next, remaining, not started), and a later commit names it.
 
-    A plan or status for work the repo's history has moved past: the commit that names
-    the item (a phase or ticket id such as P13 or D-15, named in the card's file name,
-    title or description: what the card is about, not an item it mentions) came after the card was last
-    written (its `modified`/`verified`/`created`, the date in its file name, or when git
-    last committed it). Read the commit; then update the card to what holds now, or
-    archive it (`cards archive ID`). Only checked in a git repo.
+    A plan or status for work the repo's history has moved past. The item is a phase or
+    ticket id (P13, D-15) the card is about: named in its file name, title or description,
+    or a step of one (P18b of P18), not an item it mentions in passing. The commit that
+    names it came after the line was written (`git blame`; else the card's `modified`,
+    `verified` or `created`, the date in its file name, or its last commit). Read the
+    commit; then update the card to what holds now, or archive it (`cards archive ID`).
+    Only checked in a git repo.
     """
     if ctx.repo_root is None or not _live(card):
         return
@@ -85,6 +86,9 @@ def done_since(card: Card, ctx: LintContext) -> Iterator[Hit]:
     history = ctx.history
     since = card_time(card, history)
     if since is None or not history.by_id:
+        return
+    open_items = [i for i in open_items if i.id in history.by_id]  # no commit names it: nothing to weigh
+    if not open_items:
         return
     lines = _line_times(card, ctx)
     day = written_on(card)
@@ -125,15 +129,16 @@ def _about(card: Card) -> set[str]:
 
 
 def plan_passed(card: Card, ctx: LintContext) -> Iterator[Hit]:
-    """The card plans work for a day that has passed ("planned for June 4", "starts tomorrow", "review on May 26").
+    """The card plans work for a day that has passed ("planned for June 4", "starts June 17", "review on May 26").
 
     A dated plan is true until its day; after it, the work was done or dropped and the card
     says neither. Only a card whose every dated plan is past is reported (a day given without
-    a year is read in the card's own year; a recurring date, "every April 15", is no plan).
+    a year is read in the card's own year; a recurring date, "every April 15", is no plan;
+    a card with `expires` is T101's).
     Update the card to what happened, or archive it.
     """
-    if not _live(card) or not _may_plan(card, ctx):
-        return
+    if not _live(card) or card.expires is not None or not _may_plan(card, ctx):
+        return  # a card with `expires` says itself when it stops holding: T101 judges it
     written = written_on(card)
     plans = dated_plans(card, written)
     if written is None and ctx.repo_root is not None and _MONTH_DAY.search(card.text):

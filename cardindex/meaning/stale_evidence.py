@@ -78,7 +78,7 @@ _PLAN_BEFORE = re.compile(
     r"(?<![\w-])(?:planned(?: for| on)?|scheduled|due|deadline|starts|starting|begins|kicks off|"
     # a deferral's day is its target only after "to" or "until" ("deferred May 21" is when it was put off)
     r"(?:deferred|defer|postponed|pushed back|moved|held)\b[^.;\n]{0,30}?\b(?:to|until|till)|"
-    r"review(?:ed)?(?: all items)? on|resumes?(?: on)?|target(?:ed)?(?: for)?|ETA|until|will)(?![\w-])[^.;|\n]{0,40}$",
+    r"review(?:ed)?(?: all items)? on|resumes?(?: on)?|target(?:ed)?(?: for)?|ETA|until|will)(?![\w-])(?P<gap>[^.;|\n]{0,40})$",
     re.IGNORECASE)
 # Words just before a day that make it the day something happened, not the day planned for it.
 _HAPPENED = re.compile(r"(?<![\w-])(?:decided|agreed|approved|written|updated|created|recorded|since|as of|dated|confirmed|"
@@ -273,6 +273,9 @@ def dated_plans(card: Card, written: dt.date | None) -> list[Plan]:
             lead = _PLAN_BEFORE.search(before)
             if lead is None or _PAST_BEFORE.search(before[: lead.start()]) or _HAPPENED.search(before):
                 continue
+            gap = lead.group("gap")
+            if gap.rstrip().endswith("(") and len(gap.split()) > 3:
+                continue  # "until it leaves the laptop (2026-07-14)": a note of when, not the day planned
             day = _day_of(m, year)
             if day is not None:
                 out.append(Plan(offset + m.start(), day, (lead.group() + m.group()).strip()))
