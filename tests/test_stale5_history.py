@@ -120,6 +120,9 @@ def test_what_must_stay_clean_of_t107(run_cli: Callable[..., Result], repo: Repo
                     "feat(ov-3): oven door sensor"):
         repo.commit("2026-06-01T10:00:00", subject)
     repo.git("commit", "-q", "--allow-empty", "-m", "feat(gz-2): mixer ramp", date="2026-04-15T10:00:00")
+    # a later commit that itself calls the item open is no evidence that it was done
+    repo.cards("2026-05-02T08:00:00", **{"proof": card("Proofing cabinet: PC-5 (humidity probe) is next", "Probe is 5 V.")})
+    repo.commit("2026-05-20T10:00:00", "docs: refresh notes (PC-4 merged; next PC-5 probe)")
     assert stale(run_cli, repo, "T107") == {}
 
 

@@ -22,6 +22,7 @@ from cardindex.meaning.stale_evidence import (
     end_of_day,
     items,
     may_hold_plans,
+    says_open,
     subject_ids,
     written_on,
 )
@@ -70,7 +71,8 @@ def done_since(card: Card, ctx: LintContext) -> Iterator[Hit]:
     ticket id (P13, D-15) the card is about: named in its file name, title or description,
     or a step of one (P18b of P18), not an item it mentions in passing. The commit that
     names it came after the line was written (`git blame`; else the card's `modified`,
-    `verified` or `created`, the date in its file name, or its last commit). Read the
+    `verified` or `created`, the date in its file name, or its last commit), and does not
+    itself call the item open ("refresh notes (next P8c)" is no evidence). Read the
     commit; then update the card to what holds now, or archive it (`cards archive ID`).
     Only checked in a git repo.
     """
@@ -97,7 +99,8 @@ def done_since(card: Card, ctx: LintContext) -> Iterator[Hit]:
         since_line = since
         if 0 < line <= len(lines) and lines[line - 1]:  # the line's own time: a card edited later keeps older lines
             since_line = min(lines[line - 1], end_of_day(day)) if day is not None else lines[line - 1]
-        later = [i for i in history.by_id.get(item.id, ()) if history.commits[i][1] > since_line]
+        later = [i for i in history.by_id.get(item.id, ())
+                 if history.commits[i][1] > since_line and not says_open(history.commits[i][2], item.id)]
         if later:
             sha, when, subject = history.commits[max(later)]  # the earliest commit after the card (newest first)
             yield Hit(line,

@@ -222,6 +222,23 @@ def items(card: Card) -> list[Item]:
     return out
 
 
+_NEXT_BEFORE = re.compile(r"(?i)\bnext\b(?=\s+[A-Za-z]{1,5}-?\d)")
+
+
+def says_open(text: str, item: str) -> bool:
+    """Whether a line of text (a commit subject) gives `item` an open state: "refresh notes (next P8c)"."""
+    found = False
+    for clause in _CLAUSE_CUT.split(text):
+        states = [(m.start(), m.end(), True) for m in _OPEN.finditer(clause)]
+        states += [(m.start(), m.end(), True) for m in _NEXT_BEFORE.finditer(clause)]  # a subject's "next P8c"
+        states += [(m.start(), m.end(), False) for m in _DONE.finditer(clause)]
+        listed = ID_SLASH.sub(" ", clause) if "/" in clause else clause
+        for m in ID.finditer(listed):
+            if item in ids_in(m.group()):
+                found = found or _nearest(sorted(states), m.start(), m.end()) is True
+    return found
+
+
 def _bare(clause: str) -> str:
     """The clause as a message quotes it: without the `description:` field name."""
     text = clause.strip()
