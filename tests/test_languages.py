@@ -75,7 +75,7 @@ def test_rules_that_match_english_words_are_marked_and_neutral_ones_are_not():
     english = {code for code, rule in RULES.items() if rule.english}
     # S101 also reads language-neutral shapes (dated reports, boards, a TODO: marker) and
     # applies its English patterns only to English sentences itself (meaning.session_shape).
-    assert english == {"S103", "D102", "D103", "U101", "C102", "C103", "T106"}
+    assert english == {"S103", "D102", "D103", "U101", "C102", "C103", "T106", "T107", "T108", "T109"}
     for code in ("F001", "F005", "K101", "K103", "T101", "C101", "D101", "D104", "S102"):
         assert not RULES[code].english, code
 

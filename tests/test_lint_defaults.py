@@ -44,7 +44,7 @@ assert len(LONG) > 150
 # --------------------------------------------------------------------------- the registry
 
 
-HEURISTIC_WARNINGS = {"T105", "T106"}  # a path of another project, a "fixed" that is history: a person confirms
+HEURISTIC_WARNINGS = {"T105", "T106", "T107", "T108", "T109"}  # a path of another project, a "fixed" that is history, dated evidence: a person confirms
 
 
 def test_every_rule_has_a_default_and_content_rules_are_errors():

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from cardindex.lint.cache import LintCache
     from cardindex.meaning.language import CardLanguage
     from cardindex.meaning.repo_facts import RepoFacts
+    from cardindex.meaning.repo_history import History
     from cardindex.meaning.similarity import Pair
     from cardindex.meaning.words import Statement
 
@@ -183,6 +184,15 @@ class LintContext:
         """The repo's facts if a rule read them in this context (None otherwise)."""
         value: RepoFacts | None = self.__dict__.get("repo")
         return value
+
+    @functools.cached_property
+    def history(self) -> History:
+        """The repo's commits with their times and the vault files' commit times (read once, when a stale rule asks)."""
+        from cardindex.meaning.repo_history import EMPTY, load_history
+
+        if self.repo_root is None:
+            return EMPTY
+        return load_history(self.repo_root, self.vault.real_root)
 
     @functools.cached_property
     def repo(self) -> RepoFacts | None:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import NamedTuple
 
 from cardindex.errors import UsageError
-from cardindex.lint import derivable, facts, index_rules, secret, session, similar, stale, structure
+from cardindex.lint import derivable, facts, index_rules, overtaken, secret, session, similar, stale, structure
 from cardindex.lint.context import Hit, LintContext
 from cardindex.store.card import Card
 
@@ -89,6 +89,12 @@ RULES: dict[str, Rule] = {
         # Heuristics a person confirms (the path may be another project's; "fixed" may be history): warnings.
         Rule("T105", "stale", "warning", "names a repo file that is gone, or a line past its end", stale.dead_reference),
         Rule("T106", "stale", "warning", "says of itself that it is resolved or obsolete", stale.says_resolved, reads="",
+             english=True),
+        # Dated evidence a person confirms (a commit naming the item, a day now past, a newer card): warnings.
+        Rule("T107", "stale", "warning", "says work is still to do that a later commit names", overtaken.done_since,
+             english=True),
+        Rule("T108", "stale", "warning", "plans work for a day that has passed", overtaken.plan_passed, english=True),
+        Rule("T109", "stale", "warning", "a newer card reports on work this card calls open", overtaken.restated_later,
              english=True),
         Rule("K101", "secret", "error", "a credential in a known format", secret.known_token, reads=""),
         Rule("K102", "secret", "error", "a private key block", secret.private_key, reads=""),
