@@ -161,8 +161,30 @@ def _owner(sentence: str, record: Record) -> Stated | None:
     return Stated(record, True, named[0]) if len(extra) <= 2 else None
 
 
+_INVOKED = {"script": re.compile(r"\b(?:npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?([\w:.-]+)"),
+            "target": re.compile(r"\bmake\s+(?:-\S+\s+)*([A-Za-z0-9][\w./-]*)")}
+_RUNNING = "script run runs ran command npm yarn pnpm bun make target start starts does executes calls invokes"
+
+
+def _invoked(sentence: str, record: Record) -> Stated | None:
+    """A package script or Makefile target called as one runs it (`pnpm test`, `make db`) with what it runs.
+
+    "`pnpm test` runs the unit tests once with vitest" gives every word of the script's
+    command (`vitest run`) and little else: what package.json says. A sentence that
+    brings a reason, a fault or a step of its own ("when `pnpm test` fails only in CI,
+    clear the cache") has more words than the record and is left alone.
+    """
+    pattern = _INVOKED.get(record.kind)
+    if pattern is None or not any(m.group(1) == record.subject for m in pattern.finditer(sentence)):
+        return None
+    command = set(content_stems(record.value)) - set(content_stems(_RUNNING))
+    if not command or not command <= set(content_stems(sentence)):
+        return None
+    return Stated(record, True, record.value) if _extra(sentence, record, _RUNNING) <= 3 else None
+
+
 def record_values(sentence: str, records: list[Record]) -> Iterator[Stated]:
-    """Each config record `sentence` gives a value for: a tool setting, a runtime version, a path's owners."""
+    """Each config record `sentence` gives a value for: a tool setting, a runtime version, a path's owners, a script's command."""
     said = set(content_stems(sentence, split_camel=True))
     lowered = sentence.lower()
     digits = any(ch.isdigit() for ch in sentence)
@@ -174,6 +196,8 @@ def record_values(sentence: str, records: list[Record]) -> Iterator[Stated]:
             found = _version(sentence, record)
         elif record.kind == "owner" and any(h.lstrip("@").lower() in lowered for h in record.value.split()):
             found = _owner(sentence, record)
+        elif record.kind in _INVOKED and record.subject.lower() in lowered:
+            found = _invoked(sentence, record)
         else:
             continue
         if found is not None:

@@ -1,0 +1,215 @@
+"""Derivable, fifth pass: a dev corpus of its own (a bike-share fleet monorepo, "sprocket").
+
+The repo has what the sealed corpora's repos have: package.json scripts, a Makefile, a CI
+workflow, pyproject with ruff, CODEOWNERS, README and docs/*.md, .env.example and a git
+history of several commits. Positives restate what one of those records, in other words
+than the file; hard negatives (more of them than positives) name the same scripts,
+targets, constants, owners and docs while saying what the repo does not record: an
+outside constraint, a decision's why, a person, a preference, an incident's lesson,
+another system's behaviour, a past bug.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cardindex.cli.main import cli
+
+SPROCKET = {
+    "package.json": json.dumps({
+        "name": "sprocket", "private": True, "packageManager": "pnpm@9.4.0",
+        "scripts": {"test": "vitest run", "lint": "eslint web --max-warnings 0", "typecheck": "tsc -p web",
+                    "e2e": "playwright test --project=chromium"},
+    }, indent=2) + "\n",
+    "Makefile": (
+        ".PHONY: migrate seed api\n\n"
+        "migrate:  ## apply the database migrations\n\talembic -c api/alembic.ini upgrade head\n\n"
+        "seed:\n\tpython -m sprocket.seed --docks 40\n\n"
+        "api:\n\tuvicorn sprocket.app:app --reload --port 8040\n"
+    ),
+    ".github/workflows/ci.yml": (
+        "name: ci\non:\n  pull_request:\n  push:\n    branches: [main]\njobs:\n  web:\n    runs-on: ubuntu-latest\n"
+        "    steps:\n      - uses: actions/checkout@v4\n      - uses: pnpm/action-setup@v4\n"
+        "      - run: pnpm install --frozen-lockfile\n      - run: pnpm lint\n      - run: pnpm typecheck\n"
+        "      - run: pnpm test\n  api:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
+        "      - run: pip install -e 'api[dev]'\n      - run: ruff check api\n      - run: pytest api/tests -q\n"
+    ),
+    "api/pyproject.toml": (
+        '[project]\nname = "sprocket-api"\nversion = "0.7.0"\nrequires-python = ">=3.11"\n\n'
+        "[tool.ruff]\nline-length = 100\n\n[tool.ruff.lint]\nselect = [\"E\", \"F\", \"I\", \"UP\"]\n"
+    ),
+    "CODEOWNERS": "/api/ @sprocket/fleet-team\n/web/ @sprocket/frontend\n/docs/runbook.md @dana-ops\n",
+    ".env.example": "SPROCKET_REGION=eu-west\nSPROCKET_DB_URL=postgresql://localhost:5432/sprocket\n",
+    "README.md": (
+        "# Sprocket\n\nSprocket runs a city bike-share fleet: docks, bikes, rides and fares.\n\n"
+        "## Getting started\n\nInstall with `pnpm install` and `pip install -e 'api[dev]'`, then run "
+        "`make migrate` and `make seed` to get forty docks in a local database.\n"
+    ),
+    "docs/architecture.md": (
+        "# Architecture\n\n"
+        "Docks report their events over MQTT. The ingest worker subscribes to the dock topics and "
+        "writes every event into the `dock_events` table.\n\n"
+        "The pricing service reads the day's rides from the `rides` table every night at 02:00 and "
+        "computes fares; a fare is the unlock fee plus a per-minute rate, capped at the daily maximum.\n\n"
+        "The web app talks only to the API; it never reads the database.\n"
+    ),
+    "docs/runbook.md": (
+        "# Runbook\n\n## A dock stops reporting\n\n"
+        "When a dock has sent no heartbeat for ten minutes, the ingest worker marks it offline and "
+        "pages the on-call engineer. Restart the dock from the admin console; if it stays offline, "
+        "open a field ticket so a technician visits it.\n"
+    ),
+    "api/sprocket/__init__.py": "",
+    "api/sprocket/app.py": "from fastapi import FastAPI\n\napp = FastAPI()\n",
+    "api/sprocket/unlock.py": (
+        '"""Unlock codes sent to riders."""\n\nUNLOCK_TTL_SECONDS = 90\nUNLOCK_CODE_DIGITS = 6\n\n\n'
+        "def issue_code(rider, dock):\n"
+        '    """Make a fresh unlock code for a rider at a dock, valid for UNLOCK_TTL_SECONDS."""\n'
+        "    return '000000'\n"
+    ),
+    "api/sprocket/pricing/__init__.py": "",
+    "api/sprocket/pricing/engine.py": (
+        "class PricingEngine:\n"
+        '    """Computes the fare of a ride: unlock fee plus per-minute rate, capped daily."""\n\n'
+        "    def fare(self, ride):\n        return 0\n"
+    ),
+    "api/sprocket/ingest/__init__.py": "",
+    "api/sprocket/ingest/worker.py": "def run_worker():\n    return None\n",
+    "api/tests/test_unlock.py": "def test_code():\n    assert True\n",
+    "web/src/pages/MapPage.tsx": "export function MapPage() {\n  return null;\n}\n",
+    "web/src/pages/RidePage.tsx": "export function RidePage() {\n  return null;\n}\n",
+    "web/src/api/client.ts": 'export const API_BASE = "/api/v1";\n',
+}
+
+LATER_COMMITS = [
+    ("api/sprocket/session.py", "SESSION_KIND = 'jwt'\n", "Switch rider sessions from cookies to signed JWTs"),
+    ("api/sprocket/pricing/caps.py", "DAILY_CAP_CENTS = 1500\n", "Cap daily fares at fifteen euros per rider"),
+]
+
+# name: (description, body)
+DERIVABLE = {
+    "web-tests": ("How the web unit tests are run",
+                  "`pnpm test` runs the web unit tests once with vitest (vitest run)."),
+    "ci-steps": ("What the CI workflow checks",
+                 "On every pull request CI installs with pnpm, then runs pnpm lint, pnpm typecheck and pnpm test; "
+                 "the api job runs ruff check and pytest."),
+    "ruff-config": ("Ruff settings of the API",
+                    "Ruff uses a line length of 100 and selects the E, F, I and UP rules."),
+    "migrate-target": ("What make migrate does",
+                       "`make migrate` runs alembic upgrade head with the api/alembic.ini config."),
+    "owners": ("Who reviews which folder",
+               "@sprocket/fleet-team owns api/ and @sprocket/frontend owns web/."),
+    "ingest-flow": ("How dock events reach the database",
+                    "The ingest worker subscribes to the docks' MQTT topics and stores each event in the "
+                    "dock_events table."),
+    "pricing-night": ("When fares are computed",
+                      "Every night at 02:00 the pricing service reads the rides table and computes the fares: "
+                      "unlock fee plus a per-minute rate, capped at the daily maximum."),
+    "unlock-ttl": ("How long an unlock code lasts",
+                   "UNLOCK_TTL_SECONDS is 90: a rider's unlock code is valid for ninety seconds."),
+    "api-target": ("How to start the API locally",
+                   "`make api` starts uvicorn on port 8040 with reload."),
+    "sessions-commit": ("How rider sessions work",
+                        "Rider sessions were switched from cookies to signed JWTs."),
+    "dock-offline": ("What happens when a dock goes quiet",
+                     "A dock without a heartbeat for ten minutes is marked offline by the ingest worker, which "
+                     "pages on-call; restart it from the admin console, and open a field ticket if it stays "
+                     "offline."),
+    "layout": ("Where the API code lives",
+               "- api/sprocket/pricing/ — the pricing engine\n- api/sprocket/ingest/ — the ingest worker\n"
+               "- web/src/pages/ — the pages of the web app"),
+}
+
+CLEAN = {
+    "unlock-firmware": ("Why the unlock code lifetime is fixed",
+                        "Keep UNLOCK_TTL_SECONDS at 90: the dock firmware drops a code after 100 seconds, so a "
+                        "longer lifetime would promise riders codes that no dock accepts."),
+    "migrate-friday": ("When not to migrate staging",
+                       "Never run `make migrate` against staging on a Friday afternoon; the finance export reads "
+                       "staging then and locks the rides table."),
+    "priya-pricing": ("Who signs off pricing changes",
+                      "Priya from finance reviews every change to PricingEngine before @sprocket/fleet-team "
+                      "merges it; the city contract makes her sign off fares."),
+    "why-mqtt": ("Why the docks use MQTT",
+                 "We chose MQTT over webhooks because the docks sit on cellular links that drop long HTTP "
+                 "connections several times an hour."),
+    "vitest-cache": ("Fix for tests failing only in CI",
+                     "When `pnpm test` fails only in CI, clear the vitest cache first: the runner image kept stale "
+                     "snapshots twice last spring."),
+    "opendata-api": ("Shape of the city's open-data feed",
+                     "The city's open-data API returns dock coordinates as strings, not numbers, and sends "
+                     "them in lon/lat order."),
+    "ruff-preference": ("How to treat old files and the line length",
+                        "The 100-character limit is a team preference: do not reformat untouched files just to "
+                        "meet it, it hides real changes in review."),
+    "dst-lesson": ("Lesson from the DST double charge",
+                   "The nightly pricing run once charged riders twice when the clocks changed; check any change "
+                   "to its schedule against the daylight-saving dates."),
+    "aws-profile": ("Which AWS profile to use for staging",
+                    "Use the fleet-dev AWS profile for anything that touches the staging buckets."),
+    "release-notes": ("Where release notes are posted",
+                      "Post the release notes in the #fleet-releases Slack channel after every deploy."),
+    "engine-bug": ("Test fares by the total",
+                   "`PricingEngine` once rounded each leg of a ride separately, which over-charged long rides by a "
+                   "cent; compare totals, not legs, when you test fares."),
+    "codeowners-ask": ("Ask before changing CODEOWNERS",
+                       "Ask Dana before editing CODEOWNERS: the reviewers' rota is agreed with the ops team each "
+                       "quarter."),
+    "map-perf": ("Why the map page loads docks lazily",
+                 "MapPage loads docks lazily because the city asked us to keep the first paint under a second on "
+                 "old phones."),
+}
+
+
+def _git(repo: Path, *args: str) -> None:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.invalid"}
+    subprocess.run(["git", "-C", str(repo), "-c", "commit.gpgsign=false", *args], check=True, capture_output=True,
+                   env=env)
+
+
+def _card(description: str, body: str) -> str:
+    return f"---\ndescription: {description}\ntype: project\n---\n{body}\n"
+
+
+@pytest.fixture(scope="module")
+def found(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+    root = tmp_path_factory.mktemp("sprocket")
+    for rel, text in SPROCKET.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "Initial fleet service")
+    for rel, text, subject in LATER_COMMITS:
+        (root / rel).write_text(text, encoding="utf-8")
+        _git(root, "add", "-A")
+        _git(root, "commit", "-q", "-m", subject)
+    vault = root / "memory"
+    vault.mkdir()
+    (vault / ".cardindex.yaml").write_text("", encoding="utf-8")
+    for name, (description, body) in {**DERIVABLE, **CLEAN}.items():
+        (vault / f"{name}.md").write_text(_card(description, body), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["--vault", str(vault), "lint", "--select", "derivable", "--format", "json"],
+                                prog_name="cards")
+    assert result.exit_code in (0, 1), result.output
+    out: dict[str, list[str]] = {}
+    for finding in json.loads(result.stdout):
+        out.setdefault(finding["path"].removesuffix(".md"), []).append(f"{finding['code']} {finding['message']}")
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(DERIVABLE))
+def test_a_restatement_of_the_repo_is_derivable(found: dict[str, list[str]], name: str) -> None:
+    assert found.get(name), f"{name}: no derivable finding"
+
+
+@pytest.mark.parametrize("name", sorted(CLEAN))
+def test_a_card_naming_the_repo_for_a_reason_stays_clean(found: dict[str, list[str]], name: str) -> None:
+    assert not found.get(name), found.get(name)
