@@ -42,7 +42,8 @@ SPROCKET = {
     ),
     "api/pyproject.toml": (
         '[project]\nname = "sprocket-api"\nversion = "0.7.0"\nrequires-python = ">=3.11"\n\n'
-        "[tool.ruff]\nline-length = 100\n\n[tool.ruff.lint]\nselect = [\"E\", \"F\", \"I\", \"UP\"]\n"
+        "[tool.ruff]\nline-length = 100\n\n[tool.ruff.lint]\nselect = [\"E\", \"F\", \"I\", \"UP\"]\nignore = [\"E501\"]\n\n"
+        '[tool.pytest.ini_options]\naddopts = "-ra --strict-markers"\n\n[tool.mypy]\nstrict = true\n'
     ),
     "CODEOWNERS": "/api/ @sprocket/fleet-team\n/web/ @sprocket/frontend\n/docs/runbook.md @dana-ops\n",
     ".env.example": "SPROCKET_REGION=eu-west\nSPROCKET_DB_URL=postgresql://localhost:5432/sprocket\n",
@@ -64,6 +65,25 @@ SPROCKET = {
         "When a dock has sent no heartbeat for ten minutes, the ingest worker marks it offline and "
         "pages the on-call engineer. Restart the dock from the admin console; if it stays offline, "
         "open a field ticket so a technician visits it.\n"
+    ),
+    ".nvmrc": "20.15.0\n",
+    ".github/workflows/deploy.yml": (
+        "name: deploy\non:\n  push:\n    tags: ['v*']\njobs:\n  production:\n    runs-on: ubuntu-latest\n"
+        "    steps:\n      - uses: actions/checkout@v4\n      - run: ./scripts/deploy.sh production\n"
+    ),
+    ".github/workflows/api-tests.yml": (
+        "name: api-tests\non: [pull_request]\njobs:\n  pytest:\n    runs-on: ubuntu-latest\n    strategy:\n"
+        "      matrix:\n        python-version: ['3.11', '3.12']\n    steps:\n      - uses: actions/setup-python@v5\n"
+        "        with:\n          python-version: ${{ matrix.python-version }}\n      - run: pytest api/tests\n"
+    ),
+    "docs/contributing.md": (
+        "# Contributing\n\nNobody pushes to main directly. Every change goes through a pull request, and a pull "
+        "request needs one approving review before it is merged.\n\n"
+        "Keep commits small and write the subject in the imperative.\n"
+    ),
+    "docs/deploy.md": (
+        "# Deploying\n\nEvery merge to main is deployed to staging automatically. Production is deployed "
+        "when a version tag (v1.2.3) is pushed; the deploy workflow runs scripts/deploy.sh.\n"
     ),
     "api/sprocket/__init__.py": "",
     "api/sprocket/app.py": "from fastapi import FastAPI\n\napp = FastAPI()\n",
@@ -90,6 +110,7 @@ SPROCKET = {
 LATER_COMMITS = [
     ("api/sprocket/session.py", "SESSION_KIND = 'jwt'\n", "Switch rider sessions from cookies to signed JWTs"),
     ("api/sprocket/pricing/caps.py", "DAILY_CAP_CENTS = 1500\n", "Cap daily fares at fifteen euros per rider"),
+    ("api/sprocket/ingest/heartbeat.py", "RETRIES = 5\n", "Retry dock heartbeat calls with exponential backoff"),
 ]
 
 # name: (description, body)
@@ -124,6 +145,24 @@ DERIVABLE = {
     "layout": ("Where the API code lives",
                "- api/sprocket/pricing/ — the pricing engine\n- api/sprocket/ingest/ — the ingest worker\n"
                "- web/src/pages/ — the pages of the web app"),
+    "no-direct-push": ("How changes reach main",
+                       "Don't push straight to main: every change goes through a pull request, which needs one "
+                       "approving review before it is merged."),
+    "deploy-flow": ("How deploys happen",
+                    "A merge to main deploys staging automatically; production deploys when a version tag is pushed."),
+    "python-matrix": ("Python versions the API is tested on",
+                      "The api-tests workflow runs pytest on Python 3.11 and 3.12."),
+    "node-version": ("Node version of the web app", "The web app runs on Node 20."),
+    "pytest-opts": ("Default pytest options", "pytest always runs with -ra and --strict-markers."),
+    "ruff-ignore": ("Rules ruff skips", "Ruff ignores E501 in the API."),
+    "mypy-strict": ("How strict mypy is", "mypy runs in strict mode."),
+    "heartbeat-commit": ("How heartbeat calls are retried",
+                         "Dock heartbeat calls are retried with exponential backoff."),
+    "layout-prose": ("Where pricing and ingest code is",
+                     "The pricing code is in api/sprocket/pricing and the ingest worker in api/sprocket/ingest."),
+    "readme-start": ("How to get a local database",
+                     "For a local setup, run make migrate and then make seed, which gives forty docks in a local "
+                     "database."),
 }
 
 CLEAN = {
@@ -161,6 +200,22 @@ CLEAN = {
     "codeowners-ask": ("Ask before changing CODEOWNERS",
                        "Ask Dana before editing CODEOWNERS: the reviewers' rota is agreed with the ops team each "
                        "quarter."),
+    "festival-freeze": ("No merges during festival week",
+                        "Do not merge to main during the city's festival week: the docks run at peak load and a bad "
+                        "deploy would strand riders."),
+    "python-why": ("Why the API stays on Python 3.11",
+                   "We stay on Python 3.11 until the hosting provider ships 3.12 images for our region."),
+    "tag-person": ("Who may tag a production release",
+                   "Only Dana pushes production tags; she checks the city's maintenance calendar first."),
+    "vendor-heartbeat": ("Rate limit of the dock vendor's heartbeat endpoint",
+                         "The dock vendor's heartbeat endpoint allows one call per second per dock."),
+    "eslint-pref": ("How Rafael wants lint fixes committed",
+                    "Rafael prefers eslint warnings fixed in a separate commit from the feature itself."),
+    "node-lts": ("When to move to the next Node LTS",
+                 "Move to the next Node LTS only after the payments SDK supports it, since their SDK pins the "
+                 "runtime."),
+    "seed-demo": ("Seed docks are not real",
+                  "The forty seed docks are invented; never show them to the city as real stations in a demo."),
     "map-perf": ("Why the map page loads docks lazily",
                  "MapPage loads docks lazily because the city asked us to keep the first paint under a second on "
                  "old phones."),

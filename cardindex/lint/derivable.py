@@ -357,11 +357,15 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
     if repo is None or not card.usable or not repo.units:
         return
     all_sentences = sentences(card)
-    reasoned = gives_reason(card)
-    for sentence in all_sentences:
-        if reasoned:
-            break  # a reason or constraint: what the config does not record
-        for stated in record_values(sentence.text, repo.records):
+    # A rule the config itself states ("pytest always runs with --strict-markers") gives no reason of its own;
+    # any other reason or constraint is what the config does not record.
+    # A description says what the card is for ("Why the API stays on Python 3.11"): the body is what it states.
+    stating = [s for s in all_sentences if not s.description] or all_sentences
+    stated_in = [(sentence, next(iter(record_values(sentence.text, repo.records)), None)) for sentence in stating]
+    if not any(sentence.reason and stated is None for sentence, stated in stated_in):
+        for sentence, stated in stated_in:
+            if stated is None:
+                continue
             r = stated.record
             if stated.same:
                 yield Hit(sentence.line, f"{r.path} line {r.line} ({r.kind} {r.subject}) already records this",

@@ -97,6 +97,26 @@ def _setting_words(subject: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(content_stems(tool)), frozenset(content_stems(parts[-1], split_camel=True))
 
 
+_FLAG = re.compile(r"--?[A-Za-z][\w-]*|\b[A-Z]{1,4}\d{2,4}\b")
+
+
+def _text_setting(sentence: str, said: set[str], record: Record) -> Stated | None:
+    """A tool setting whose value is flags or codes (`addopts = "-ra --strict-markers"`, `ignore = ["E501"]`), given whole.
+
+    The sentence names the tool, writes every flag or code of the value as the file
+    does, and says little else: "pytest always runs with -ra and --strict-markers".
+    """
+    flags = {f.lower() for f in _FLAG.findall(record.value)}
+    if not flags or not flags <= {f.lower() for f in _FLAG.findall(sentence)}:
+        return None
+    tool, _ = _setting_words(record.subject)
+    if not tool <= said:
+        return None
+    if _extra(sentence, record, "setting set configured config option tool default defaults always every run runs") > 3:
+        return None
+    return Stated(record, True, record.value)
+
+
 def _setting(sentence: str, said: set[str], stated: frozenset[str], record: Record) -> Stated | None:
     """A tool setting named by its tool and key (`ruff` … `line length`), with the number the sentence gives."""
     tool, key = _setting_words(record.subject)
@@ -190,8 +210,10 @@ def record_values(sentence: str, records: list[Record]) -> Iterator[Stated]:
     digits = any(ch.isdigit() for ch in sentence)
     stated = numbers(sentence) if digits else frozenset()
     for record in records:
-        if record.kind == "setting" and digits:
+        if record.kind == "setting" and digits and numbers(record.value):
             found = _setting(sentence, said, stated, record)
+        elif record.kind == "setting" and (digits or "-" in sentence):
+            found = _text_setting(sentence, said, record)
         elif record.kind == "version" and digits and record.subject.lower()[:2] in lowered:
             found = _version(sentence, record)
         elif record.kind == "owner" and any(h.lstrip("@").lower() in lowered for h in record.value.split()):

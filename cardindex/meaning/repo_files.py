@@ -112,6 +112,17 @@ def _steps(path: str, text: str, job: str, steps: Any) -> Iterator[Record]:
             yield Record(path, _line_of(text, run.splitlines()[0] if run else str(name)), "ci", subject, value)
 
 
+def _matrix(job: dict[Any, Any]) -> str:
+    """What a job's matrix runs it on (`python-version 3.11 3.12`): the versions a card says CI tests."""
+    strategy = job.get("strategy")
+    matrix = strategy.get("matrix") if isinstance(strategy, dict) else None
+    if not isinstance(matrix, dict):
+        return ""
+    parts = [f"{k} {' '.join(str(v) for v in values if isinstance(v, (str, int, float)))}"
+             for k, values in matrix.items() if isinstance(k, str) and isinstance(values, list)]
+    return f"matrix {' '.join(parts)}" if parts else ""
+
+
 def github_workflow(path: str, text: str) -> Iterator[Record]:
     """A GitHub Actions workflow: its name and triggers, each job, each step's name and command."""
     data = _yaml(text)
@@ -130,7 +141,7 @@ def github_workflow(path: str, text: str) -> Iterator[Record]:
         if not isinstance(job, dict):
             continue
         job_name = str(job.get("name") or job_id)
-        yield Record(path, _line_of(text, f"{job_id}:"), "ci", job_name, str(job.get("runs-on") or ""))
+        yield Record(path, _line_of(text, f"{job_id}:"), "ci", job_name, f"{job.get('runs-on') or ''} {_matrix(job)}".strip())
         yield from _steps(path, text, job_name, job.get("steps"))
 
 
