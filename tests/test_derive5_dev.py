@@ -163,6 +163,18 @@ DERIVABLE = {
     "readme-start": ("How to get a local database",
                      "For a local setup, run make migrate and then make seed, which gives forty docks in a local "
                      "database."),
+    "arch-bullets": ("Data flow of the fleet service",
+                     "- docks publish events over MQTT; the ingest worker writes each one into dock_events\n"
+                     "- every night at 02:00 pricing reads the rides table and computes fares\n"
+                     "- the web app only talks to the API and never reads the database"),
+    "key-files": ("Key files of the API",
+                  "- `api/sprocket/unlock.py`: unlock codes\n- `api/sprocket/pricing/engine.py`: the pricing engine\n"
+                  "- `api/sprocket/ingest/worker.py`: the ingest worker"),
+    "fare-cap-commit": ("Daily fare cap", "Fares are capped at fifteen euros per rider each day."),
+    "e2e-script": ("What the e2e script runs", "`pnpm e2e` runs the playwright tests in the chromium project only."),
+    "seed-target": ("What make seed loads", "`make seed` runs sprocket.seed with 40 docks."),
+    "runbook-owner": ("Who reviews the runbook", "@dana-ops owns docs/runbook.md."),
+    "migrate-help": ("How to apply migrations", "Apply the database migrations with make migrate."),
 }
 
 CLEAN = {
@@ -216,6 +228,22 @@ CLEAN = {
                  "runtime."),
     "seed-demo": ("Seed docks are not real",
                   "The forty seed docks are invented; never show them to the city as real stations in a demo."),
+    "e2e-runner": ("Where not to run the e2e tests",
+                   "Don't run `pnpm e2e` on the shared runner: the Playwright browsers fill its disk within a week."),
+    "broker-backlog": ("What a lagging ingest worker usually means",
+                       "When the ingest worker falls behind, the cause is usually the broker's retained messages; "
+                       "purge them from the broker's console."),
+    "fare-table": ("What a pricing pull request should show",
+                   "Pricing pull requests include a before/after fare table; reviewers asked for it after the "
+                   "daylight-saving incident."),
+    "commit-style": ("How I like commit subjects",
+                     "I prefer short commit subjects without prefixes such as feat: or fix:."),
+    "unlock-files": ("Files that need the firmware team",
+                     "- `api/sprocket/unlock.py`: change only with the firmware team, the code length is burned "
+                     "into the docks\n- `api/sprocket/ingest/worker.py`: the vendor reviews changes to its MQTT "
+                     "topics"),
+    "seed-slow": ("Why CI does not use make seed",
+                  "`make seed` is too slow for the CI runners; CI seeds ten docks from a fixture instead."),
     "map-perf": ("Why the map page loads docks lazily",
                  "MapPage loads docks lazily because the city asked us to keep the first paint under a second on "
                  "old phones."),

@@ -195,7 +195,7 @@ def _invoked(sentence: str, record: Record) -> Stated | None:
     clear the cache") has more words than the record and is left alone.
     """
     pattern = _INVOKED.get(record.kind)
-    if pattern is None or not any(m.group(1) == record.subject for m in pattern.finditer(sentence)):
+    if pattern is None or not any(m.group(1).rstrip(".:") == record.subject for m in pattern.finditer(sentence)):
         return None
     command = set(content_stems(record.value)) - set(content_stems(_RUNNING))
     if not command or not command <= set(content_stems(sentence)):

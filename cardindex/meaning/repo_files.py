@@ -67,7 +67,7 @@ _TARGET = re.compile(r"^([A-Za-z0-9][\w./-]*)\s*:(?![:=])([^\n]*)$", re.MULTILIN
 
 
 def makefile(path: str, text: str) -> Iterator[Record]:
-    """Each target of a Makefile with its recipe (the tab-indented lines under it)."""
+    """Each target of a Makefile with its recipe (the tab-indented lines under it), and what its help or comment says."""
     lines = text.splitlines()
     for m in _TARGET.finditer(text):
         number = text.count("\n", 0, m.start()) + 1
@@ -76,7 +76,17 @@ def makefile(path: str, text: str) -> Iterator[Record]:
             if not line.startswith("\t"):
                 break
             recipe.append(line.strip().lstrip("@-"))
-        yield Record(path, number, "target", m.group(1), " ; ".join(recipe) or m.group(2).strip())
+        prerequisites, _, help_text = m.group(2).partition("##")
+        yield Record(path, number, "target", m.group(1), " ; ".join(recipe) or prerequisites.strip())
+        # What the Makefile says the target is for: `migrate: ## apply the migrations`, or comments just above it.
+        above = []
+        for line in reversed(lines[:number - 1]):
+            if not line.startswith("#"):
+                break
+            above.insert(0, line.lstrip("#").strip())
+        said = help_text.strip() or " ".join(above)
+        if len(re.findall(r"[A-Za-z]{2,}", said)) >= 2:
+            yield Record(path, number, "target", m.group(1), said)
 
 
 # ------------------------------------------------------------------ CI workflows
