@@ -175,6 +175,9 @@ DERIVABLE = {
     "seed-target": ("What make seed loads", "`make seed` runs sprocket.seed with 40 docks."),
     "runbook-owner": ("Who reviews the runbook", "@dana-ops owns docs/runbook.md."),
     "migrate-help": ("How to apply migrations", "Apply the database migrations with make migrate."),
+    "engine-describes": ("What the pricing engine computes",
+                         "`PricingEngine` computes the fare of a ride: the unlock fee plus the per-minute rate, "
+                         "capped daily."),
 }
 
 CLEAN = {
@@ -244,6 +247,12 @@ CLEAN = {
                      "topics"),
     "seed-slow": ("Why CI does not use make seed",
                   "`make seed` is too slow for the CI runners; CI seeds ten docks from a fixture instead."),
+    "engine-fix": ("Where the leg-rounding fix went",
+                   "The leg-rounding bug was fixed in `PricingEngine` (read the per-minute rate from the tariff "
+                   "table)."),
+    "issue-code-step": ("Re-issuing a rider's code by hand",
+                        "To re-issue a code by hand, call `issue_code` from a shell (the admin console hides the "
+                        "button for riders with debt)."),
     "map-perf": ("Why the map page loads docks lazily",
                  "MapPage loads docks lazily because the city asked us to keep the first paint under a second on "
                  "old phones."),
@@ -296,3 +305,20 @@ def test_a_restatement_of_the_repo_is_derivable(found: dict[str, list[str]], nam
 @pytest.mark.parametrize("name", sorted(CLEAN))
 def test_a_card_naming_the_repo_for_a_reason_stays_clean(found: dict[str, list[str]], name: str) -> None:
     assert not found.get(name), found.get(name)
+
+
+@pytest.mark.parametrize(("sentence", "name", "described"), [
+    ("`Dialog` re-runs its focus effect and returns focus to the opener", "Dialog", True),
+    ("VAT rates are hard-coded in `RATES`: Portugal 23%", "RATES", True),
+    ("so far: it looks the handler up in `ROUTES` and answers 401", "ROUTES", True),
+    ("Fixed in `Dialog` (read the callback through a ref)", "Dialog", False),
+    ("Fixed in `Dialog` (read `onClose` through a ref)", "onClose", False),
+    ("re-pin `IMAGE_TAG` in the env file (CI writes full SHAs)", "IMAGE_TAG", False),
+    ("| noise on every route | `Guard` is mounted once | reads the caller |", "Guard", False),
+])
+def test_a_describing_verb_counts_in_the_clause_of_the_name(sentence: str, name: str, described: bool) -> None:
+    from cardindex.lint.derivable import _subject_of_cue
+
+    at = sentence.index(name)
+    assert _subject_of_cue(sentence, at - (sentence[at - 1] == "`"), at + len(name) + (sentence[at + len(name)] == "`")) \
+        is described

@@ -158,6 +158,28 @@ def _backed(repo: RepoFacts, name: str, named: set[str], sentence: str) -> bool:
     return len(said & defined) >= 3
 
 
+# Where one clause of a sentence ends: a semicolon, a dash, a table cell, "x: y", a parenthetical's edges.
+_CLAUSE_END = re.compile(r"[;\u2014\u2013|]|:\s|\s-\s|\s\(|\)(?=\s|$)")
+
+
+def _subject_of_cue(part: str, start: int, end: int) -> bool:
+    """Whether a describing verb is said in the same clause as the name at `part[start:end]`.
+
+    "`Dialog` re-runs its effect", "rates are hard-coded in `VAT_RATES`: …" describe the
+    name; "fixed in `Dialog` (read `onClose` through a ref)" places a fix in it, and
+    "re-pin `IMAGE_TAG` in the env file (CI writes full SHAs)" gives a step whose verb
+    belongs to a clause of its own: a lesson or a step that names a component is not a
+    description of it, and neither is an instruction that has it for object ("call `issue_code`").
+    """
+    before = [m.end() for m in _CLAUSE_END.finditer(part, 0, start)]
+    after = _CLAUSE_END.search(part, end)
+    first = before[-1] if before else 0
+    ahead = prose_of(part[first:start])
+    if any(re.fullmatch(r"[a-z]+", c.group()) and not c.group().endswith(("s", "ed")) for c in _DESCRIBES.finditer(ahead)):
+        return False  # an instruction ("read `onClose` through a ref", "call `issue_code`"), not what the name does
+    return _DESCRIBES.search(prose_of(part[first:after.start() if after else len(part)])) is not None
+
+
 def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:
     """Describes what a function, class or constant defined in the repo does, or gives a constant's value.
 
@@ -200,7 +222,7 @@ def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:
             for m in _IDENT.finditer(part):
                 name = next(g for g in m.groups() if g).rsplit(".", 1)[-1]
                 symbol = repo.symbols.get(name)
-                if symbol is None:
+                if symbol is None or not _subject_of_cue(part, m.start(), m.end()):
                     continue
                 if (_plain_word(name) or _EXTERNAL.search(part)) and not _backed(repo, name, named, part):
                     continue  # a name match alone: the claim may be about something else
