@@ -79,7 +79,7 @@ def makefile(path: str, text: str) -> Iterator[Record]:
         prerequisites, _, help_text = m.group(2).partition("##")
         yield Record(path, number, "target", m.group(1), " ; ".join(recipe) or prerequisites.strip())
         # What the Makefile says the target is for: `migrate: ## apply the migrations`, or comments just above it.
-        above = []
+        above: list[str] = []
         for line in reversed(lines[:number - 1]):
             if not line.startswith("#"):
                 break
