@@ -111,6 +111,7 @@ LATER_COMMITS = [
     ("api/sprocket/session.py", "SESSION_KIND = 'jwt'\n", "Switch rider sessions from cookies to signed JWTs"),
     ("api/sprocket/pricing/caps.py", "DAILY_CAP_CENTS = 1500\n", "Cap daily fares at fifteen euros per rider"),
     ("api/sprocket/ingest/heartbeat.py", "RETRIES = 5\n", "Retry dock heartbeat calls with exponential backoff"),
+    ("web/src/pages/Legend.tsx", "export const LEGEND_ROWS = 4;\n", "Add a legend to the dock map (#41)"),
 ]
 
 # name: (description, body)
@@ -178,6 +179,7 @@ DERIVABLE = {
     "engine-describes": ("What the pricing engine computes",
                          "`PricingEngine` computes the fare of a ride: the unlock fee plus the per-minute rate, "
                          "capped daily."),
+    "pr-state": ("State of the map legend work", "PR #41 with the dock map legend still waits for review."),
 }
 
 CLEAN = {
@@ -253,6 +255,8 @@ CLEAN = {
     "issue-code-step": ("Re-issuing a rider's code by hand",
                         "To re-issue a code by hand, call `issue_code` from a shell (the admin console hides the "
                         "button for riders with debt)."),
+    "pr-evidence": ("Who reviews map changes",
+                    "Dana reviews every change to the map since the legend mix-up (PR #41)."),
     "map-perf": ("Why the map page loads docks lazily",
                  "MapPage loads docks lazily because the city asked us to keep the first paint under a second on "
                  "old phones."),

@@ -30,6 +30,7 @@ from cardindex.meaning.repo_match import (
     summary_of,
     unit_index,
 )
+from cardindex.meaning.repo_pulls import merged_pulls, stated_pulls
 from cardindex.meaning.text import body_lines, description_line
 from cardindex.store.card import Card
 
@@ -305,10 +306,11 @@ def _only_the_tree(repo: RepoFacts, sentence: str, paths: list[str]) -> bool:
 
 
 def commit(card: Card, ctx: LintContext) -> Iterator[Hit]:
-    """Repeats a commit: its hash, or its subject. `git log` already records it.
+    """Repeats a commit: its hash, its subject, or what happened in a pull request it merged. `git log` records it.
 
     Keep the why that the commit message does not say, if any, and drop the rest. A hash
-    cited as the evidence of a reason (under **Why:**) is not reported.
+    cited as the evidence of a reason (under **Why:**) is not reported, nor a pull request
+    cited in parentheses as the evidence of what a sentence says ("… (PR #206)").
     """
     repo = ctx.repo
     if repo is None or not card.usable or not repo.commits:
@@ -341,6 +343,15 @@ def commit(card: Card, ctx: LintContext) -> Iterator[Hit]:
                 if covered or (_may_reach(text, normalized, 80) and fuzz.ratio(text, normalized) >= 80):
                     yield Hit(number, f"repeats commit {commit_hash[:10]} {subject!r}: git history records it", fix="archive")
                     return
+    # A pull request the history merged: "PR #126 is open, not merged" when `git log` has "… (#126)".
+    merged = merged_pulls(repo.subjects) if "PR" in card.text or "ull request" in card.text else {}
+    for sentence in _claims(card) if merged else ():
+        for pull in stated_pulls(sentence.text) if not sentence.description else ():
+            if pull in merged:
+                commit_hash, subject = merged[pull]
+                yield Hit(sentence.line, f"states what happened in PR #{pull}, merged as {commit_hash[:10]} ({subject!r}): "
+                          "git history records it", fix="archive")
+                return
     # Reworded: "Webhook sending got exponential backoff in a recent commit" is "Add exponential backoff to the webhook sender".
     for sentence in _claims(card):
         if sentence.description or sentence.reason or has_date(sentence.text) or _CONSTRAINT.search(sentence.text):
