@@ -180,6 +180,10 @@ DERIVABLE = {
                          "`PricingEngine` computes the fare of a ride: the unlock fee plus the per-minute rate, "
                          "capped daily."),
     "pr-state": ("State of the map legend work", "PR #41 with the dock map legend still waits for review."),
+    "file-map": ("Map of the main files",
+                 "- `api/sprocket/unlock.py`: the one-time codes a rider types at a dock\n"
+                 "- `api/sprocket/pricing/engine.py`: how much a ride costs\n"
+                 "- `web/src/api/client.ts`: the fetch wrapper every page calls"),
 }
 
 CLEAN = {
@@ -257,6 +261,10 @@ CLEAN = {
                         "button for riders with debt)."),
     "pr-evidence": ("Who reviews map changes",
                     "Dana reviews every change to the map since the legend mix-up (PR #41)."),
+    "file-cautions": ("Files to touch with care",
+                      "- `api/sprocket/unlock.py`: the firmware team must approve changes\n"
+                      "- `api/sprocket/pricing/engine.py`: finance signs off every change since the 2025 audit\n"
+                      "- `web/src/api/client.ts`: keep the retry count, the city's gateway throttles bursts"),
     "map-perf": ("Why the map page loads docks lazily",
                  "MapPage loads docks lazily because the city asked us to keep the first paint under a second on "
                  "old phones."),

@@ -266,7 +266,8 @@ _ENTRY = re.compile(r"^\s*(?:[-*+]|\d+[.)]|\|)\s*\**`?((?:[\w.-]+/)*[\w.-]+/?)`?
 def _listing(repo: RepoFacts, card: Card) -> tuple[int, int] | None:
     """A card that lists repo folders and files, each with a gloss the names under it bear out: (first line, entries)."""
     lines = [(n, line) for n, line in body_lines(card) if line.strip() and not line.lstrip().startswith("#")]
-    entries = []
+    reasons = {s.line for s in sentences(card) if s.reason}
+    entries, glossed = [], []
     for number, line in lines:
         m = _ENTRY.match(line)
         found = _resolve(repo, m.group(1)) if m else None
@@ -275,9 +276,19 @@ def _listing(repo: RepoFacts, card: Card) -> tuple[int, int] | None:
         gloss = set(content_stems(m.group(2), split_camel=True)) - _LAYOUT_WORDS
         if len(gloss - _names_under(repo, [found])) <= 3:
             entries.append(number)
+        elif number not in reasons and not has_date(line) and len(gloss) <= _GLOSS_STEMS:
+            glossed.append(number)  # what the file is for, in a few words: what its code says
     if len(entries) >= 2 and len(entries) >= 0.6 * len(lines):
         return entries[0], len(entries)
+    # A map of key files: three or more of the repo's files, each with a short gloss and no reason.
+    every = sorted(entries + glossed)
+    if len(every) >= _MAP_ENTRIES and len(every) >= 0.6 * len(lines):
+        return every[0], len(every)
     return None
+
+
+_GLOSS_STEMS = 8  # a gloss longer than this says more than what a file is for
+_MAP_ENTRIES = 3
 
 
 _LAYOUT_WORDS = frozenset(content_stems(
