@@ -179,7 +179,7 @@ DERIVABLE = {
     "engine-describes": ("What the pricing engine computes",
                          "`PricingEngine` computes the fare of a ride: the unlock fee plus the per-minute rate, "
                          "capped daily."),
-    "pr-state": ("State of the map legend work", "PR #41 with the dock map legend still waits for review."),
+    "pr-state": ("State of the map legend work", "PR #41 still waits for a second review."),
     "file-map": ("Map of the main files",
                  "- `api/sprocket/unlock.py`: the one-time codes a rider types at a dock\n"
                  "- `api/sprocket/pricing/engine.py`: how much a ride costs\n"
@@ -334,3 +334,14 @@ def test_a_describing_verb_counts_in_the_clause_of_the_name(sentence: str, name:
     at = sentence.index(name)
     assert _subject_of_cue(sentence, at - (sentence[at - 1] == "`"), at + len(name) + (sentence[at + len(name)] == "`")) \
         is described
+
+
+def test_pull_requests_are_read_from_subjects_and_parenthesised_cites_are_evidence() -> None:
+    from cardindex.meaning.repo_pulls import merged_pulls, stated_pulls
+
+    subjects = [("a1", "Add the legend (#41)", "", frozenset()), ("b2", "Merge pull request #7 from x/y", "", frozenset()),
+                ("c3", "Fix #12 in the parser", "", frozenset())]
+    assert merged_pulls(subjects) == {"41": ("a1", "Add the legend (#41)"), "7": ("b2", "Merge pull request #7 from x/y")}
+    assert list(stated_pulls("PR #41 is open, not merged; pull request 77 too")) == ["41", "77"]
+    assert list(stated_pulls("the legend moved below the map (PR #41): riders asked")) == []
+    assert list(stated_pulls("see issue #41 and step #12")) == []
