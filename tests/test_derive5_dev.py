@@ -85,6 +85,10 @@ SPROCKET = {
         "# Deploying\n\nEvery merge to main is deployed to staging automatically. Production is deployed "
         "when a version tag (v1.2.3) is pushed; the deploy workflow runs scripts/deploy.sh.\n"
     ),
+    "api/sprocket/settings.py": (
+        "import os\n\nREGION = os.getenv(\"SPROCKET_REGION\", \"eu-west\")\n"
+        "DOCK_TIMEOUT = int(os.environ.get(\"DOCK_TIMEOUT_S\", 30))\n"
+    ),
     "api/sprocket/__init__.py": "",
     "api/sprocket/app.py": "from fastapi import FastAPI\n\napp = FastAPI()\n",
     "api/sprocket/unlock.py": (
@@ -184,6 +188,8 @@ DERIVABLE = {
                  "- `api/sprocket/unlock.py`: the one-time codes a rider types at a dock\n"
                  "- `api/sprocket/pricing/engine.py`: how much a ride costs\n"
                  "- `web/src/api/client.ts`: the fetch wrapper every page calls"),
+    "region-default": ("Default region", "SPROCKET_REGION defaults to eu-west."),
+    "timeout-stale": ("Dock timeout", "DOCK_TIMEOUT_S is 45 seconds unless it is set."),
 }
 
 CLEAN = {
@@ -265,6 +271,9 @@ CLEAN = {
                       "- `api/sprocket/unlock.py`: the firmware team must approve changes\n"
                       "- `api/sprocket/pricing/engine.py`: finance signs off every change since the 2025 audit\n"
                       "- `web/src/api/client.ts`: keep the retry count, the city's gateway throttles bursts"),
+    "region-pilot": ("Region of the Stockholm pilot",
+                     "Set SPROCKET_REGION to eu-north for the Stockholm pilot: the city must keep its data in "
+                     "Sweden by law."),
     "map-perf": ("Why the map page loads docks lazily",
                  "MapPage loads docks lazily because the city asked us to keep the first paint under a second on "
                  "old phones."),

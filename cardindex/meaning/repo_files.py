@@ -327,6 +327,20 @@ def constants(path: str, text: str) -> Iterator[Record]:
         value = literal(raw)
         if value is not None and value.strip():
             yield Record(path, text.count("\n", 0, m.start()) + 1, "constant", name, value)
+    if "env" in text:
+        for m in _ENV_DEFAULT.finditer(text):
+            value = literal(m.group("value"))
+            if value is not None and value.strip():
+                yield Record(path, text.count("\n", 0, m.start()) + 1, "constant", m.group("pname") or m.group("jname"), value)
+
+
+# An environment variable read with a default: `os.getenv("REGION", "eu-west")`, `process.env.REGION ?? "eu-west"`.
+# The default is the value the code gives the name, as a constant's literal is.
+_ENV_DEFAULT = re.compile(
+    r"(?:\b(?:os\.)?(?:getenv|environ\.get)\(\s*[\"'](?P<pname>[A-Z][A-Z0-9_]{2,})[\"']\s*,\s*"
+    r"|\bprocess\.env\.(?P<jname>[A-Z][A-Z0-9_]{2,})\s*(?:\?\?|\|\|)\s*)"
+    r"(?P<value>[\"'][^\"'\n]{0,80}[\"']|-?\d[\d_.]*)"
+)
 
 
 # ------------------------------------------------------------------ which reader reads which file
