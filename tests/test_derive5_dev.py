@@ -190,6 +190,9 @@ DERIVABLE = {
                  "- `web/src/api/client.ts`: the fetch wrapper every page calls"),
     "region-default": ("Default region", "SPROCKET_REGION defaults to eu-west."),
     "timeout-stale": ("Dock timeout", "DOCK_TIMEOUT_S is 45 seconds unless it is set."),
+    "dock-remains": ("When to open a field ticket",
+                     "Restart a quiet dock from the admin console; if it remains offline, open a field ticket so a "
+                     "technician visits it."),
 }
 
 CLEAN = {
@@ -274,6 +277,9 @@ CLEAN = {
     "region-pilot": ("Region of the Stockholm pilot",
                      "Set SPROCKET_REGION to eu-north for the Stockholm pilot: the city must keep its data in "
                      "Sweden by law."),
+    "dock-remains-why": ("Why field tickets wait for the morning",
+                         "If a dock remains offline overnight, open the field ticket in the morning: the "
+                         "technicians' contract pays no night visits."),
     "map-perf": ("Why the map page loads docks lazily",
                  "MapPage loads docks lazily because the city asked us to keep the first paint under a second on "
                  "old phones."),
@@ -354,3 +360,23 @@ def test_pull_requests_are_read_from_subjects_and_parenthesised_cites_are_eviden
     assert list(stated_pulls("PR #41 is open, not merged; pull request 77 too")) == ["41", "77"]
     assert list(stated_pulls("the legend moved below the map (PR #41): riders asked")) == []
     assert list(stated_pulls("see issue #41 and step #12")) == []
+
+
+def test_a_synonym_in_the_passage_stands_for_a_missing_stem() -> None:
+    from cardindex.meaning.content import content_stems
+    from cardindex.meaning.repo_facts import Unit
+    from cardindex.meaning.repo_match import COVERED, UnitIndex
+    from cardindex.meaning.repo_synonyms import with_synonyms
+
+    passage = "the ingest worker starts again when the dock stays offline after a restart"
+    other = ["the pricing service computes fares nightly", "riders unlock bikes with a code"]
+    index = UnitIndex([Unit(f"docs/{i}.md", 1, " ".join(dict.fromkeys(content_stems(t))), "")
+                       for i, t in enumerate([passage, *other])])
+    said = set(content_stems("the ingest worker begins again when the dock remains offline after a restart"))
+    plain = index.best(sorted(said))
+    assert plain is not None and plain.coverage < COVERED
+    reworded = with_synonyms(index, plain, said)
+    assert reworded is not None and reworded.coverage >= COVERED and reworded.missing == frozenset()
+    unrelated = set(content_stems("the ingest worker crashes again when the dock goes dark after a restart"))
+    kept = with_synonyms(index, index.best(sorted(unrelated)), unrelated)
+    assert kept is None or kept.coverage < COVERED

@@ -31,6 +31,7 @@ from cardindex.meaning.repo_match import (
     unit_index,
 )
 from cardindex.meaning.repo_pulls import merged_pulls, stated_pulls
+from cardindex.meaning.repo_synonyms import with_synonyms
 from cardindex.meaning.text import body_lines, description_line
 from cardindex.store.card import Card
 
@@ -432,7 +433,7 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
         most = max((len(found) for found in by_doc.values()), default=0)
         if uncovered > (1 - COVERED_SHARE) * total and most + len(said) - seen < COPIED_SENTENCES:
             break  # neither most of the card nor five of its sentences can be covered any more
-        cover = index.best(list(stems))
+        cover = with_synonyms(index, index.best(list(stems)), stems)
         if cover is None or cover.coverage < COVERED:
             cover = block_cover(repo, list(stems)) or cover
         if cover is not None and cover.coverage >= COPIED_COVERAGE and not cover.unit.label:
