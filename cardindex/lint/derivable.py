@@ -190,7 +190,8 @@ def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:
     never right): the message says both values. Not reported: a card that gives an
     outside reason or constraint for the name, or describes another system's API whose
     name matches ours; a name that is a plain word counts only when its definition
-    bears the card out.
+    bears the card out; a name whose clause has no describing verb, or that an
+    instruction has for object ("fixed in `Dialog` (read `onClose` through a ref)").
     """
     repo = ctx.repo
     if repo is None or not card.usable:
@@ -237,7 +238,9 @@ def layout(card: Card, ctx: LintContext) -> Iterator[Hit]:
     """Describes the module layout (where files and folders are, what a folder holds): the tree shows it.
 
     Reported when a claim sentence places a repo path with a layout word and says
-    nothing about it beyond what the names of the files under it say.
+    nothing about it beyond what the names of the files under it say, or when the card is
+    a map of three or more repo files, each with a short gloss of what it is for and no
+    reason, date or constraint.
     """
     repo = ctx.repo
     if repo is None or not card.usable:
