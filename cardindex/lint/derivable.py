@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
 
 from cardindex.lint.context import Hit, LintContext
+from cardindex.lint.derivable_layout import listing, only_the_tree, resolve
 from cardindex.lint.derivable_values import constant_values, record_values
 from cardindex.meaning.claims import Sentence, brings_in_others, english_prose, gives_reason, prose_of, sentences
 from cardindex.meaning.content import content_stems, has_date
@@ -32,7 +33,7 @@ from cardindex.meaning.repo_match import (
 )
 from cardindex.meaning.repo_pulls import merged_pulls, stated_pulls
 from cardindex.meaning.repo_synonyms import with_synonyms
-from cardindex.meaning.text import body_lines, description_line
+from cardindex.meaning.text import description_line
 from cardindex.store.card import Card
 
 _PATH_LINE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.[A-Za-z0-9]{1,6})(?::|#L| line | lines? )(\d+)\b")
@@ -82,17 +83,6 @@ def _shared(tokens: Iterable[str], index: Mapping[str, list[int]]) -> Counter[in
     return Counter(chain.from_iterable(index.get(t, ()) for t in tokens))
 
 
-def _resolve(repo: RepoFacts, reference: str) -> str | None:
-    """The repo file or folder a path in a card names (exactly, or by a unique suffix)."""
-    reference = reference.strip("./").rstrip("/")
-    if not reference:
-        return None
-    if reference in repo.files or reference in repo.dirs:
-        return reference
-    matches = [f for f in repo.by_name.get(reference.rsplit("/", 1)[-1], ()) if f.endswith("/" + reference)]
-    return matches[0] if len(matches) == 1 else None
-
-
 def _claims(card: Card) -> list[Sentence]:
     """The sentences that state the card's claim: not under a Why label, not giving a reason."""
     return [s for s in sentences(card) if not s.reason]
@@ -110,7 +100,7 @@ def file_line(card: Card, ctx: LintContext) -> Iterator[Hit]:
         return
     for sentence in _claims(card):
         for m in _PATH_LINE.finditer(sentence.text):
-            found = _resolve(repo, m.group(1))
+            found = resolve(repo, m.group(1))
             if found:
                 yield Hit(sentence.line, f"cites {found} line {m.group(2)}: the code already records it", fix="archive")
                 return
@@ -245,79 +235,23 @@ def layout(card: Card, ctx: LintContext) -> Iterator[Hit]:
     repo = ctx.repo
     if repo is None or not card.usable:
         return
-    if not any(_resolve(repo, m.group(1)) for m in _PATH.finditer(card.text[card.body_offset:].replace("`", " "))):
+    if not any(resolve(repo, m.group(1)) for m in _PATH.finditer(card.text[card.body_offset:].replace("`", " "))):
         return  # names no file or folder of the repo
     if gives_reason(card):
         return
-    listing = _listing(repo, card)
-    if listing is not None:
-        yield Hit(listing[0], f"lists where {listing[1]} repo folders and files are: the repo layout already shows it",
+    listed = listing(repo, card)
+    if listed is not None:
+        yield Hit(listed[0], f"lists where {listed[1]} repo folders and files are: the repo layout already shows it",
                   fix="archive")
         return
     for sentence in _claims(card):
         for part in re.split(r"(?<=[.!?;])\s+", sentence.text):
             if not english_prose(part) or not _LAYOUT.search(prose_of(part)) or _PATH_LINE.search(part):
                 continue  # no layout word, or reported as a file and line
-            paths = [found for m in _PATH.finditer(part.replace("`", " ")) if (found := _resolve(repo, m.group(1)))]
-            if paths and _only_the_tree(repo, part, paths):
+            paths = [found for m in _PATH.finditer(part.replace("`", " ")) if (found := resolve(repo, m.group(1)))]
+            if paths and only_the_tree(repo, part, paths):
                 yield Hit(sentence.line, f"describes where {paths[0]} is: the repo layout already shows it", fix="archive")
                 return
-
-
-_ENTRY = re.compile(r"^\s*(?:[-*+]|\d+[.)]|\|)\s*\**`?((?:[\w.-]+/)*[\w.-]+/?)`?\**\s*(?:[-\u2014\u2013:|(]|$)(.*)$")
-
-
-def _listing(repo: RepoFacts, card: Card) -> tuple[int, int] | None:
-    """A card that lists repo folders and files, each with a gloss the names under it bear out: (first line, entries)."""
-    lines = [(n, line) for n, line in body_lines(card) if line.strip() and not line.lstrip().startswith("#")]
-    reasons = {s.line for s in sentences(card) if s.reason}
-    entries, glossed = [], []
-    for number, line in lines:
-        m = _ENTRY.match(line)
-        found = _resolve(repo, m.group(1)) if m else None
-        if m is None or found is None:
-            continue
-        gloss = set(content_stems(m.group(2), split_camel=True)) - _LAYOUT_WORDS
-        if len(gloss - _names_under(repo, [found])) <= 3:
-            entries.append(number)
-        elif number not in reasons and not has_date(line) and len(gloss) <= _GLOSS_STEMS:
-            glossed.append(number)  # what the file is for, in a few words: what its code says
-    if len(entries) >= 2 and len(entries) >= 0.6 * len(lines):
-        return entries[0], len(entries)
-    # A map of key files: three or more of the repo's files, each with a short gloss and no reason.
-    every = sorted(entries + glossed)
-    if len(every) >= _MAP_ENTRIES and len(every) >= 0.6 * len(lines):
-        return every[0], len(every)
-    return None
-
-
-_GLOSS_STEMS = 8  # a gloss longer than this says more than what a file is for
-_MAP_ENTRIES = 3
-
-
-_LAYOUT_WORDS = frozenset(content_stems(
-    "lives live living in under is are sits located can be found defined contains contain holds hold layout structure "
-    "folder folders directory directories module modules package packages split into file files code source top level "
-    "root repo repository tree"))
-
-
-def _names_under(repo: RepoFacts, paths: list[str]) -> set[str]:
-    """The stems of `paths` and of the names of every file and folder under them."""
-    names: set[str] = set()
-    for path in paths:
-        names.update(content_stems(path.replace("/", " "), split_camel=True))
-        prefix = path + "/"
-        for f in repo.files:
-            if f.startswith(prefix):
-                names.update(content_stems(f[len(prefix):].replace("/", " "), split_camel=True))
-    return names
-
-
-def _only_the_tree(repo: RepoFacts, sentence: str, paths: list[str]) -> bool:
-    """Whether `sentence` says no more about `paths` than the names of the files and folders under them."""
-    said = set(content_stems(sentence, split_camel=True)) - _LAYOUT_WORDS
-    rest = said - _names_under(repo, paths)
-    return len(rest) <= max(1, len(said) // 4)
 
 
 def commit(card: Card, ctx: LintContext) -> Iterator[Hit]:
@@ -496,7 +430,7 @@ def _named_docs(repo: RepoFacts, card: Card) -> list[str]:
     """The repo docs a card names by path (`docs/incidents/…md`), each once, in order."""
     found: dict[str, None] = {}
     for m in _PATH.finditer(card.text.replace("`", " ")):
-        path = _resolve(repo, m.group(1))
+        path = resolve(repo, m.group(1))
         if path is not None and path.endswith((".md", ".markdown", ".rst", ".mdc", ".adoc")):
             found[path] = None
     return list(found)
