@@ -280,6 +280,17 @@ CLEAN = {
     "dock-remains-why": ("Why field tickets wait for the morning",
                          "If a dock remains offline overnight, open the field ticket in the morning: the "
                          "technicians' contract pays no night visits."),
+    "ci-required": ("Why the ci workflow is a required check",
+                    "The ci workflow is a required check because the city's contract counts every failed deploy "
+                    "against us."),
+    "ruff-rollout": ("When ruff's B rules get turned on",
+                     "Turn on ruff's B rules only after Priya's refactor lands; she asked us to avoid conflicts."),
+    "web-review-rota": ("How to get a web review",
+                        "@sprocket/frontend rotates its reviewer weekly: ask in the team channel, not a person, for "
+                        "a review of web/."),
+    "migrate-snapshot": ("Snapshot before migrating staging",
+                         "Take a snapshot of the staging database before `make migrate`; the last failed migration "
+                         "took a day to restore."),
     "map-perf": ("Why the map page loads docks lazily",
                  "MapPage loads docks lazily because the city asked us to keep the first paint under a second on "
                  "old phones."),
