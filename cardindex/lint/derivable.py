@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
 
 from cardindex.lint.context import Hit, LintContext
+from cardindex.lint.derivable_layout import listing, only_the_tree, resolve
 from cardindex.lint.derivable_values import constant_values, record_values
 from cardindex.meaning.claims import Sentence, brings_in_others, english_prose, gives_reason, prose_of, sentences
 from cardindex.meaning.content import content_stems, has_date
@@ -30,7 +31,9 @@ from cardindex.meaning.repo_match import (
     summary_of,
     unit_index,
 )
-from cardindex.meaning.text import body_lines, description_line
+from cardindex.meaning.repo_pulls import merged_pulls, stated_pulls
+from cardindex.meaning.repo_synonyms import with_synonyms
+from cardindex.meaning.text import description_line
 from cardindex.store.card import Card
 
 _PATH_LINE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.[A-Za-z0-9]{1,6})(?::|#L| line | lines? )(\d+)\b")
@@ -80,17 +83,6 @@ def _shared(tokens: Iterable[str], index: Mapping[str, list[int]]) -> Counter[in
     return Counter(chain.from_iterable(index.get(t, ()) for t in tokens))
 
 
-def _resolve(repo: RepoFacts, reference: str) -> str | None:
-    """The repo file or folder a path in a card names (exactly, or by a unique suffix)."""
-    reference = reference.strip("./").rstrip("/")
-    if not reference:
-        return None
-    if reference in repo.files or reference in repo.dirs:
-        return reference
-    matches = [f for f in repo.by_name.get(reference.rsplit("/", 1)[-1], ()) if f.endswith("/" + reference)]
-    return matches[0] if len(matches) == 1 else None
-
-
 def _claims(card: Card) -> list[Sentence]:
     """The sentences that state the card's claim: not under a Why label, not giving a reason."""
     return [s for s in sentences(card) if not s.reason]
@@ -108,7 +100,7 @@ def file_line(card: Card, ctx: LintContext) -> Iterator[Hit]:
         return
     for sentence in _claims(card):
         for m in _PATH_LINE.finditer(sentence.text):
-            found = _resolve(repo, m.group(1))
+            found = resolve(repo, m.group(1))
             if found:
                 yield Hit(sentence.line, f"cites {found} line {m.group(2)}: the code already records it", fix="archive")
                 return
@@ -158,6 +150,28 @@ def _backed(repo: RepoFacts, name: str, named: set[str], sentence: str) -> bool:
     return len(said & defined) >= 3
 
 
+# Where one clause of a sentence ends: a semicolon, a dash, a table cell, "x: y", a parenthetical's edges.
+_CLAUSE_END = re.compile(r"[;\u2014\u2013|]|:\s|\s-\s|\s\(|\)(?=\s|$)")
+
+
+def _subject_of_cue(part: str, start: int, end: int) -> bool:
+    """Whether a describing verb is said in the same clause as the name at `part[start:end]`.
+
+    "`Dialog` re-runs its effect", "rates are hard-coded in `VAT_RATES`: …" describe the
+    name; "fixed in `Dialog` (read `onClose` through a ref)" places a fix in it, and
+    "re-pin `IMAGE_TAG` in the env file (CI writes full SHAs)" gives a step whose verb
+    belongs to a clause of its own: a lesson or a step that names a component is not a
+    description of it, and neither is an instruction that has it for object ("call `issue_code`").
+    """
+    before = [m.end() for m in _CLAUSE_END.finditer(part, 0, start)]
+    after = _CLAUSE_END.search(part, end)
+    first = before[-1] if before else 0
+    ahead = prose_of(part[first:start])
+    if any(re.fullmatch(r"[a-z]+", c.group()) and not c.group().endswith(("s", "ed")) for c in _DESCRIBES.finditer(ahead)):
+        return False  # an instruction ("read `onClose` through a ref", "call `issue_code`"), not what the name does
+    return _DESCRIBES.search(prose_of(part[first:after.start() if after else len(part)])) is not None
+
+
 def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:
     """Describes what a function, class or constant defined in the repo does, or gives a constant's value.
 
@@ -166,7 +180,8 @@ def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:
     never right): the message says both values. Not reported: a card that gives an
     outside reason or constraint for the name, or describes another system's API whose
     name matches ours; a name that is a plain word counts only when its definition
-    bears the card out.
+    bears the card out; a name whose clause has no describing verb, or that an
+    instruction has for object ("fixed in `Dialog` (read `onClose` through a ref)").
     """
     repo = ctx.repo
     if repo is None or not card.usable:
@@ -200,7 +215,7 @@ def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:
             for m in _IDENT.finditer(part):
                 name = next(g for g in m.groups() if g).rsplit(".", 1)[-1]
                 symbol = repo.symbols.get(name)
-                if symbol is None:
+                if symbol is None or not _subject_of_cue(part, m.start(), m.end()):
                     continue
                 if (_plain_word(name) or _EXTERNAL.search(part)) and not _backed(repo, name, named, part):
                     continue  # a name match alone: the claim may be about something else
@@ -213,80 +228,38 @@ def layout(card: Card, ctx: LintContext) -> Iterator[Hit]:
     """Describes the module layout (where files and folders are, what a folder holds): the tree shows it.
 
     Reported when a claim sentence places a repo path with a layout word and says
-    nothing about it beyond what the names of the files under it say.
+    nothing about it beyond what the names of the files under it say, or when the card is
+    a map of three or more repo files, each with a short gloss of what it is for and no
+    reason, date or constraint.
     """
     repo = ctx.repo
     if repo is None or not card.usable:
         return
-    if not any(_resolve(repo, m.group(1)) for m in _PATH.finditer(card.text[card.body_offset:].replace("`", " "))):
+    if not any(resolve(repo, m.group(1)) for m in _PATH.finditer(card.text[card.body_offset:].replace("`", " "))):
         return  # names no file or folder of the repo
     if gives_reason(card):
         return
-    listing = _listing(repo, card)
-    if listing is not None:
-        yield Hit(listing[0], f"lists where {listing[1]} repo folders and files are: the repo layout already shows it",
+    listed = listing(repo, card)
+    if listed is not None:
+        yield Hit(listed[0], f"lists where {listed[1]} repo folders and files are: the repo layout already shows it",
                   fix="archive")
         return
     for sentence in _claims(card):
         for part in re.split(r"(?<=[.!?;])\s+", sentence.text):
             if not english_prose(part) or not _LAYOUT.search(prose_of(part)) or _PATH_LINE.search(part):
                 continue  # no layout word, or reported as a file and line
-            paths = [found for m in _PATH.finditer(part.replace("`", " ")) if (found := _resolve(repo, m.group(1)))]
-            if paths and _only_the_tree(repo, part, paths):
+            paths = [found for m in _PATH.finditer(part.replace("`", " ")) if (found := resolve(repo, m.group(1)))]
+            if paths and only_the_tree(repo, part, paths):
                 yield Hit(sentence.line, f"describes where {paths[0]} is: the repo layout already shows it", fix="archive")
                 return
 
 
-_ENTRY = re.compile(r"^\s*(?:[-*+]|\d+[.)]|\|)\s*\**`?((?:[\w.-]+/)*[\w.-]+/?)`?\**\s*(?:[-\u2014\u2013:|(]|$)(.*)$")
-
-
-def _listing(repo: RepoFacts, card: Card) -> tuple[int, int] | None:
-    """A card that lists repo folders and files, each with a gloss the names under it bear out: (first line, entries)."""
-    lines = [(n, line) for n, line in body_lines(card) if line.strip() and not line.lstrip().startswith("#")]
-    entries = []
-    for number, line in lines:
-        m = _ENTRY.match(line)
-        found = _resolve(repo, m.group(1)) if m else None
-        if m is None or found is None:
-            continue
-        gloss = set(content_stems(m.group(2), split_camel=True)) - _LAYOUT_WORDS
-        if len(gloss - _names_under(repo, [found])) <= 3:
-            entries.append(number)
-    if len(entries) >= 2 and len(entries) >= 0.6 * len(lines):
-        return entries[0], len(entries)
-    return None
-
-
-_LAYOUT_WORDS = frozenset(content_stems(
-    "lives live living in under is are sits located can be found defined contains contain holds hold layout structure "
-    "folder folders directory directories module modules package packages split into file files code source top level "
-    "root repo repository tree"))
-
-
-def _names_under(repo: RepoFacts, paths: list[str]) -> set[str]:
-    """The stems of `paths` and of the names of every file and folder under them."""
-    names: set[str] = set()
-    for path in paths:
-        names.update(content_stems(path.replace("/", " "), split_camel=True))
-        prefix = path + "/"
-        for f in repo.files:
-            if f.startswith(prefix):
-                names.update(content_stems(f[len(prefix):].replace("/", " "), split_camel=True))
-    return names
-
-
-def _only_the_tree(repo: RepoFacts, sentence: str, paths: list[str]) -> bool:
-    """Whether `sentence` says no more about `paths` than the names of the files and folders under them."""
-    said = set(content_stems(sentence, split_camel=True)) - _LAYOUT_WORDS
-    rest = said - _names_under(repo, paths)
-    return len(rest) <= max(1, len(said) // 4)
-
-
 def commit(card: Card, ctx: LintContext) -> Iterator[Hit]:
-    """Repeats a commit: its hash, or its subject. `git log` already records it.
+    """Repeats a commit: its hash, its subject, or what happened in a pull request it merged. `git log` records it.
 
     Keep the why that the commit message does not say, if any, and drop the rest. A hash
-    cited as the evidence of a reason (under **Why:**) is not reported.
+    cited as the evidence of a reason (under **Why:**) is not reported, nor a pull request
+    cited in parentheses as the evidence of what a sentence says ("… (PR #206)").
     """
     repo = ctx.repo
     if repo is None or not card.usable or not repo.commits:
@@ -319,6 +292,15 @@ def commit(card: Card, ctx: LintContext) -> Iterator[Hit]:
                 if covered or (_may_reach(text, normalized, 80) and fuzz.ratio(text, normalized) >= 80):
                     yield Hit(number, f"repeats commit {commit_hash[:10]} {subject!r}: git history records it", fix="archive")
                     return
+    # A pull request the history merged: "PR #126 is open, not merged" when `git log` has "… (#126)".
+    merged = merged_pulls(repo.subjects) if "PR" in card.text or "ull request" in card.text else {}
+    for sentence in _claims(card) if merged else ():
+        for pull in stated_pulls(sentence.text) if not sentence.description else ():
+            if pull in merged:
+                commit_hash, subject = merged[pull]
+                yield Hit(sentence.line, f"states what happened in PR #{pull}, merged as {commit_hash[:10]} ({subject!r}): "
+                          "git history records it", fix="archive")
+                return
     # Reworded: "Webhook sending got exponential backoff in a recent commit" is "Add exponential backoff to the webhook sender".
     for sentence in _claims(card):
         if sentence.description or sentence.reason or has_date(sentence.text) or _CONSTRAINT.search(sentence.text):
@@ -357,11 +339,15 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
     if repo is None or not card.usable or not repo.units:
         return
     all_sentences = sentences(card)
-    reasoned = gives_reason(card)
-    for sentence in all_sentences:
-        if reasoned:
-            break  # a reason or constraint: what the config does not record
-        for stated in record_values(sentence.text, repo.records):
+    # A rule the config itself states ("pytest always runs with --strict-markers") gives no reason of its own;
+    # any other reason or constraint is what the config does not record.
+    # A description says what the card is for ("Why the API stays on Python 3.11"): the body is what it states.
+    stating = [s for s in all_sentences if not s.description] or all_sentences
+    stated_in = [(sentence, next(iter(record_values(sentence.text, repo.records)), None)) for sentence in stating]
+    if not any(sentence.reason and stated is None for sentence, stated in stated_in):
+        for sentence, stated in stated_in:
+            if stated is None:
+                continue
             r = stated.record
             if stated.same:
                 yield Hit(sentence.line, f"{r.path} line {r.line} ({r.kind} {r.subject}) already records this",
@@ -384,7 +370,7 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
         most = max((len(found) for found in by_doc.values()), default=0)
         if uncovered > (1 - COVERED_SHARE) * total and most + len(said) - seen < COPIED_SENTENCES:
             break  # neither most of the card nor five of its sentences can be covered any more
-        cover = index.best(list(stems))
+        cover = with_synonyms(index, index.best(list(stems)), stems)
         if cover is None or cover.coverage < COVERED:
             cover = block_cover(repo, list(stems)) or cover
         if cover is not None and cover.coverage >= COPIED_COVERAGE and not cover.unit.label:
@@ -444,7 +430,7 @@ def _named_docs(repo: RepoFacts, card: Card) -> list[str]:
     """The repo docs a card names by path (`docs/incidents/…md`), each once, in order."""
     found: dict[str, None] = {}
     for m in _PATH.finditer(card.text.replace("`", " ")):
-        path = _resolve(repo, m.group(1))
+        path = resolve(repo, m.group(1))
         if path is not None and path.endswith((".md", ".markdown", ".rst", ".mdc", ".adoc")):
             found[path] = None
     return list(found)

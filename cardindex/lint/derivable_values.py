@@ -97,6 +97,26 @@ def _setting_words(subject: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(content_stems(tool)), frozenset(content_stems(parts[-1], split_camel=True))
 
 
+_FLAG = re.compile(r"--?[A-Za-z][\w-]*|\b[A-Z]{1,4}\d{2,4}\b")
+
+
+def _text_setting(sentence: str, said: set[str], record: Record) -> Stated | None:
+    """A tool setting whose value is flags or codes (`addopts = "-ra --strict-markers"`, `ignore = ["E501"]`), given whole.
+
+    The sentence names the tool, writes every flag or code of the value as the file
+    does, and says little else: "pytest always runs with -ra and --strict-markers".
+    """
+    flags = {f.lower() for f in _FLAG.findall(record.value)}
+    if not flags or not flags <= {f.lower() for f in _FLAG.findall(sentence)}:
+        return None
+    tool, _ = _setting_words(record.subject)
+    if not tool <= said:
+        return None
+    if _extra(sentence, record, "setting set configured config option tool default defaults always every run runs") > 3:
+        return None
+    return Stated(record, True, record.value)
+
+
 def _setting(sentence: str, said: set[str], stated: frozenset[str], record: Record) -> Stated | None:
     """A tool setting named by its tool and key (`ruff` … `line length`), with the number the sentence gives."""
     tool, key = _setting_words(record.subject)
@@ -161,19 +181,45 @@ def _owner(sentence: str, record: Record) -> Stated | None:
     return Stated(record, True, named[0]) if len(extra) <= 2 else None
 
 
+_INVOKED = {"script": re.compile(r"\b(?:npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?([\w:.-]+)"),
+            "target": re.compile(r"\bmake\s+(?:-\S+\s+)*([A-Za-z0-9][\w./-]*)")}
+_RUNNING = "script run runs ran command npm yarn pnpm bun make target start starts does executes calls invokes"
+
+
+def _invoked(sentence: str, record: Record) -> Stated | None:
+    """A package script or Makefile target called as one runs it (`pnpm test`, `make db`) with what it runs.
+
+    "`pnpm test` runs the unit tests once with vitest" gives every word of the script's
+    command (`vitest run`) and little else: what package.json says. A sentence that
+    brings a reason, a fault or a step of its own ("when `pnpm test` fails only in CI,
+    clear the cache") has more words than the record and is left alone.
+    """
+    pattern = _INVOKED.get(record.kind)
+    if pattern is None or not any(m.group(1).rstrip(".:") == record.subject for m in pattern.finditer(sentence)):
+        return None
+    command = set(content_stems(record.value)) - set(content_stems(_RUNNING))
+    if not command or not command <= set(content_stems(sentence)):
+        return None
+    return Stated(record, True, record.value) if _extra(sentence, record, _RUNNING) <= 3 else None
+
+
 def record_values(sentence: str, records: list[Record]) -> Iterator[Stated]:
-    """Each config record `sentence` gives a value for: a tool setting, a runtime version, a path's owners."""
+    """Each config record `sentence` gives a value for: a tool setting, a runtime version, a path's owners, a script's command."""
     said = set(content_stems(sentence, split_camel=True))
     lowered = sentence.lower()
     digits = any(ch.isdigit() for ch in sentence)
     stated = numbers(sentence) if digits else frozenset()
     for record in records:
-        if record.kind == "setting" and digits:
+        if record.kind == "setting" and digits and numbers(record.value):
             found = _setting(sentence, said, stated, record)
+        elif record.kind == "setting" and (digits or "-" in sentence):
+            found = _text_setting(sentence, said, record)
         elif record.kind == "version" and digits and record.subject.lower()[:2] in lowered:
             found = _version(sentence, record)
         elif record.kind == "owner" and any(h.lstrip("@").lower() in lowered for h in record.value.split()):
             found = _owner(sentence, record)
+        elif record.kind in _INVOKED and record.subject.lower() in lowered:
+            found = _invoked(sentence, record)
         else:
             continue
         if found is not None:

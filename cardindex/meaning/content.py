@@ -19,6 +19,9 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _CJK = re.compile(r"[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _DATE = re.compile(r"\b(?:19|20)\d\d-\d\d(?:-\d\d)?\b")
 _NUMBER = re.compile(r"(?<![\w.])\d[\d_,]*(?:\.\d+)?(?![\w.]*\w)")
+# One spelling of "not": "Don't push to main" and "nobody pushes to main" both deny the same thing.
+_CONTRACTED = re.compile(r"(?i)\b(?:(can)|(won)|(\w+)n)['\u2019]t\b")
+_DENIALS = frozenset({"never", "nobody", "no", "none", "cannot", "not"})
 
 
 @functools.lru_cache(maxsize=50_000)
@@ -31,7 +34,10 @@ def content_stems(text: str, *, split_camel: bool = False) -> tuple[str, ...]:
     """The content stems of `text`, in order, repeats kept."""
     if split_camel:
         text = _CAMEL.sub(" ", text)
-    raw = [w for w in _TOKEN.findall(text.lower()) if (len(w) > 1 or w.isdigit()) and w not in STOP]
+    if "'" in text or "\u2019" in text:
+        text = _CONTRACTED.sub(lambda m: f"{m.group(1) or ('will' if m.group(2) else m.group(3))} not", text)
+    raw = [("not" if w in _DENIALS else w) for w in _TOKEN.findall(text.lower())
+           if (len(w) > 1 or w.isdigit()) and w not in STOP]
     if not raw:
         return ()
     if not _CJK.search(text):

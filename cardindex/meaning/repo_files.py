@@ -67,7 +67,7 @@ _TARGET = re.compile(r"^([A-Za-z0-9][\w./-]*)\s*:(?![:=])([^\n]*)$", re.MULTILIN
 
 
 def makefile(path: str, text: str) -> Iterator[Record]:
-    """Each target of a Makefile with its recipe (the tab-indented lines under it)."""
+    """Each target of a Makefile with its recipe (the tab-indented lines under it), and what its help or comment says."""
     lines = text.splitlines()
     for m in _TARGET.finditer(text):
         number = text.count("\n", 0, m.start()) + 1
@@ -76,7 +76,17 @@ def makefile(path: str, text: str) -> Iterator[Record]:
             if not line.startswith("\t"):
                 break
             recipe.append(line.strip().lstrip("@-"))
-        yield Record(path, number, "target", m.group(1), " ; ".join(recipe) or m.group(2).strip())
+        prerequisites, _, help_text = m.group(2).partition("##")
+        yield Record(path, number, "target", m.group(1), " ; ".join(recipe) or prerequisites.strip())
+        # What the Makefile says the target is for: `migrate: ## apply the migrations`, or comments just above it.
+        above: list[str] = []
+        for line in reversed(lines[:number - 1]):
+            if not line.startswith("#"):
+                break
+            above.insert(0, line.lstrip("#").strip())
+        said = help_text.strip() or " ".join(above)
+        if len(re.findall(r"[A-Za-z]{2,}", said)) >= 2:
+            yield Record(path, number, "target", m.group(1), said)
 
 
 # ------------------------------------------------------------------ CI workflows
@@ -112,6 +122,17 @@ def _steps(path: str, text: str, job: str, steps: Any) -> Iterator[Record]:
             yield Record(path, _line_of(text, run.splitlines()[0] if run else str(name)), "ci", subject, value)
 
 
+def _matrix(job: dict[Any, Any]) -> str:
+    """What a job's matrix runs it on (`python-version 3.11 3.12`): the versions a card says CI tests."""
+    strategy = job.get("strategy")
+    matrix = strategy.get("matrix") if isinstance(strategy, dict) else None
+    if not isinstance(matrix, dict):
+        return ""
+    parts = [f"{k} {' '.join(str(v) for v in values if isinstance(v, (str, int, float)))}"
+             for k, values in matrix.items() if isinstance(k, str) and isinstance(values, list)]
+    return f"matrix {' '.join(parts)}" if parts else ""
+
+
 def github_workflow(path: str, text: str) -> Iterator[Record]:
     """A GitHub Actions workflow: its name and triggers, each job, each step's name and command."""
     data = _yaml(text)
@@ -130,7 +151,7 @@ def github_workflow(path: str, text: str) -> Iterator[Record]:
         if not isinstance(job, dict):
             continue
         job_name = str(job.get("name") or job_id)
-        yield Record(path, _line_of(text, f"{job_id}:"), "ci", job_name, str(job.get("runs-on") or ""))
+        yield Record(path, _line_of(text, f"{job_id}:"), "ci", job_name, f"{job.get('runs-on') or ''} {_matrix(job)}".strip())
         yield from _steps(path, text, job_name, job.get("steps"))
 
 
@@ -306,6 +327,20 @@ def constants(path: str, text: str) -> Iterator[Record]:
         value = literal(raw)
         if value is not None and value.strip():
             yield Record(path, text.count("\n", 0, m.start()) + 1, "constant", name, value)
+    if "env" in text:
+        for m in _ENV_DEFAULT.finditer(text):
+            value = literal(m.group("value"))
+            if value is not None and value.strip():
+                yield Record(path, text.count("\n", 0, m.start()) + 1, "constant", m.group("pname") or m.group("jname"), value)
+
+
+# An environment variable read with a default: `os.getenv("REGION", "eu-west")`, `process.env.REGION ?? "eu-west"`.
+# The default is the value the code gives the name, as a constant's literal is.
+_ENV_DEFAULT = re.compile(
+    r"(?:\b(?:os\.)?(?:getenv|environ\.get)\(\s*[\"'](?P<pname>[A-Z][A-Z0-9_]{2,})[\"']\s*,\s*"
+    r"|\bprocess\.env\.(?P<jname>[A-Z][A-Z0-9_]{2,})\s*(?:\?\?|\|\|)\s*)"
+    r"(?P<value>[\"'][^\"'\n]{0,80}[\"']|-?\d[\d_.]*)"
+)
 
 
 # ------------------------------------------------------------------ which reader reads which file

@@ -134,6 +134,9 @@ def blocks(records: Sequence[Record], known: dict[tuple[str, str], str], kind_wo
     for r in records:
         if r.kind != "constant":
             grouped[(r.path, block_of(r))].append(r)
+    # A workflow's triggers hold for each of its jobs: "on every pull request CI lints" restates the web job.
+    triggers = {r.path: frozenset(content_stems(r.value.split(";", 1)[0])) for r in records
+                if r.kind == "ci" and r.line == 1 and r.value.startswith("on ")}
     out: list[Block] = []
     for (path, name), members in grouped.items():
         if len(members) > _MAX_BLOCK:
@@ -149,5 +152,7 @@ def blocks(records: Sequence[Record], known: dict[tuple[str, str], str], kind_wo
         words |= frozenset(content_stems(_TOOL_WORDS.get(name.split(" ", 1)[-1], "")))
         # Where the file lives says whose records they are ("services/api/pyproject.toml": the API's settings).
         words |= frozenset(content_stems(path.rsplit("/", 1)[0].replace("/", " "))) if "/" in path else frozenset()
+        if name.startswith("ci ") and not any(r.line == 1 for r in members):
+            words |= triggers.get(path, frozenset())
         out.append(Block(path, min(r.line for r in members), name, own, subjects, frozenset().union(*own) | words, common))
     return out

@@ -27,7 +27,8 @@ _MAX_CANDIDATES = 1_500
 
 
 # Light verbs and prepositions: a sentence rewording a passage brings its own ("goes through", "has to").
-LIGHT = frozenset(content_stems("has have had having go goes went gone going through get gets got onto within across"))
+LIGHT = frozenset(content_stems("has have had having go goes went gone going through get gets got onto within across use uses "
+                                "using give gives gave given giving"))
 
 
 def claim_stems(text: str) -> set[str]:
