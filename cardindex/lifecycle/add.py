@@ -228,7 +228,10 @@ def _key_holders(vault: Vault, key: str | None, now: dt.date) -> list[Card]:
     """Live cards holding the same single-valued key."""
     if not key or key in vault.config.multi_valued_keys:
         return []
-    return [c for c in vault.cards if c.key == key and c.live(now)]
+    from cardindex.lint.gate_postings import holders  # the vault's postings: only the holders are loaded
+
+    found = holders(vault, key, now)
+    return found if found is not None else [c for c in vault.cards if c.key == key and c.live(now)]
 
 
 def _replaced(holders: Sequence[Card]) -> list[str]:
