@@ -226,3 +226,23 @@ def test_holders_match_the_whole_vault(small: Path, monkeypatch: pytest.MonkeyPa
     assert found is not None
     assert [c.path for c in found] == [c.path for c in Vault(small).cards if c.key == "studio-rule" and c.live(today)]
     assert [c.path for c in found] == ["kiln.md", "shelf.md"]
+
+
+texts = st.lists(st.text(alphabet="abé \n-", max_size=12), max_size=30)
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts=texts, probe=st.text(alphabet="abé", min_size=1, max_size=3), few=st.integers(0, 4))
+def test_counts_and_places_are_those_of_a_scan(texts: list[str], probe: str, few: int) -> None:
+    """How many texts hold a word, and which: card by card, or past `FEW` cards by one pass, as a scan says."""
+    entries = [(b"", t, None, gate_postings.ALWAYS, False) for t in texts]
+    postings = gate_postings.Postings(None, [f"c{i}.md" for i in range(len(texts))], entries)  # type: ignore[arg-type]
+    partners = postings.partners("new.md", dt.date(2026, 1, 1))
+    assert partners is not None
+    old, gate_postings.FEW = gate_postings.FEW, few
+    try:
+        assert partners.frequency(probe) == sum(probe in t for t in texts)
+        assert partners.hits(probe) == [j for j, t in enumerate(texts) if probe in t]
+        assert partners.frequency(probe) == sum(probe in t for t in texts)  # asked again: remembered
+    finally:
+        gate_postings.FEW = old

@@ -24,8 +24,10 @@ import contextlib
 import datetime as dt
 import marshal
 import os
+import re
 from collections import Counter
 from collections.abc import Sequence
+from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -42,6 +44,8 @@ MAX_DELTA = 512  # cards changed since the base was written, kept in the delta b
 MAX_LOADS = 1000  # cards changed since the postings were kept, loaded one by one; past it, the whole vault
 MAX_READS = 256  # files whose stat the parse cache cannot vouch for, read to know their content hash
 SEP = "\x00"
+FEW = 64  # a word in more cards than this is counted by one regular-expression pass
+_REST = "[^\x00]*"  # the rest of one card's text in the joined text
 NEVER = -1  # a card that is never live: unusable, or not active/conflict
 ALWAYS = 0  # live, with no expiry; else the ordinal of its `expires` date
 
@@ -99,11 +103,8 @@ class Indexed:
         self.postings = postings
         self.chosen = chosen  # indices into the postings, in order
         self.big = big
-        self.starts: list[int] = []
-        at = 0
-        for i in chosen:
-            self.starts.append(at)
-            at += len(postings.entries[i][1]) + 1
+        entries = postings.entries
+        self.starts = list(accumulate((len(entries[i][1]) + 1 for i in chosen[:-1]), initial=0))  # each text's place
         self.loaded: dict[str, Card] = {}
         self._hits: dict[str, list[int]] = {}
 
@@ -113,36 +114,42 @@ class Indexed:
     def frequency(self, probe: str) -> int:
         if not probe or SEP in probe:
             return sum(probe in self.postings.entries[i][1] for i in self.chosen)
-        big, n = self.big, 0
-        pos = big.find(probe)
-        while pos != -1:
-            n += 1
-            end = big.find(SEP, pos)
-            if end == -1:
-                break
-            pos = big.find(probe, end + 1)
-        return n
+        found = self._hits.get(probe)
+        if found is not None:
+            return len(found)
+        places, resume = self._scan(probe, FEW)
+        if resume == -1:
+            self._hits[probe] = places
+            return len(places)
+        # A common word: one match per further card (its first place in a card's text, then the rest of that text).
+        return len(places) + len(re.compile(re.escape(probe) + _REST).findall(self.big, resume))
 
     def hits(self, probe: str) -> list[int]:
         """The places (into `chosen`) of the cards whose text contains `probe`."""
         found = self._hits.get(probe)
-        if found is not None:
-            return found
-        if not probe or SEP in probe:
-            found = [j for j, i in enumerate(self.chosen) if probe in self.postings.entries[i][1]]
-        else:
-            found = []
-            big = self.big
-            pos = big.find(probe)
-            while pos != -1:
-                j = bisect.bisect_right(self.starts, pos) - 1
-                found.append(j)
-                end = big.find(SEP, pos)
-                if end == -1:
-                    break
-                pos = big.find(probe, end + 1)
-        self._hits[probe] = found
+        if found is None:
+            if not probe or SEP in probe:
+                found = [j for j, i in enumerate(self.chosen) if probe in self.postings.entries[i][1]]
+            else:
+                found = self._scan(probe, len(self.chosen))[0]
+            self._hits[probe] = found
         return found
+
+    def _scan(self, probe: str, limit: int) -> tuple[list[int], int]:
+        """The places of the first `limit` cards holding `probe`, and where the joined text goes on after them
+        (-1: no card after them holds it)."""
+        big, starts = self.big, self.starts
+        found: list[int] = []
+        pos = big.find(probe)
+        while pos != -1:
+            if len(found) == limit:
+                return found, pos
+            found.append(bisect.bisect_right(starts, pos) - 1)
+            end = big.find(SEP, pos)
+            if end == -1:
+                break
+            pos = big.find(probe, end + 1)
+        return found, -1
 
     def matching(self, rare: Sequence[str], said: Sequence[str], key: str | None) -> list[tuple[Card, int, int, bool]]:
         shared: Counter[int] = Counter(j for probe in rare for j in self.hits(probe))
@@ -194,9 +201,9 @@ def postings(vault: Vault) -> Postings | None:
 
 
 def _brought_up_to_date(vault: Vault, keys: list[tuple[str, bytes]]) -> Postings | None:
-    from cardindex.lint.memo import code_stamp
+    from cardindex.lint.cache import sources_digest
 
-    stamp = code_stamp()
+    stamp = sources_digest()  # what computed the entries: the lint cache's stamp of the sources
     folder = vault.state_dir / "cache"
     gen, stored, delta = _read(folder, stamp)
     need = [rel for rel, key in keys if key != b"misnamed" and (stored.get(rel) or (b"",))[0] != key]
