@@ -45,10 +45,14 @@ def both(root: Path, card: Card) -> tuple[tuple[Any, ...], tuple[Any, ...], bool
 
 
 def _answered(root: Path, card: Card) -> bool:
+    """Whether the postings answered for `card` (they are then kept, as `cards add` keeps them)."""
     from cardindex.store.vault import today
 
     gate_postings._LAST.clear()
-    return gate_postings.focused(Vault(root), card, today()) is not None
+    vault = Vault(root)
+    answered = gate_postings.focused(vault, card, today()) is not None
+    gate_postings.keep(vault)
+    return answered
 
 
 def test_pairs_dev2_each_card_offered_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -246,3 +250,19 @@ def test_counts_and_places_are_those_of_a_scan(texts: list[str], probe: str, few
         assert partners.frequency(probe) == sum(probe in t for t in texts)  # asked again: remembered
     finally:
         gate_postings.FEW = old
+
+
+def test_a_refused_add_writes_no_postings_and_an_add_keeps_its_card(vault: Path, invoke: Callable[..., Any]) -> None:
+    """Postings are written once a card is: with it, so the next add loads no card to bring them up to date."""
+    for n in range(3):
+        assert invoke("add", f"Glaze batch {n} is sieved through an 80 mesh screen", "-d", f"Glaze batch {n} sieve").exit_code == 0
+    state = sorted((p.relative_to(vault), p.read_bytes()) for p in (vault / ".cardindex").rglob("*") if p.is_file()
+                   and p.name != "lock")
+    refused = invoke("add", "Currently sieving glaze batch 2, halfway through", "-d", "Sieving now")
+    assert refused.exit_code == 1
+    assert sorted((p.relative_to(vault), p.read_bytes()) for p in (vault / ".cardindex").rglob("*") if p.is_file()
+                  and p.name != "lock") == state
+    gate_postings._LAST.clear()
+    made = gate_postings.postings(Vault(vault))
+    assert made is not None and made.changes == {}  # the last add kept its own card
+    assert len(made.paths) == 3

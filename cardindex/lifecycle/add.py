@@ -219,6 +219,10 @@ def add_card(
         done = [d for d in done if d.step.op == "archive"]
         fast = None if holders and not locked else after_add.index_after_add(vault, now, was, new)
         result = fast if fast is not None else index.write(vault, now)
+        if not force or key:
+            from cardindex.lint.gate_postings import keep
+
+            keep(vault, new)  # the postings the gate paired from, with the new card: the next add loads neither
 
     return Added(new, key, [c.id for c in holders] if not locked else [], done, [c.id for c in locked], job, result,
                  contradicts)

@@ -77,6 +77,10 @@ class Postings:
         self.vault = vault
         self.paths = paths
         self.entries = entries
+        # What changed since they were kept (None: removed), and the kept state it extends
+        # (folder, stamp, generation, delta): written by `keep` once the add is written, never by a refusal.
+        self.changes: dict[str, Entry | None] = {}
+        self.kept: tuple[Path, bytes, bytes | None, dict[str, Entry | None]] | None = None
 
     def partners(self, new_path: str, today: dt.date) -> Indexed | None:
         """The live cards other than `new_path`, as `similarity.Partners` (None: a text holds the separator)."""
@@ -229,12 +233,39 @@ def _brought_up_to_date(vault: Vault, keys: list[tuple[str, bytes]]) -> Postings
         entries.append(found)
     current = set(paths)
     changes.update((rel, None) for rel in stored if rel not in current and rel not in changes)
+    made = Postings(vault, paths, entries)
+    made.changes, made.kept = changes, (folder, stamp, gen, delta)
+    return made
+
+
+def keep(vault: Vault, added: Card | None = None) -> None:
+    """Write the postings `vault` was paired from, brought up to date and with the card `added` since (if any).
+
+    `cards add` calls it once the card is written: a refused card leaves `.cardindex/` as it was.
+    """
+    found = [made for v, _, made in _LAST if v is vault]
+    if not found or found[0].kept is None:
+        return
+    made = found[0]
+    assert made.kept is not None
+    folder, stamp, gen, delta = made.kept
+    changes = dict(made.changes)
+    every = dict(zip(made.paths, made.entries, strict=True))
+    if added is not None:
+        from cardindex.store.parse_cache import digest
+
+        try:
+            key = digest(vault.path_of(added.path).read_bytes())  # as `Vault.content_keys` will find it
+        except OSError:
+            key = None
+        if key is not None:
+            changes[added.path] = every[added.path] = entry(key, added)
     if changes:
-        _write(folder, stamp, gen, delta, changes, dict(zip(paths, entries, strict=True)))
-    return Postings(vault, paths, entries)
+        _write(folder, stamp, gen, delta, changes, every)
+    made.kept = None  # written: a second call has nothing to add
 
 
-def _read(folder: os.PathLike[str], stamp: bytes) -> tuple[bytes | None, dict[str, Entry], dict[str, Entry | None]]:
+def _read(folder: Path, stamp: bytes) -> tuple[bytes | None, dict[str, Entry], dict[str, Entry | None]]:
     """(the base's generation, every card's entry, the delta's changes) as kept; empty when none are."""
     base = _load(os.path.join(folder, BASE))
     if base is None or base[1] != stamp:
@@ -263,7 +294,7 @@ def _load(path: str) -> Any:
     return value
 
 
-def _write(folder: os.PathLike[str], stamp: bytes, gen: bytes | None, delta: dict[str, Entry | None],
+def _write(folder: Path, stamp: bytes, gen: bytes | None, delta: dict[str, Entry | None],
            changes: dict[str, Entry | None], every: dict[str, Entry]) -> None:
     """Keep `changes` in the delta while it is small and a base exists; else write the base again."""
     from cardindex.store.atomic import write_atomic
