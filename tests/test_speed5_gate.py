@@ -266,3 +266,15 @@ def test_a_refused_add_writes_no_postings_and_an_add_keeps_its_card(vault: Path,
     made = gate_postings.postings(Vault(vault))
     assert made is not None and made.changes == {}  # the last add kept its own card
     assert len(made.paths) == 3
+
+
+def test_many_changes_load_the_vault_once(small: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past `MAX_LOADS` changed cards the postings are made from the whole vault, loaded once: the same verdict."""
+    assert _answered(small, KILN_AGAIN)
+    monkeypatch.setattr(gate_postings, "MAX_LOADS", 0)
+    _write(small, "clay.md", "Clay is wedged for twenty minutes", "Clay is wedged for twenty minutes on plaster.")
+    whole, fast, used = both(small, KILN_AGAIN)
+    assert used and fast == whole and whole[0]
+    gate_postings._LAST.clear()
+    made = gate_postings.postings(Vault(small))
+    assert made is not None and made.changes == {}  # kept after the whole-vault load, only the edited card new

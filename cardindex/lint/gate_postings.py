@@ -210,12 +210,11 @@ def _brought_up_to_date(vault: Vault, keys: list[tuple[str, bytes]]) -> Postings
     stamp = sources_digest()  # what computed the entries: the lint cache's stamp of the sources
     folder = vault.state_dir / "cache"
     gen, stored, delta = _read(folder, stamp)
-    need = [rel for rel, key in keys if key != b"misnamed" and (stored.get(rel) or (b"",))[0] != key]
+    need = {rel for rel, key in keys if key != b"misnamed" and (stored.get(rel) or (b"",))[0] != key}
+    by_path: dict[str, Card] = {}
     if need:
         cards = vault.cards if len(need) > MAX_LOADS else vault.cards_at(need)
-        by_path = {c.path: c for c in cards}
-    else:
-        by_path = {}
+        by_path = {c.path: c for c in cards if c.path in need}
     paths: list[str] = []
     entries: list[Entry] = []
     changes: dict[str, Entry | None] = {}
