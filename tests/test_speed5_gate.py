@@ -29,6 +29,12 @@ from cardindex.store.vault import Vault
 PAIRS_DEV2 = Path(__file__).parent / "pairs_dev2"
 
 
+@pytest.fixture(autouse=True)
+def postings_for_small_vaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The vaults here are small: keep postings for them too (`MIN_CARDS` is for vaults that load in no time)."""
+    monkeypatch.setattr(gate_postings, "MIN_CARDS", 0)
+
+
 def verdict(root: Path, card: Card, *, fast: bool) -> tuple[Any, ...]:
     gate = Gate(Vault(root), fast=fast)
     refused = gate.review(card)
@@ -278,3 +284,10 @@ def test_many_changes_load_the_vault_once(small: Path, monkeypatch: pytest.Monke
     gate_postings._LAST.clear()
     made = gate_postings.postings(Vault(small))
     assert made is not None and made.changes == {}  # kept after the whole-vault load, only the edited card new
+
+
+def test_a_small_vault_keeps_no_postings(small: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gate_postings, "MIN_CARDS", 4)
+    assert gate_postings.postings(Vault(small)) is None  # three cards: the gate loads them
+    assert verdict(small, KILN_AGAIN, fast=True) == verdict(small, KILN_AGAIN, fast=False)
+    assert not (small / ".cardindex" / "cache" / gate_postings.BASE).exists()

@@ -42,6 +42,7 @@ BASE = "gate-postings.marshal"
 DELTA = "gate-postings-delta.marshal"
 MAX_DELTA = 512  # cards changed since the base was written, kept in the delta before the base is written again
 MAX_LOADS = 1000  # cards changed since the postings were kept, loaded one by one; past it, the whole vault
+MIN_CARDS = 500  # a smaller vault loads in a few milliseconds: no postings are kept (nor written on a full disk)
 MAX_READS = 256  # files whose stat the parse cache cannot vouch for, read to know their content hash
 SEP = "\x00"
 FEW = 64  # a word in more cards than this is counted by one regular-expression pass
@@ -195,7 +196,7 @@ def postings(vault: Vault) -> Postings | None:
     if not vault.use_cache:
         return None
     keys = vault.content_keys(read_at_most=MAX_READS)
-    if keys is None:
+    if keys is None or len(keys) < MIN_CARDS:
         return None
     if _LAST and _LAST[0][0] is vault and _LAST[0][1] is keys:
         return _LAST[0][2]
