@@ -1,5 +1,7 @@
 """Two versions of cardindex, run in alternation on one vault: warm lint, add, cold index (issue 18).
 
+The warm findings, each added card, INDEX.md and the journaled job must be the same in both.
+
 Not a test. On a machine shared with other work, a number measured a few minutes after
 another one can differ by half. Here the two versions take turns, run by run, and the
 read floor is measured between them, so both see the same load.
@@ -101,6 +103,9 @@ def _runs(a: argparse.Namespace, vault: Path, copies: dict[str, Path], code: dic
                           f"{which}: add")
             card = Path(added.stdout.strip())
             same(f"add {i}: the card and INDEX.md", which, card.read_text() + (copies[which] / "INDEX.md").read_text())
+            # The job it journaled: its actions and reasons (its id and time are the run's own).
+            newest = timed(cards(which, "journal", "-n", "1")).stdout.splitlines()[1:]
+            same(f"add {i}: the journal's actions", which, "\n".join(newest))
             card.unlink()
             timed(cards(which, "index"))
     for _ in range(a.repeat):

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import sys
 import threading
 import time
@@ -111,6 +110,8 @@ class Progress:
             self._stop.wait(INTERVAL)
 
     def _draw(self, text: str) -> None:
+        import shutil  # only when a bar is drawn: it imports the archive modules (bz2, lzma), 5 ms on every command
+
         width = max(shutil.get_terminal_size((80, 24)).columns - 1, 10)
         text = text[:width]
         if text == self._last:

@@ -219,6 +219,10 @@ def add_card(
         done = [d for d in done if d.step.op == "archive"]
         fast = None if holders and not locked else after_add.index_after_add(vault, now, was, new)
         result = fast if fast is not None else index.write(vault, now)
+        if not force or key:
+            from cardindex.lint.gate_postings import keep
+
+            keep(vault, new)  # the postings the gate paired from, with the new card: the next add loads neither
 
     return Added(new, key, [c.id for c in holders] if not locked else [], done, [c.id for c in locked], job, result,
                  contradicts)
@@ -228,7 +232,10 @@ def _key_holders(vault: Vault, key: str | None, now: dt.date) -> list[Card]:
     """Live cards holding the same single-valued key."""
     if not key or key in vault.config.multi_valued_keys:
         return []
-    return [c for c in vault.cards if c.key == key and c.live(now)]
+    from cardindex.lint.gate_postings import holders  # the vault's postings: only the holders are loaded
+
+    found = holders(vault, key, now)
+    return found if found is not None else [c for c in vault.cards if c.key == key and c.live(now)]
 
 
 def _replaced(holders: Sequence[Card]) -> list[str]:

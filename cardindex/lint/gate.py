@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from cardindex.lint.context import LintContext
 from cardindex.lint.finding import Finding
-from cardindex.lint.registry import RULES
+from cardindex.lint.registry import RULES, Rule
 from cardindex.store.card import Card
 from cardindex.store.vault import Vault, today
 
@@ -30,9 +30,9 @@ class Gate:
     each candidate it accepts, so a file that says one thing twice gives one card.
     """
 
-    def __init__(self, vault: Vault) -> None:
-
+    def __init__(self, vault: Vault, *, fast: bool = True) -> None:
         self.vault = vault
+        self.fast = fast  # False: pair against every loaded card (the reference the postings are tested against)
         self.repo_root = vault.repo_root()
         self.accepted: list[Card] = []
         self.reported: list[Finding] = []  # what the last `review` found that does not refuse: contradictions
@@ -45,9 +45,17 @@ class Gate:
 
         if self._repo is None:
             self._repo = self._remembered_repo()
-        ctx = LintContext(self.vault, today(), self.repo_root, [*self.vault.cards, *self.accepted, card], focus=(card,),
-                          repo=self._repo)
-        rules = [r for r in RULES.values() if r.category in REFUSED + REPORTED and r.default and r.check is not None]
+        now = today()
+        fast = None
+        if self.fast and not self.accepted and not self.vault.cards_loaded:  # the vault's postings: only the cards that can pair are loaded
+            from cardindex.lint.gate_postings import focused
+
+            fast = focused(self.vault, card, now)
+        cards = [*self.vault.cards, *self.accepted, card] if fast is None else [*fast.cards, card]
+        ctx = LintContext(self.vault, now, self.repo_root, cards, focus=(card,), repo=self._repo)
+        if fast is not None:
+            ctx.__dict__["pairs"] = fast.pairs
+        rules = [r for r in RULES.values() if r.default and r.check is not None and _decides(r)]
         findings = lint_one(card, rules, ctx)
         loaded = ctx.loaded_repo()
         if self._repo is None and loaded is not None:
@@ -76,6 +84,11 @@ class Gate:
         self._stamp = repo_stamp(self.repo_root, self.vault.real_root)
         plain = remembered_facts(self.vault.state_dir, self._stamp)
         return facts_of_plain(plain) if plain is not None else None
+
+
+def _decides(rule: Rule) -> bool:
+    """Whether a rule's findings can refuse a card or are reported: a warning of a refused category never is."""
+    return rule.category in REPORTED or (rule.category in REFUSED and rule.severity == "error")
 
 
 def review(card: Card, vault: Vault) -> list[Finding]:

@@ -24,6 +24,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import chain, combinations
+from typing import Protocol
 
 from cardindex.meaning import restatement, slots
 from cardindex.meaning.classify import Pair, Side, classify_sides, side, swapped_values
@@ -42,7 +43,8 @@ DESCRIPTION_WORDS = 3  # and under each two of this many of its description's ra
 OVERRULED = ("wording", "value")  # verdicts on two documents' descriptions that their contents can overrule
 DESCRIPTION_BLOCK = 20  # two words shared by more descriptions than this say nothing about a pair
 
-__all__ = ["Pair", "candidates", "classify", "find_pairs", "measured_change", "pairs_with", "weights"]
+__all__ = ["Pair", "Partners", "candidates", "classify", "find_pairs", "measured_change", "pairs_among", "pairs_with",
+           "probe_text", "weights"]
 
 
 def measured_change(a: Card, b: Card) -> bool:
@@ -236,6 +238,62 @@ def _documents(docs: Documents, sides: Sequence[Side], statements: Sequence[Stat
     return out
 
 
+def probe_text(card: Card) -> str:
+    """What `pairs_with` looks for the new card's words in, in a vault card: its description and body head, lowered."""
+    return f"{card.description}\n{card.body[:400]}".lower()
+
+
+class Partners(Protocol):
+    """The vault's usable cards other than the new one, as `pairs_among` asks about them.
+
+    `pairs_with` scans the cards it is given; the write gate answers from postings kept in
+    the cache (`lint.gate_postings`), loading only the cards that could pair. Both must
+    give the same answers, in the vault's order.
+    """
+
+    def __len__(self) -> int: ...
+
+    def frequency(self, probe: str) -> int:
+        """How many of the cards' `probe_text` contain `probe`."""
+        ...
+
+    def matching(self, rare: Sequence[str], said: Sequence[str], key: str | None) -> list[tuple[Card, int, int, bool]]:
+        """(card, how many of `rare` its text contains, how many of `said`, whether it holds `key`) for
+        every card that contains one of them or holds `key`, in order."""
+        ...
+
+    def long_cards(self, every: bool) -> list[Card]:
+        """The cards that are documents (`documents.document`), or every card when `every`, in order."""
+        ...
+
+
+class _Scanned:
+    """`Partners` over cards in memory: a substring scan of each card's text."""
+
+    def __init__(self, cards: Sequence[Card]) -> None:
+        self.cards = cards
+        self.lowered = [probe_text(c) for c in cards]
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def frequency(self, probe: str) -> int:
+        return sum(probe in d for d in self.lowered)
+
+    def matching(self, rare: Sequence[str], said: Sequence[str], key: str | None) -> list[tuple[Card, int, int, bool]]:
+        out = []
+        for card, text in zip(self.cards, self.lowered, strict=True):
+            same_key = key is not None and card.key == key
+            shared = sum(t in text for t in rare)
+            again = sum(t in text for t in said)
+            if same_key or shared or again:
+                out.append((card, shared, again, same_key))
+        return out
+
+    def long_cards(self, every: bool) -> list[Card]:
+        return list(self.cards) if every else [c for c in self.cards if document(c) is not None]
+
+
 def pairs_with(new: Card, cards: Sequence[Card], multi_valued: frozenset[str] = frozenset()) -> list[Pair]:
     """Pairs between one new card and a vault: what the write gate asks.
 
@@ -245,13 +303,22 @@ def pairs_with(new: Card, cards: Sequence[Card], multi_valued: frozenset[str] = 
     """
     if is_hub(new):
         return []
-    others = [c for c in cards if c.usable and c.path != new.path]
+    return pairs_among(new, _Scanned([c for c in cards if c.usable and c.path != new.path]), multi_valued)
+
+
+def pairs_among(new: Card, others: Partners, multi_valued: frozenset[str] = frozenset()) -> list[Pair]:
+    """`pairs_with`, the vault given as `Partners` (the usable cards other than `new`)."""
+    if is_hub(new):
+        return []
     mine = statement(new)
-    lowered = [f"{c.description}\n{c.body[:400]}".lower() for c in others]
     total = len(others) + 2
     reworded = restatement.content(new)  # a reworded copy shares words with the whole card, not one sentence
     probes = {t: _probe(t) for t in set(mine.all.tokens) | set(reworded.all.tokens if reworded else ())}
-    frequency = {t: sum(probe in d for d in lowered) for t, probe in probes.items()}
+    counted: dict[str, int] = {}
+    for probe in probes.values():
+        if probe not in counted:
+            counted[probe] = others.frequency(probe)
+    frequency = {t: counted[probe] for t, probe in probes.items()}
     weight = {t: math.log(total / (n + 1)) + 0.1 for t, n in frequency.items()}
     # The rarest words some other card has (a word no other card has finds no partner),
     # as `candidates` ranks only words that two statements share.
@@ -261,18 +328,16 @@ def pairs_with(new: Card, cards: Sequence[Card], multi_valued: frozenset[str] = 
     said = [probes[t] for f, t in sorted((f, t) for t, f in frequency.items() if 0 < f <= MAX_BLOCK)][:RARE_WORDS]
     me = side(new, mine, weight)
     out = []
-    for card, text in zip(others, lowered, strict=True):
-        same_key = bool(new.key) and card.key == new.key and new.key not in multi_valued
-        shared = sum(t in text for t in rare)
-        if not (same_key or shared >= 2 or (shared and len(mine.all.tokens) <= 2)
-                or (reworded and sum(t in text for t in said) >= 2)):
+    key = new.key if new.key and new.key not in multi_valued else None
+    for card, shared, again, same_key in others.matching(rare, said, key):
+        if not (same_key or shared >= 2 or (shared and len(mine.all.tokens) <= 2) or (reworded and again >= 2)):
             continue
         pair = classify_sides(me, side(card, statement(card), weight), weight, multi_valued)
         if pair is not None:
             out.append(pair)
     # Long cards are also compared as documents, and a short card with the parts of long ones.
     mine_long = document(new) is not None
-    pool = [new, *(c for c in others if mine_long or document(c) is not None)]
+    pool = [new, *others.long_cards(mine_long)]
     if len(pool) < 2:
         return [p for p in out if not is_hub(p.b)]
     docs = Documents(pool)

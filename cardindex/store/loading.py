@@ -86,8 +86,10 @@ def finish(root: str, rel: str, st: os.stat_result, cache: ParseCache | None, ra
     return card
 
 
-def load(root: str, files: Sequence[tuple[str, os.stat_result]], cache: ParseCache) -> list[Card | None]:
-    """The card of each of `files` (vault-relative path, stat), None for one gone since; saves the cache.
+def load(root: str, files: Sequence[tuple[str, os.stat_result]], cache: ParseCache, *,
+         save: bool = True) -> list[Card | None]:
+    """The card of each of `files` (vault-relative path, stat), None for one gone since; saves the cache
+    (`save`: these are all the vault's cards; a save drops what the run did not look at).
 
     The collector is off meanwhile: a load allocates a few objects per card and makes no
     cycles, and at 10k cards its passes over the growing heap cost a tenth of a second.
@@ -108,7 +110,8 @@ def load(root: str, files: Sequence[tuple[str, os.stat_result]], cache: ParseCac
             else:
                 raw = read_raw(root, rel, st, cache)
             found[i] = finish(root, rel, st, cache, raw)
-        cache.save()
+        if save:
+            cache.save()
         return found
     finally:
         if collecting:

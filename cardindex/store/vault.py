@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 
 from cardindex.errors import NotFound, Refused, UsageError
@@ -133,6 +133,8 @@ class Vault:
         # (DirEntry keeps its stat, so nothing is listed or stat'ed twice).
         self._listing: list[tuple[str, os.DirEntry[str]]] | None = None
         self._cache: ParseCache | None = None
+        # content_keys() of the listing above (the listing it was taken from, the keys): an add asks twice
+        self._keys: tuple[list[tuple[str, os.DirEntry[str]]], list[tuple[str, bytes]]] | None = None
         if parse_cache is not None and use_cache:  # a long-running caller's, kept from its last run
             parse_cache.next_run()
             self._cache = parse_cache
@@ -263,6 +265,11 @@ class Vault:
             self._cards = self._load(self._live_listing(), "cards", self._cards_cache())
         return self._cards
 
+    @property
+    def cards_loaded(self) -> bool:
+        """Whether `cards` is loaded already (asking it costs nothing)."""
+        return self._cards is not None
+
     def paths(self) -> list[str]:
         """The paths of the cards outside the archive: the loaded cards', else the listing's (no card read)."""
         if self._cards is not None:
@@ -307,10 +314,13 @@ class Vault:
             return None
         from cardindex.store.parse_cache import digest
 
+        listing = self._live_listing()
+        if self._keys is not None and self._keys[0] is listing:
+            return self._keys[1]
         cache = self._cards_cache()
         out: list[tuple[str, bytes]] = []
         reads = 0
-        for rel, entry in self._live_listing():
+        for rel, entry in listing:
             if not valid_name(rel):
                 out.append((escaped(rel), b"misnamed"))
                 continue
@@ -324,6 +334,7 @@ class Vault:
             except OSError:
                 return None
             out.append((rel, key))
+        self._keys = (listing, out)
         return out
 
     def mtimes(self) -> dict[str, int]:
@@ -365,7 +376,8 @@ class Vault:
         return self._cache
 
     def _load(
-        self, entries: list[tuple[str, os.DirEntry[str]]], area: str, cache: ParseCache | None = None
+        self, entries: list[tuple[str, os.DirEntry[str]]], area: str, cache: ParseCache | None = None, *,
+        save: bool = True,
     ) -> list[Card]:
         from cardindex.store.loading import load
 
@@ -381,11 +393,20 @@ class Vault:
             except OSError:
                 continue  # removed since the folder was listed
             slots.append(len(files) - 1)
-        loaded = load(self._root_str, files, cache)
+        loaded = load(self._root_str, files, cache, save=save)
         if len(slots) == len(files):
             return [card for card in loaded if card is not None]
         picked = [loaded[slot] if isinstance(slot, int) else slot for slot in slots]
         return [card for card in picked if card is not None]
+
+    def cards_at(self, rels: Collection[str]) -> list[Card]:
+        """The cards outside the archive at `rels` (vault-relative paths), in path order, loaded as `cards` loads
+        them (through the parse cache) without loading the rest; from the loaded cards when they are."""
+        if self._cards is not None:
+            return [c for c in self._cards if c.path in rels]
+        wanted = set(rels)
+        return self._load([pair for pair in self._live_listing() if pair[0] in wanted or escaped(pair[0]) in wanted],
+                          "cards", self._cards_cache(), save=False)  # a save would drop the cards not loaded
 
     def read_card(self, rel: str) -> Card:
         """Load one card by vault-relative path, without the cache."""
