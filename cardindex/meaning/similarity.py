@@ -34,7 +34,7 @@ from cardindex.meaning.hubs import is_hub
 from cardindex.meaning.passages import contradicted
 from cardindex.meaning.statements import contradicted as statements_contradicted
 from cardindex.meaning.values import kind
-from cardindex.meaning.words import CALENDAR, Statement, statement
+from cardindex.meaning.words import CALENDAR, SYNONYMS, Statement, statement
 from cardindex.store.card import Card
 
 MAX_BLOCK = 60  # a word shared by more cards than this is not rare enough to block on
@@ -315,10 +315,17 @@ def pairs_among(new: Card, others: Partners, multi_valued: frozenset[str] = froz
     reworded = restatement.content(new)  # a reworded copy shares words with the whole card, not one sentence
     probes = {t: _probe(t) for t in set(mine.all.tokens) | set(reworded.all.tokens if reworded else ())}
     counted: dict[str, int] = {}
-    for probe in probes.values():
+
+    def count(probe: str) -> int:
         if probe not in counted:
             counted[probe] = others.frequency(probe)
-    frequency = {t: counted[probe] for t, probe in probes.items()}
+        return counted[probe]
+
+    # A word the statement model writes for a group ("uses" for "runs", "relies", "built")
+    # is found in raw text by any of the group's words: as common as its most common one,
+    # as lint counts it (else "runs on Fridays" weighs "uses" as a word no card has).
+    frequency = {t: max([count(_probe(w)) for w in _SPELLINGS.get(t, ())] + [count(probe)])
+                 for t, probe in probes.items()}
     weight = {t: math.log(total / (n + 1)) + 0.1 for t, n in frequency.items()}
     # The rarest words some other card has (a word no other card has finds no partner),
     # as `candidates` ranks only words that two statements share.
@@ -332,7 +339,12 @@ def pairs_among(new: Card, others: Partners, multi_valued: frozenset[str] = froz
     for card, shared, again, same_key in others.matching(rare, said, key):
         if not (same_key or shared >= 2 or (shared and len(mine.all.tokens) <= 2) or (reworded and again >= 2)):
             continue
-        pair = classify_sides(me, side(card, statement(card), weight), weight, multi_valued)
+        theirs = statement(card)
+        # The partner's values ("on Mondays") weigh as lint weighs them, by how many cards say
+        # them: whether a value is rare decides a contradiction, and the gate must find the ones lint does.
+        for t in theirs.all.values - weight.keys():
+            weight[t] = math.log(total / (max(count(_probe(w)) for w in (t, *_SPELLINGS.get(t, ()))) + 1)) + 0.1
+        pair = classify_sides(me, side(card, theirs, weight), weight, multi_valued)
         if pair is not None:
             out.append(pair)
     # Long cards are also compared as documents, and a short card with the parts of long ones.
@@ -351,6 +363,11 @@ def pairs_among(new: Card, others: Partners, multi_valued: frozenset[str] = froz
     recast = {p.b.path if p.a.path == new.path else p.a.path for p in more if p.kind == "contradiction"}
     out.extend(p for p in more if ({p.a.path, p.b.path} - {new.path}).isdisjoint(found - recast))
     return [p for p in _recast(out) if not (is_hub(p.a) or is_hub(p.b))]
+
+
+_SPELLINGS: dict[str, tuple[str, ...]] = {}
+for _word, _head in SYNONYMS.items():
+    _SPELLINGS[_head] = (*_SPELLINGS.get(_head, ()), _word)
 
 
 def _probe(token: str) -> str:
