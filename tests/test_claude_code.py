@@ -81,12 +81,13 @@ def test_lint_consolidate_and_context_keep_every_metadata_key(run_cli: RunCli, m
     found = {(Path(f["path"]).name, f["category"]) for f in json.loads(lint.stdout)}
     assert ("project_session_2026-03-15.md", "session") in found
     assert ("feedback_real_db.md", "duplicate") in found
-    assert ("project_deploy.md", "structure") in found  # the unquoted ': ' in its description
+    # The unquoted ': ' in its description is Claude Code's own dialect: no F006 in its memory directory.
+    assert ("project_deploy.md", "structure") not in found
     links = [(Path(f["path"]).name, f["line"], f["message"]) for f in json.loads(lint.stdout) if f["code"] == "F009"]
     assert links == [("reference_dashboards.md", 10, "[[alerting runbook]] links to no card")]  # [[user role]] resolves
 
     assert run_cli("--vault", str(memory), "lint", "--fix").exit_code == 1
-    assert 'description: "Deploys: only on Thursdays"' in (memory / "project_deploy.md").read_text()
+    assert "description: Deploys: only on Thursdays\n" in (memory / "project_deploy.md").read_text()  # left as written
 
     merged = run_cli("--vault", str(memory), "consolidate", "--format", "json")
     assert merged.exit_code == 0, merged.stderr
