@@ -1,0 +1,260 @@
+"""One slot, told by what two cards say with their values masked; then one value or two.
+
+A slot is what a statement says with its value taken out: "When DB backups run" /
+"Backups run at 02:00" and "Nightly backup schedule" / "The database is backed up at
+03:30" are one slot ("backups run at <time>") with two values. `classify` leaves such a
+pair open (no key, descriptions worded differently), and the wording alone then reads a
+value conflict as two facts. Here:
+
+1. **Values, masked and typed** (`value_forms`): each card's description and prose give
+   values of kinds (a duration, a size, a time of day, a set of days, a version, a count,
+   a name, code); what remains of the descriptions is the slot's wording.
+2. **One slot**: each card's masked description is mostly said by the other card (its
+   description or its masked prose), weighted by rarity; a word is said when it is there,
+   written another way (`values.equivalent`) or a synonym (`synonyms`); and the two
+   descriptions themselves agree on a rare word at least.
+3. **One value or two**: of the kinds both cards give, a kind whose normal values are
+   disjoint ("30 s" against "two minutes") is another value: a contradiction. When every
+   measured kind both give is equal after normalisation ("30 minutes" / "1800 seconds"),
+   the two are one value said two ways, never a contradiction.
+
+English only (the masked wording is compared with English synonyms and stems); the rules
+that call this (`classify.classify_sides`) pass only English pairs. Scopes and keys were
+decided before (`slots.relate`): different scopes never come here, and two values of a
+multi-valued key are two facts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import NamedTuple, Protocol
+
+from cardindex.meaning import slots, value_forms
+from cardindex.meaning.change import change_signal
+from cardindex.meaning.synonyms import synonymous
+from cardindex.meaning.values import equivalent
+from cardindex.meaning.words import Statement, Words, words
+from cardindex.store.card import Card
+
+SLOT = 0.5  # rarity-weighted share of each masked description the other card says
+SHARED = 0.34  # and of the shorter masked description the other description says
+MEASURED = frozenset({"duration", "size", "percent", "time", "days", "version", "count"})
+MAX_LINES = 6  # prose lines read: a longer card is a document (`documents`)
+
+_REASON = re.compile(r"(?i)^\W*(?:why|how to apply|source|see also|related|context|reason|because|example)\b[^:]{0,20}:")
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+
+
+class Verdict(NamedTuple):
+    """What the masked comparison says of two cards: "contradiction" or "one-value", and why."""
+
+    kind: str
+    detail: str
+    of: str  # the kind of value that decided ("duration", "name"; "" for several)
+
+
+def prose(card: Card) -> str | None:
+    """The body's prose before its first reason line or fence; None for a long card."""
+    lines = []
+    for line in card.body.splitlines():
+        if _FENCE.match(line) or _REASON.match(line):
+            break
+        if line.strip():
+            lines.append(line.strip(" -*#>"))
+    return None if len(lines) > MAX_LINES else " ".join(lines)
+
+
+def _said(mine: Words, theirs: frozenset[str], seq: tuple[str, ...]) -> set[str]:
+    """Which of my words the other side says: the word, one written another way, or a synonym."""
+    own = set(mine.tokens)
+    present = own & theirs
+    left, _ = equivalent(own - theirs, theirs - own, mine.tokens, seq)
+    out = present | (own - theirs - left)
+    out |= {x for x in left if any(synonymous(x, y) for y in theirs)}
+    return out
+
+
+def _share(w: Words, said: set[str], weight: Mapping[str, float], default: float) -> float:
+    tokens = set(w.tokens)
+    total = sum(weight.get(t, default) for t in tokens)
+    return sum(weight.get(t, default) for t in tokens & said) / total if total else 0.0
+
+
+_ASKS = re.compile(r"(?i)\b(?:how\s+(?:long|often|many|much|fast|soon)|what|which|when|where|who|whom|whose)\b")
+
+
+def _masked_words(text: str) -> Words:
+    """The words of `text` with its measured values taken out, and the question words that ask for one ("how long").
+
+    Names and code stay: in a description they name the subject ("the staging Redis")."""
+    text = _ASKS.sub(" , ", text)
+    out, last = [], 0
+    for f in value_forms.forms(text):
+        if f.kind not in MEASURED:
+            continue
+        out.append(text[last:f.start])
+        out.append(" , ")
+        last = f.end
+    out.append(text[last:])
+    return words("".join(out))
+
+
+def slot_share(a: Card, b: Card, weight: Mapping[str, float]) -> float:
+    """How far two cards' masked descriptions name one slot: the lower of the two shares each says of the other."""
+    pa, pb = prose(a), prose(b)
+    if pa is None or pb is None:
+        return 0.0
+    da, db = _masked_words(a.description), _masked_words(b.description)
+    if not da.tokens or not db.tokens:
+        return 0.0
+    default = max(weight.values(), default=1.0)
+    ba, bb = _masked_words(pa), _masked_words(pb)
+    all_a, all_b = frozenset(da.tokens + ba.tokens), frozenset(db.tokens + bb.tokens)
+    seq_a, seq_b = da.tokens + ba.tokens, db.tokens + bb.tokens
+    whole = min(_share(da, _said(da, all_b, seq_b), weight, default), _share(db, _said(db, all_a, seq_a), weight, default))
+    shorter, longer = sorted((da, db), key=lambda w: len(set(w.tokens)))
+    described = _share(shorter, _said(shorter, frozenset(longer.tokens), longer.tokens), weight, default)
+    return whole if described >= SHARED else 0.0
+
+
+def two_subjects(a: Card, b: Card, weight: Mapping[str, float]) -> bool:
+    """`_two_subjects` of two cards' masked descriptions."""
+    default = max(weight.values(), default=1.0)
+    return _two_subjects(a, b, _masked_words(a.description), _masked_words(b.description), weight, default)
+
+
+SUBJECT_RARITY = 0.5  # of the pair's rarest description word, for a word that names a subject
+
+
+def _two_subjects(a: Card, b: Card, da: Words, db: Words, weight: Mapping[str, float], default: float) -> bool:
+    """Each description names something (a rare word) the other card never says, values and all:
+    "Address of the production Redis" / "… the staging Redis" are two subjects, one question."""
+    text_a, text_b = words(f"{a.name} {a.description} {a.body}"), words(f"{b.name} {b.description} {b.body}")
+    top = max([weight.get(t, default) for t in da.tokens + db.tokens], default=default)
+    unsaid = []
+    for mine, theirs in ((da, text_b), (db, text_a)):
+        said = _said(mine, frozenset(theirs.tokens), theirs.tokens)
+        unsaid.append([t for t in set(mine.tokens) - said if weight.get(t, default) >= SUBJECT_RARITY * top])
+    return bool(unsaid[0] and unsaid[1])
+
+
+def values_of(card: Card) -> dict[str, frozenset[str]]:
+    """The card's normal values by kind (description and prose)."""
+    return value_forms.by_kind(f"{card.description}\n{prose(card) or ''}")
+
+
+def _written(card: Card, kind: str, values: frozenset[str]) -> str:
+    shown = [f.written for f in value_forms.forms(f"{card.description}\n{prose(card) or ''}")
+             if f.kind == kind and f.value in values]
+    return ", ".join(dict.fromkeys(shown))
+
+
+def compare(a: Card, b: Card, named: bool = True) -> Verdict | None:
+    """Two values of one kind that differ (a contradiction), or every measured kind equal (one value), or None.
+
+    `named`: whether names and code may be the values that differ (not when each description
+    names a subject the other card never says: two things, one question).
+    """
+    va, vb = values_of(a), values_of(b)
+    shared = [k for k in va if k in vb]
+    for kind in [k for k in shared if k in MEASURED] + [k for k in shared if k not in MEASURED and named]:
+        if va[kind].isdisjoint(vb[kind]) and (kind in MEASURED or _named_apart(a, b, va[kind], vb[kind])):
+            return Verdict("contradiction", f"{_written(a, kind, va[kind])!r} vs {_written(b, kind, vb[kind])!r}", kind)
+        moved = _moved(a, b, va[kind], vb[kind]) or _moved(b, a, vb[kind], va[kind])
+        if moved:
+            return Verdict("contradiction", moved, kind)
+    measured = [k for k in shared if k in MEASURED]
+    if measured and all(va[k] == vb[k] for k in measured):
+        return Verdict("one-value", "; ".join(
+            f"{_written(a, k, va[k])!r} = {_written(b, k, vb[k])!r}" for k in measured), "")
+    return None
+
+
+def _moved(old: Card, new: Card, was: frozenset[str], now: frozenset[str]) -> str | None:
+    """The newer statement gives the old value and another, and says it changed ("moved to #incidents; #ops is archived")."""
+    if not was < now or change_signal(f"{new.description}\n{prose(new) or ''}") is None:
+        return None
+    kind = next(f.kind for f in value_forms.forms(f"{new.description}\n{prose(new) or ''}") if f.value in now)
+    return f"{_written(new, kind, now - was)!r} now, vs {_written(old, kind, was)!r}"
+
+
+def _named_apart(a: Card, b: Card, names_a: frozenset[str], names_b: frozenset[str]) -> bool:
+    """Two names (or code) that stand for one value each: neither card writes the other's anywhere,
+    and one card gives one of them (two lists of examples are no values of one slot)."""
+    if len(names_a) > 1 and len(names_b) > 1:
+        return False
+    text_a, text_b = f"{a.name} {a.description} {a.body}".casefold(), f"{b.name} {b.description} {b.body}".casefold()
+    return any(n not in text_b for n in names_a) and any(n not in text_a for n in names_b)
+
+
+def judge(a: Card, b: Card, weight: Mapping[str, float], described: bool) -> Verdict | None:
+    """`compare`, for two cards of one slot: given (`described`: one key or one description), or shown by `slot_share`."""
+    if prose(a) is None or prose(b) is None:
+        return None
+    found = compare(a, b)  # the values first: cheap, and most candidate pairs give none of one kind
+    if found is None or described:
+        return found
+    if slot_share(a, b, weight) < SLOT:
+        return None
+    if found.kind == "contradiction" and found.of not in MEASURED and two_subjects(a, b, weight):
+        return compare(a, b, named=False)  # two things named, one question: only a measure can still differ
+    return found
+
+
+class _Side(Protocol):
+    """What `revise` reads of a `classify.Side`."""
+
+    @property
+    def card(self) -> Card: ...
+    @property
+    def key(self) -> str | None: ...
+    @property
+    def statement(self) -> Statement: ...
+    @property
+    def english(self) -> bool: ...
+    @property
+    def scope(self) -> str: ...
+
+
+class _Found(Protocol):
+    """What `revise` reads of a `classify.Pair`."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
+
+
+def revise(a: _Side, b: _Side, weight: Mapping[str, float], multi_valued: frozenset[str],
+           found: _Found | None) -> tuple[str, str, str] | None:
+    """What the masked comparison changes in `classify`'s verdict: (kind, reason, detail), or None to keep it.
+
+    Another value in one slot is a contradiction where the wording found nothing or a
+    "same fact in other words"; one value said two ways is never a contradiction of values.
+    Multi-valued keys, scopes and cards outside English are left as they are.
+    """
+    if not (a.english and b.english) or (found is not None and found.reason not in _REVISED):
+        return None
+    relation = slots.relate(a.scope, b.scope, a.key, b.key,
+                            lambda: slots.same_description(a.card, b.card, a.statement, b.statement), multi_valued)
+    if relation in (slots.APART, slots.MULTI):
+        return None
+    verdict = judge(a.card, b.card, weight, relation != slots.OPEN)
+    if verdict is None:
+        return None
+    reason = "same-key" if relation == slots.KEY else "value"
+    if verdict.kind == "contradiction" and (found is None or found.kind == "duplicate"):
+        return "contradiction", reason, f"one slot ({slot_text(a.card, b.card)!r}), another value: {verdict.detail}"
+    if verdict.kind == "one-value" and found is not None and found.kind == "contradiction" and found.reason == "value":
+        return "duplicate", "wording", f"one slot, one value said two ways: {verdict.detail}"
+    return None
+
+
+_REVISED = frozenset({"value", "wording", "same-key"})  # verdicts of values and wording; not polarity, retirements, documents
+
+
+def slot_text(a: Card, b: Card) -> str:
+    """The slot as a message names it: the shorter description, its values masked by kind."""
+    shorter = min((a.description, b.description), key=len)
+    return " ".join(value_forms.masked(shorter).split())
