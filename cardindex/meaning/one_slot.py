@@ -26,6 +26,7 @@ multi-valued key are two facts.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping
 from typing import NamedTuple, Protocol
@@ -34,10 +35,11 @@ from cardindex.meaning import slots, value_forms
 from cardindex.meaning.change import change_signal
 from cardindex.meaning.synonyms import synonymous
 from cardindex.meaning.values import equivalent
-from cardindex.meaning.words import Statement, Words, words
+from cardindex.meaning.words import QUESTION, Statement, Words, words
 from cardindex.store.card import Card
 
 SLOT = 0.5  # rarity-weighted share of each masked description the other card says
+MIN_SAID = 2  # words of each masked description the other card says (all of a shorter one)
 SHARED = 0.34  # and of the shorter masked description the other description says
 MEASURED = frozenset({"duration", "size", "percent", "time", "days", "version", "count"})
 MAX_LINES = 6  # prose lines read: a longer card is a document (`documents`)
@@ -112,10 +114,19 @@ def slot_share(a: Card, b: Card, weight: Mapping[str, float]) -> float:
     ba, bb = _masked_words(pa), _masked_words(pb)
     all_a, all_b = frozenset(da.tokens + ba.tokens), frozenset(db.tokens + bb.tokens)
     seq_a, seq_b = da.tokens + ba.tokens, db.tokens + bb.tokens
-    whole = min(_share(da, _said(da, all_b, seq_b), weight, default), _share(db, _said(db, all_a, seq_a), weight, default))
+    said_a, said_b = _said(da, all_b, seq_b), _said(db, all_a, seq_a)
+    if min(len(said_a & set(da.tokens)), len(said_b & set(db.tokens))) < min(MIN_SAID, len(set(da.tokens)), len(set(db.tokens))):
+        return 0.0  # "To-do list for this week" shares one word with a card about a flaky list test: no slot
+    whole = min(_share(da, said_a, weight, default), _share(db, said_b, weight, default))
     shorter, longer = sorted((da, db), key=lambda w: len(set(w.tokens)))
     described = _share(shorter, _said(shorter, frozenset(longer.tokens), longer.tokens), weight, default)
     return whole if described >= SHARED else 0.0
+
+
+def _other_questions(a: str, b: str) -> bool:
+    """Two descriptions asking two questions ("What deploys …" / "Who approves …"): two slots."""
+    qa, qb = QUESTION.match(a), QUESTION.match(b)
+    return qa is not None and qb is not None and qa.group().strip(" \t*_#>").casefold() != qb.group().strip(" \t*_#>").casefold()
 
 
 def two_subjects(a: Card, b: Card, weight: Mapping[str, float]) -> bool:
@@ -124,19 +135,22 @@ def two_subjects(a: Card, b: Card, weight: Mapping[str, float]) -> bool:
     return _two_subjects(a, b, _masked_words(a.description), _masked_words(b.description), weight, default)
 
 
-SUBJECT_RARITY = 0.5  # of the pair's rarest description word, for a word that names a subject
+SWAP = 2  # words at most on each side of the one place two descriptions differ in, for a swapped subject
 
 
 def _two_subjects(a: Card, b: Card, da: Words, db: Words, weight: Mapping[str, float], default: float) -> bool:
-    """Each description names something (a rare word) the other card never says, values and all:
-    "Address of the production Redis" / "… the staging Redis" are two subjects, one question."""
+    """The two descriptions are one phrase with a word swapped in one place, and neither card says the
+    other's word anywhere: "Address of the production Redis" / "… the staging Redis", "How long the
+    audit log is kept" / "How long application logs are kept". Two things, one question."""
     text_a, text_b = words(f"{a.name} {a.description} {a.body}"), words(f"{b.name} {b.description} {b.body}")
-    top = max([weight.get(t, default) for t in da.tokens + db.tokens], default=default)
-    unsaid = []
-    for mine, theirs in ((da, text_b), (db, text_a)):
-        said = _said(mine, frozenset(theirs.tokens), theirs.tokens)
-        unsaid.append([t for t in set(mine.tokens) - said if weight.get(t, default) >= SUBJECT_RARITY * top])
-    return bool(unsaid[0] and unsaid[1])
+    unsaid_a = set(da.tokens) - _said(da, frozenset(text_b.tokens), text_b.tokens)
+    unsaid_b = set(db.tokens) - _said(db, frozenset(text_a.tokens), text_a.tokens)
+    matcher = difflib.SequenceMatcher(a=da.tokens, b=db.tokens, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "replace" and i2 - i1 <= SWAP and j2 - j1 <= SWAP and set(da.tokens[i1:i2]) <= unsaid_a \
+                and set(db.tokens[j1:j2]) <= unsaid_b:
+            return True
+    return False
 
 
 def values_of(card: Card) -> dict[str, frozenset[str]]:
@@ -195,10 +209,10 @@ def judge(a: Card, b: Card, weight: Mapping[str, float], described: bool) -> Ver
     found = compare(a, b)  # the values first: cheap, and most candidate pairs give none of one kind
     if found is None or described:
         return found
-    if slot_share(a, b, weight) < SLOT:
+    if _other_questions(a.description, b.description) or slot_share(a, b, weight) < SLOT:
         return None
-    if found.kind == "contradiction" and found.of not in MEASURED and two_subjects(a, b, weight):
-        return compare(a, b, named=False)  # two things named, one question: only a measure can still differ
+    if two_subjects(a, b, weight):
+        return None  # "How long the audit log is kept" / "… application logs are kept": two things, one question
     return found
 
 
