@@ -178,10 +178,13 @@ def compare(a: Card, b: Card, named: bool = True) -> Verdict | None:
         moved = _moved(a, b, va[kind], vb[kind]) or _moved(b, a, vb[kind], va[kind])
         if moved:
             return Verdict("contradiction", moved, kind)
-    measured = [k for k in shared if k in MEASURED]
-    if measured and all(va[k] == vb[k] for k in measured):
+    # One value: every measure both give is equal, every name or code both give is shared
+    # (or one card's are all written by the other), and some value is common to both.
+    agree = all(va[k] == vb[k] if k in MEASURED else not _named_apart(a, b, va[k], vb[k]) for k in shared)
+    common = [k for k in shared if va[k] & vb[k]]
+    if common and agree:
         return Verdict("one-value", "; ".join(
-            f"{_written(a, k, va[k])!r} = {_written(b, k, vb[k])!r}" for k in measured), "")
+            f"{_written(a, k, va[k] & vb[k])!r} = {_written(b, k, va[k] & vb[k])!r}" for k in common), "")
     return None
 
 
@@ -194,10 +197,7 @@ def _moved(old: Card, new: Card, was: frozenset[str], now: frozenset[str]) -> st
 
 
 def _named_apart(a: Card, b: Card, names_a: frozenset[str], names_b: frozenset[str]) -> bool:
-    """Two names (or code) that stand for one value each: neither card writes the other's anywhere,
-    and one card gives one of them (two lists of examples are no values of one slot)."""
-    if len(names_a) > 1 and len(names_b) > 1:
-        return False
+    """Two names (or code) for one value: each card gives one the other never writes."""
     text_a, text_b = f"{a.name} {a.description} {a.body}".casefold(), f"{b.name} {b.description} {b.body}".casefold()
     return any(n not in text_b for n in names_a) and any(n not in text_a for n in names_b)
 

@@ -167,7 +167,7 @@ def forms(text: str) -> tuple[Form, ...]:
     for m in _COUNT.finditer(text):
         n = _number(m.group(1))
         noun = m.group(2).lower()
-        if n is None or noun in _NOT_COUNTED or m.group(1).lower() in ("a", "an", "half", "one"):
+        if n is None or noun in _NOT_COUNTED or m.group(1).lower() in ("a", "an", "half"):
             continue
         add("count", _plain(n), m.start(), m.end())  # "three reminders" / "three emails": one number
     for m in _NAME.finditer(text):
@@ -190,9 +190,21 @@ def masked(text: str) -> str:
     return "".join(out)
 
 
+_EXAMPLES = re.compile(r"(?i)\b(?:e\.\s?g\.|eg\.|for example|for instance|such as)[^.;)\n]*|:[ \t]*[^.:;\n]*,[^.:;\n]*(?=\.|$)",
+                       re.MULTILINE)
+
+
+def examples(text: str) -> list[tuple[int, int]]:
+    """Where `text` gives examples ("e.g. `billing-tax-v2`", a list after a colon): values there illustrate, not state."""
+    return [m.span() for m in _EXAMPLES.finditer(text)]
+
+
 def by_kind(text: str) -> dict[str, frozenset[str]]:
-    """The normal values of `text`, grouped by kind."""
+    """The normal values `text` states (not its examples), grouped by kind."""
     out: dict[str, set[str]] = {}
+    spans = examples(text)
     for f in forms(text):
+        if any(s <= f.start and f.end <= e for s, e in spans):
+            continue
         out.setdefault(f.kind, set()).add(f.value)
     return {k: frozenset(v) for k, v in out.items()}
