@@ -41,7 +41,7 @@ from cardindex.store.card import Card
 SLOT = 0.5  # rarity-weighted share of each masked description the other card says
 MIN_SAID = 2  # words of each masked description the other card says (all of a shorter one)
 SHARED = 0.34  # and of the shorter masked description the other description says
-MEASURED = frozenset({"duration", "size", "percent", "time", "days", "version", "count"})
+MEASURED = frozenset({"duration", "interval", "size", "percent", "time", "days", "version", "count"})
 MAX_LINES = 6  # prose lines read: a longer card is a document (`documents`)
 
 _REASON = re.compile(r"(?i)^\W*(?:why|how to apply|source|see also|related|context|reason|because|example)\b[^:]{0,20}:")
@@ -123,6 +123,13 @@ def slot_share(a: Card, b: Card, weight: Mapping[str, float]) -> float:
     return whole if described >= SHARED else 0.0
 
 
+def _own(description: Words, body: str) -> set[str]:
+    """The description's words its own body says again, a word cut short counting ("Prod" for "production")."""
+    said = words(body).tokens
+    return {t for t in description.tokens
+            if any(x == t or (len(x) >= 3 and len(t) >= 3 and (x.startswith(t) or t.startswith(x))) for x in said)}
+
+
 def _other_questions(a: str, b: str) -> bool:
     """Two descriptions asking two questions ("What deploys …" / "Who approves …"): two slots."""
     qa, qb = QUESTION.match(a), QUESTION.match(b)
@@ -135,6 +142,7 @@ def two_subjects(a: Card, b: Card, weight: Mapping[str, float]) -> bool:
     return _two_subjects(a, b, _masked_words(a.description), _masked_words(b.description), weight, default)
 
 
+SUBJECT_RARITY = 0.5  # of the rarest description word's weight, for a swapped word that names a subject
 SWAP = 2  # words at most on each side of the one place two descriptions differ in, for a swapped subject
 
 
@@ -145,10 +153,19 @@ def _two_subjects(a: Card, b: Card, da: Words, db: Words, weight: Mapping[str, f
     text_a, text_b = words(f"{a.name} {a.description} {a.body}"), words(f"{b.name} {b.description} {b.body}")
     unsaid_a = set(da.tokens) - _said(da, frozenset(text_b.tokens), text_b.tokens)
     unsaid_b = set(db.tokens) - _said(db, frozenset(text_a.tokens), text_a.tokens)
+    top = max([weight.get(t, default) for t in da.tokens + db.tokens], default=default)
+
+    own_a, own_b = _own(da, prose(a) or ""), _own(db, prose(b) or "")
+
+    def named(tokens: tuple[str, ...], unsaid: set[str], own: set[str]) -> bool:
+        # all unsaid by the other card, said again by its own body (what it is about), one of them rare
+        return set(tokens) <= unsaid and bool(set(tokens) & own) \
+            and any(weight.get(t, default) >= SUBJECT_RARITY * top for t in tokens)
+
     matcher = difflib.SequenceMatcher(a=da.tokens, b=db.tokens, autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op == "replace" and i2 - i1 <= SWAP and j2 - j1 <= SWAP and set(da.tokens[i1:i2]) <= unsaid_a \
-                and set(db.tokens[j1:j2]) <= unsaid_b:
+        if op == "replace" and i2 - i1 <= SWAP and j2 - j1 <= SWAP and named(da.tokens[i1:i2], unsaid_a, own_a) \
+                and named(db.tokens[j1:j2], unsaid_b, own_b):
             return True
     return False
 

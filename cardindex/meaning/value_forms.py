@@ -48,6 +48,8 @@ _SIZE_UNIT = r"(?:[kmgt]i?b|bytes?|[kmg])"
 
 _MEASURE = re.compile(rf"(?i)(?<![\w.:/-])({_NUMBER})(?:\s*-\s*|\s*)(?:of\s+an?\s+)?({_DURATION_UNIT}|{_SIZE_UNIT}|%|"
                       rf"percent|per\s*cent)(?![\w/])")
+_EVERY = re.compile(r"(?i)\b(?:per|every|each)\s*$")
+_TIMES = re.compile(r"(?i)\b(?:(\w+)\s+times|twice|once)\s*(?:per\s*)?$")
 _HALF = re.compile(r"(?i)\b(?:half\s+an?|an?\s+half)\s+(minute|hour|day|second)\b")
 _CLOCK = re.compile(r"(?i)(?<![\w:.])(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)|(?<![\w:.])([01]?\d|2[0-3]):([0-5]\d)"
                     r"(?::\d{2})?(?![\w:])|\b(noon|midday|midnight)\b")
@@ -56,7 +58,7 @@ _DAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?|(?:wednes|sat
 _DAY_RANGE = re.compile(rf"(?i)\b({_DAY})\.?\s*(?:-|\u2013|\u2014|to|through|thru|until)\s*({_DAY})\b")
 _DAY_ONE = re.compile(rf"(?i)\b({_DAY})\b\.?")
 _WEEKDAYS = re.compile(r"(?i)\b(?:every\s+|on\s+)?(weekdays?|working\s+days?|business\s+days?|weekends?)\b")
-_VERSION = re.compile(r"(?<![\w.])([A-Za-z][A-Za-z.+-]{1,20})\s+v?(\d+(?:\.\d+){0,2}|\d+\.x)(?![\w.%:]|\s*(?:%|" + _DURATION_UNIT
+_VERSION = re.compile(r"(?<![\w.])([A-Za-z][A-Za-z.+-]{1,20})\s+v?(\d+(?:\.\d+){0,2}|\d+\.x)(?![\w%:]|\.\d|\s*(?:%|" + _DURATION_UNIT
                       + r"\b|" + _SIZE_UNIT + r"\b))")
 _COUNT = re.compile(rf"(?i)(?<![\w.:/-])({_NUMBER})\s+([a-z][a-z-]{{2,}})")
 _CODE = re.compile(r"`([^`\n]+)`|(?<![\w-])([a-z]+(?:-[a-z]+)+-\d+[a-z]?)(?![\w-])|\b(https?://[^\s)>\]]+)|(?<![\w@/.-])((?:[a-z0-9-]+\.)+(?:dev|com|io|net|org|app|cloud|so|sh))"
@@ -80,6 +82,21 @@ def _number(raw: str) -> float | None:
         return float(raw)
     except ValueError:
         return None
+
+
+def _rate(text: str, start: int, number: str) -> tuple[float, int] | None:
+    """How many times per the measure a text before `start` says ("four times an hour": 4), and where it starts."""
+    before = text[max(0, start - 20):start]
+    every = _EVERY.search(before)
+    if every:
+        return 1.0, start - len(before) + every.start()
+    times = _TIMES.search(before)
+    if (times and number.lower() in ("a", "an", "per")) or (times and before.rstrip().lower().endswith("per")):
+        assert times is not None
+        word = (times.group(1) or ("2" if "twice" in times.group().lower() else "1")).lower()
+        count = _number(word)
+        return (count or 1.0), start - len(before) + times.start()
+    return None
 
 
 def _plain(n: float) -> str:
@@ -135,7 +152,11 @@ def forms(text: str) -> tuple[Form, ...]:
             add("percent", _plain(n), m.start(), m.end())
         elif unit in _SECONDS and not (unit == "m" and m.group(2) == "M") and not (
                 unit in ("m", "d", "w", "h", "s") and m.group(1).isalpha()):
-            add("duration", _plain(n * _SECONDS[unit]), m.start(), m.end())
+            rate = _rate(text, m.start(), m.group(1))
+            if rate is not None:  # "four times an hour", "every 15 minutes": how often, not how long
+                add("interval", _plain(round(n * _SECONDS[unit] / rate[0], 3)), rate[1], m.end())
+            else:
+                add("duration", _plain(n * _SECONDS[unit]), m.start(), m.end())
         elif unit in _BYTES and (len(unit) > 1 or m.group(1)[:1].isdigit()) and unit not in ("m",):
             add("size", _plain(n * _BYTES[unit]), m.start(), m.end())
     for m in _WEEKDAYS.finditer(text):
@@ -163,6 +184,8 @@ def forms(text: str) -> tuple[Form, ...]:
         if not (m.group(1)[:1].isupper() or "." in m.group(2) or text[m.start(2) - 1:m.start(2)] == "v"):
             continue  # "needs 2 approvals" is a count; "Node 22", "node v22", "python 3.12" are versions
         number = m.group(2).removesuffix(".x")
+        if len(number) == 4 and number[:2] in ("19", "20"):
+            continue  # "UI 2026" names a year
         add("version", f"{tool} {number.split('.')[0] if '.' not in number else number}", m.start(), m.end())
     for m in _COUNT.finditer(text):
         n = _number(m.group(1))
