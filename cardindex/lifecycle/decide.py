@@ -58,7 +58,7 @@ def apart(pair: Pair, multi_valued: frozenset[str]) -> str | None:
         return "two long documents on one subject: reported by lint, merged only by hand"
     if scope_of(a) != scope_of(b):  # lint still reports a global card beside a scoped one; merging them is the user's call
         return f"different scopes ({a.scope}, {b.scope})"
-    if pair.kind == "contradiction" and pair.reason not in ("same-key", "retired") and not (a.key and a.key == b.key) \
+    if pair.kind == "contradiction" and pair.reason not in ("same-key", "retired", "slot") and not (a.key and a.key == b.key) \
             and not one_place(a, b):  # a card that retires the other's value names its slot itself
         return "too few words in common for one slot"
     multi = [k for k in (a.key, b.key) if k and k in multi_valued]

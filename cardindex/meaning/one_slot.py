@@ -38,6 +38,7 @@ from cardindex.meaning.values import equivalent
 from cardindex.meaning.words import QUESTION, Statement, Words, words
 from cardindex.store.card import Card
 
+REASON = "slot"  # a contradiction's reason when this module found it: one slot shown by the masked wording
 SLOT = 0.5  # rarity-weighted share of each masked description the other card says
 MIN_SAID = 2  # words of each masked description the other card says (all of a shorter one)
 SHARED = 0.34  # and of the shorter masked description the other description says
@@ -103,7 +104,8 @@ def _masked_words(text: str) -> Words:
 
 
 def slot_share(a: Card, b: Card, weight: Mapping[str, float]) -> float:
-    """How far two cards' masked descriptions name one slot: the lower of the two shares each says of the other."""
+    """How far two cards name one slot, values masked: the lower of the two shares each card's description
+    (or its first sentence, when that says more) the other card says."""
     pa, pb = prose(a), prose(b)
     if pa is None or pb is None:
         return 0.0
@@ -120,7 +122,23 @@ def slot_share(a: Card, b: Card, weight: Mapping[str, float]) -> float:
     whole = min(_share(da, said_a, weight, default), _share(db, said_b, weight, default))
     shorter, longer = sorted((da, db), key=lambda w: len(set(w.tokens)))
     described = _share(shorter, _said(shorter, frozenset(longer.tokens), longer.tokens), weight, default)
-    return whole if described >= SHARED else 0.0
+    if described < SHARED:
+        return 0.0
+    # The statements, values masked, say one thing too: "The catalogue sync runs every night at
+    # <time>" / "The nightly catalogue sync starts at <time>", under "When … runs" / "… schedule".
+    fa, fb = _masked_words(_first(pa)), _masked_words(_first(pb))
+    if not fa.tokens or not fb.tokens:
+        return whole
+    stated = min(_share(fa, _said(fa, all_b, seq_b), weight, default), _share(fb, _said(fb, all_a, seq_a), weight, default))
+    return max(whole, stated)
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*_(\"'])")
+
+
+def _first(text: str) -> str:
+    """The first sentence of a card's prose: its statement."""
+    return _SENTENCE.split(text, maxsplit=1)[0]
 
 
 def _own(description: Words, body: str) -> set[str]:
@@ -274,7 +292,7 @@ def revise(a: _Side, b: _Side, weight: Mapping[str, float], multi_valued: frozen
     verdict = judge(a.card, b.card, weight, relation != slots.OPEN)
     if verdict is None:
         return None
-    reason = "same-key" if relation == slots.KEY else "value"
+    reason = "same-key" if relation == slots.KEY else REASON
     if verdict.kind == "contradiction" and (found is None or found.kind == "duplicate"):
         return "contradiction", reason, f"one slot ({slot_text(a.card, b.card)!r}), another value: {verdict.detail}"
     if verdict.kind == "one-value" and found is not None and found.kind == "contradiction" and found.reason == "value":
