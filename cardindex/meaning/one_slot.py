@@ -165,9 +165,10 @@ SWAP = 2  # words at most on each side of the one place two descriptions differ 
 
 
 def _two_subjects(a: Card, b: Card, da: Words, db: Words, weight: Mapping[str, float], default: float) -> bool:
-    """The two descriptions are one phrase with a word swapped in one place, and neither card says the
-    other's word anywhere: "Address of the production Redis" / "… the staging Redis", "How long the
-    audit log is kept" / "How long application logs are kept". Two things, one question."""
+    """Each description names a subject its own body is about and the other card never says ("The day
+    of the week for production releases" / "The user's weekly day off"), or the two are one phrase with
+    a word swapped in one place ("Address of the production Redis" / "… the staging Redis", "How long
+    the audit log is kept" / "How long application logs are kept"). Two things, one question."""
     text_a, text_b = words(f"{a.name} {a.description} {a.body}"), words(f"{b.name} {b.description} {b.body}")
     unsaid_a = set(da.tokens) - _said(da, frozenset(text_b.tokens), text_b.tokens)
     unsaid_b = set(db.tokens) - _said(db, frozenset(text_a.tokens), text_a.tokens)
@@ -180,6 +181,8 @@ def _two_subjects(a: Card, b: Card, da: Words, db: Words, weight: Mapping[str, f
         return set(tokens) <= unsaid and bool(set(tokens) & own) \
             and any(weight.get(t, default) >= SUBJECT_RARITY * top for t in tokens)
 
+    if named(tuple(unsaid_a & own_a), unsaid_a, own_a) and named(tuple(unsaid_b & own_b), unsaid_b, own_b):
+        return True  # each is about something the other never says: "production releases" / "the user's day off"
     matcher = difflib.SequenceMatcher(a=da.tokens, b=db.tokens, autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "replace" and i2 - i1 <= SWAP and j2 - j1 <= SWAP and named(da.tokens[i1:i2], unsaid_a, own_a) \
@@ -189,8 +192,13 @@ def _two_subjects(a: Card, b: Card, da: Words, db: Words, weight: Mapping[str, f
 
 
 def values_of(card: Card) -> dict[str, frozenset[str]]:
-    """The card's normal values by kind (description and prose)."""
-    return value_forms.by_kind(f"{card.description}\n{prose(card) or ''}")
+    """The card's normal values by kind: its prose's, and its description's measures and code
+    (a capitalised word of a description names the subject or is title case: "The From address")."""
+    found = {k: set(v) for k, v in value_forms.by_kind(prose(card) or "").items()}
+    for kind, values in value_forms.by_kind(card.description).items():
+        if kind != "name":
+            found.setdefault(kind, set()).update(values)
+    return {k: frozenset(v) for k, v in found.items()}
 
 
 def _written(card: Card, kind: str, values: frozenset[str]) -> str:

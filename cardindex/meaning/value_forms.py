@@ -57,6 +57,7 @@ _DAY_NAMES = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday"
 _DAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?|(?:wednes|satur)days?"
 _DAY_RANGE = re.compile(rf"(?i)\b({_DAY})\.?\s*(?:-|\u2013|\u2014|to|through|thru|until)\s*({_DAY})\b")
 _DAY_ONE = re.compile(rf"(?i)\b({_DAY})\b\.?")
+_JOINED = re.compile(r"(?i)\s*(?:,|/|&|and|or|,\s*and|,\s*or)\s*")
 _WEEKDAYS = re.compile(r"(?i)\b(?:every\s+|on\s+)?(weekdays?|working\s+days?|business\s+days?|weekends?)\b")
 _VERSION = re.compile(r"(?<![\w.])([A-Za-z][A-Za-z.+-]{1,20})\s+v?(\d+(?:\.\d+){0,2}|\d+\.x)(?![\w%:]|\.\d|\s*(?:%|" + _DURATION_UNIT
                       + r"\b|" + _SIZE_UNIT + r"\b))")
@@ -170,13 +171,17 @@ def forms(text: str) -> tuple[Form, ...]:
     for m in _DAY_ONE.finditer(text):
         d = _day(m.group(1))
         word = m.group(1).lower()
-        if d is None or (len(word) <= 3 and not m.group(1)[:1].isupper()) or word in ("sat", "sun", "wed"):
+        if d is None or (len(word) <= 3 and not m.group(1)[:1].isupper()):
             continue  # "sat down", "the sun": a short lower-case day is a word
         days.append((d, m.start(), m.end()))
-    if days:  # "Tuesdays and Thursdays": one value, a set of days
-        start, end = days[0][1], days[-1][2]
-        if not any(s < end and start < e for s, e in taken):
-            add("days", ",".join(str(d) for d in sorted({d for d, _, _ in days})), start, end)
+    groups: list[list[tuple[int, int, int]]] = []
+    for day in days:  # "Tuesdays and Thursdays", "Mon, Wed or Fri": one value, a set of days
+        if groups and _JOINED.fullmatch(text[groups[-1][-1][2]:day[1]]):
+            groups[-1].append(day)
+        else:
+            groups.append([day])
+    for group in groups:
+        add("days", ",".join(str(d) for d in sorted({d for d, _, _ in group})), group[0][1], group[-1][2])
     for m in _VERSION.finditer(text):
         tool = m.group(1).casefold().rstrip(".-")
         if tool in _NOT_COUNTED or tool in _UNITS or len(tool) < 2 or tool in _CALENDAR:
