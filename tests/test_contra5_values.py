@@ -129,3 +129,11 @@ def test_a_long_card_is_left_to_documents() -> None:
     a = card("a.md", "When the library catalogue sync runs", "The catalogue sync runs every night at 01:00.")
     b = card("b.md", "Nightly catalogue sync time", long_body)
     assert judge(a, b) is None
+
+
+def test_a_quoted_name_is_a_value() -> None:
+    a = card("a.md", "Where the branch keeps its shared passwords", "Shared passwords live in the vault \"Desk-Team\".")
+    b = card("b.md", "Where shared passwords of the branch are kept", "The branch keeps shared passwords in Bitwarden.")
+    assert by_kind(one_slot.prose(a) or "") == {"name": frozenset({"desk-team"})}
+    verdict = judge(a, b)
+    assert verdict is not None and verdict.kind == "contradiction" and verdict.of == "name"

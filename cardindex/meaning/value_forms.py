@@ -65,7 +65,8 @@ _COUNT = re.compile(rf"(?i)(?<![\w.:/-])({_NUMBER})\s+([a-z][a-z-]{{2,}})")
 _CODE = re.compile(r"`([^`\n]+)`|(?<![\w-])([a-z]+(?:-[a-z]+)+-\d+[a-z]?)(?![\w-])|\b(https?://[^\s)>\]]+)|(?<![\w@/.-])((?:[a-z0-9-]+\.)+(?:dev|com|io|net|org|app|cloud|so|sh))"
                    r"(?![\w/-])")
 _CHANNEL = re.compile(r"(?<![\w&#/])#([a-z][\w-]{1,40})\b")
-_NAME = re.compile(r"(?<=[a-z,;:(] )([A-Z][\w+#.-]*[A-Za-z0-9+#](?:[ ]+[A-Z][\w+#.-]*[A-Za-z0-9+#]){0,3})")
+_QUOTED = re.compile(r"[\"\u201c]([^\"\u201d\n\s]+(?:\s[^\"\u201d\n\s]+){0,3})[\"\u201d]")
+_NAME = re.compile(r"(?<=[a-z,;:(] )([A-Z0-9]*[A-Z][\w+#.-]*[A-Za-z0-9+#](?:[ ]+[A-Z][\w+#.-]*[A-Za-z0-9+#]){0,3})")
 _CALENDAR = frozenset(_DAY_NAMES + [d + "s" for d in _DAY_NAMES] + [
     "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
     "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"])
@@ -198,6 +199,8 @@ def forms(text: str) -> tuple[Form, ...]:
         if n is None or noun in _NOT_COUNTED or m.group(1).lower() in ("a", "an", "half"):
             continue
         add("count", _plain(n), m.start(), m.end())  # "three reminders" / "three emails": one number
+    for m in _QUOTED.finditer(text):  # a quoted name: the vault "Eng-Shared", the label "needs-design"
+        add("name", m.group(1).casefold(), m.start(), m.end())
     for m in _NAME.finditer(text):
         name = m.group(1).rstrip(".")
         if name in _NOT_A_NAME or (name.isupper() and len(name) <= 2) or name.casefold() in _CALENDAR:
