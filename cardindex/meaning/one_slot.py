@@ -297,7 +297,9 @@ def revise(a: _Side, b: _Side, weight: Mapping[str, float], multi_valued: frozen
                             lambda: slots.same_description(a.card, b.card, a.statement, b.statement), multi_valued)
     if relation in (slots.APART, slots.MULTI):
         return None
-    verdict = judge(a.card, b.card, weight, relation != slots.OPEN)
+    # "What waters …" / "Who waters …": one set of words, two questions; the wording must show one slot
+    described = relation != slots.OPEN and not _other_questions(a.card.description, b.card.description)
+    verdict = judge(a.card, b.card, weight, described)
     if verdict is None:
         return None
     reason = "same-key" if relation == slots.KEY else REASON
