@@ -225,7 +225,8 @@ def compare(a: Card, b: Card, named: bool = True) -> Verdict | None:
     # (or one card's are all written by the other), and some value is common to both.
     agree = all(va[k] == vb[k] if k in MEASURED else not _named_apart(a, b, va[k], vb[k]) for k in shared)
     described = f"{a.description}\n{b.description}".casefold()  # a value both descriptions name is the subject
-    common = [k for k in shared if any(v not in described for v in va[k] & vb[k])]
+    # a name both give is as often the subject ("the SDK"); a measure or code in common is a value
+    common = [k for k in shared if k != "name" and any(v not in described for v in va[k] & vb[k])]
     if common and agree:
         return Verdict("one-value", "; ".join(
             f"{_written(a, k, va[k] & vb[k])!r} = {_written(b, k, va[k] & vb[k])!r}" for k in common), "")
