@@ -254,9 +254,11 @@ def judge(a: Card, b: Card, weight: Mapping[str, float], described: bool) -> Ver
     found = compare(a, b)  # the values first: cheap, and most candidate pairs give none of one kind
     if found is None or described:
         return found
-    if _other_questions(a.description, b.description) or slot_share(a, b, weight) < SLOT:
+    # Weighted by the vault's rarity and counted alike: the write gate knows the rarity of one new card only,
+    # and lint and the gate must see one slot alike.
+    if _other_questions(a.description, b.description) or min(slot_share(a, b, weight), slot_share(a, b, {})) < SLOT:
         return None
-    if two_subjects(a, b, weight):
+    if two_subjects(a, b, weight) or two_subjects(a, b, {}):
         return None  # "How long the audit log is kept" / "… application logs are kept": two things, one question
     return found
 
