@@ -59,8 +59,8 @@ def apart(pair: Pair, multi_valued: frozenset[str]) -> str | None:
     if scope_of(a) != scope_of(b):  # lint still reports a global card beside a scoped one; merging them is the user's call
         return f"different scopes ({a.scope}, {b.scope})"
     # A card that retires the other's value names its slot itself; a reworded card with one value
-    # swapped was aligned whole (`meaning.restatement.revalued`).
-    if pair.kind == "contradiction" and pair.reason not in ("same-key", "retired", "reworded") \
+    # swapped was aligned whole (`meaning.restatement.revalued`); `meaning.one_slot` aligned a slot with its values masked.
+    if pair.kind == "contradiction" and pair.reason not in ("same-key", "retired", "reworded", "slot") \
             and not (a.key and a.key == b.key) and not one_place(a, b):
         return "too few words in common for one slot"
     multi = [k for k in (a.key, b.key) if k and k in multi_valued]

@@ -99,4 +99,4 @@ def other_value(card: Card, ctx: LintContext) -> Iterator[Hit]:
     with "Run one-off CLIs with pnpm dlx" and "… with bunx".) A value may be many words.
     Keep the current value, supersede the other.
     """
-    yield from _pairs(card, ctx, "contradiction", ("value", "retired", "reworded"))
+    yield from _pairs(card, ctx, "contradiction", ("value", "retired", "reworded", "slot"))  # "slot": `meaning.one_slot`

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
-from cardindex.meaning import restatement, slots
+from cardindex.meaning import one_slot, restatement, slots
 from cardindex.meaning.change import retired
 from cardindex.meaning.paraphrase import paraphrase, restated, values_agree
 from cardindex.meaning.synonyms import synonymous
@@ -69,7 +69,13 @@ def side(card: Card, st: Statement, weight: Mapping[str, float]) -> Side:
 
 
 def classify_sides(a: Side, b: Side, weight: Mapping[str, float], multi_valued: frozenset[str]) -> Pair | None:
-    """What two cards are to each other, by slot first and value second."""
+    """What two cards are to each other, by slot first and value second; then their values masked (`one_slot`)."""
+    found = _classify_sides(a, b, weight, multi_valued)
+    said = one_slot.revise(a, b, weight, multi_valued, found)
+    return found if said is None else Pair(a.card, b.card, said[0], said[1], 100.0, said[2])
+
+
+def _classify_sides(a: Side, b: Side, weight: Mapping[str, float], multi_valued: frozenset[str]) -> Pair | None:
     sa, sb = a.statement, b.statement
     relation = slots.relate(a.scope, b.scope, a.key, b.key,
                             lambda: slots.same_description(a.card, b.card, sa, sb), multi_valued)

@@ -1,0 +1,241 @@
+"""Values in their normal form: what a card's text gives as a value, typed, and equal however it is written.
+
+"30 s", "thirty seconds" and "half a minute" are one duration (30 seconds); "2 GB" and
+"2048 MB" one size; "every weekday", "Monday to Friday" and "Mon-Fri" one set of days;
+"Node 22" and "node v22" one version of one tool; "3:30 pm" and "15:30" one time of day.
+`forms(text)` reads the values a text gives, each as a `Form` (its kind, its normal
+value, how it is written), and `masked(text)` is the text with each of them replaced by
+a placeholder of its kind ("backups run at <time>"): what the statement says about its
+slot with the value taken out (`one_slot`).
+
+Kinds: duration, size, percent, time (of day), days (a set of weekdays), version (a tool
+and its number), count (a number with the noun it counts), code (a code span, a URL or a
+host, a path), name (a product or person written with capitals inside a sentence).
+Language-neutral forms (digits, code, paths) are read in every language; the spelt-out
+numbers and unit words are English.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import NamedTuple
+
+
+class Form(NamedTuple):
+    """One value as a text gives it: its kind, its normal form, and the words that wrote it."""
+
+    kind: str
+    value: str
+    written: str
+    start: int
+    end: int
+
+
+_UNITS = {"zero": 0, "one": 1, "a": 1, "an": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+          "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
+          "forty": 40, "forty-five": 45, "fifty": 50, "sixty": 60, "ninety": 90, "hundred": 100, "half": 0.5}
+_NUMBER = r"(?:\d+(?:[.,]\d+)?|" + "|".join(sorted((re.escape(w) for w in _UNITS), key=len, reverse=True)) + r")"
+
+_SECONDS = {"ms": 0.001, "millisecond": 0.001, "s": 1, "sec": 1, "secs": 1, "second": 1, "m": 60, "min": 60, "mins": 60,
+            "minute": 60, "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "d": 86400, "day": 86400,
+            "w": 604800, "wk": 604800, "week": 604800, "month": 2592000, "year": 31536000, "yr": 31536000}
+_BYTES = {"b": 1, "byte": 1, "kb": 1024, "kib": 1024, "k": 1024, "mb": 1024 ** 2, "mib": 1024 ** 2, "m": 1024 ** 2,
+          "gb": 1024 ** 3, "gib": 1024 ** 3, "g": 1024 ** 3, "tb": 1024 ** 4, "tib": 1024 ** 4}
+_DURATION_UNIT = r"(?:milliseconds?|ms|seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|wks?|w|" \
+                 r"months?|years?|yrs?)"
+_SIZE_UNIT = r"(?:[kmgt]i?b|bytes?|[kmg])"
+
+_MEASURE = re.compile(rf"(?i)(?<![\w.:/-])({_NUMBER})(?:\s*-\s*|\s*)(?:of\s+an?\s+)?({_DURATION_UNIT}|{_SIZE_UNIT}|%|"
+                      rf"percent|per\s*cent)(?![\w/])")
+_EVERY = re.compile(r"(?i)\b(?:per|every|each)\s*$")
+_TIMES = re.compile(r"(?i)\b(?:(\w+)\s+times|twice|once)\s*(?:per\s*)?$")
+_HALF = re.compile(r"(?i)\b(?:half\s+an?|an?\s+half)\s+(minute|hour|day|second)\b")
+_CLOCK = re.compile(r"(?i)(?<![\w:.])(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)|(?<![\w:.])([01]?\d|2[0-3]):([0-5]\d)"
+                    r"(?::\d{2})?(?![\w:])|\b(noon|midday|midnight)\b")
+_DAY_NAMES = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_DAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?|(?:wednes|satur)days?"
+_DAY_RANGE = re.compile(rf"(?i)\b({_DAY})\.?\s*(?:-|\u2013|\u2014|to|through|thru|until)\s*({_DAY})\b")
+_DAY_ONE = re.compile(rf"(?i)\b({_DAY})\b\.?")
+_JOINED = re.compile(r"(?i)\s*(?:,|/|&|and|or|,\s*and|,\s*or)\s*")
+_WEEKDAYS = re.compile(r"(?i)\b(?:every\s+|on\s+)?(weekdays?|working\s+days?|business\s+days?|weekends?)\b")
+_VERSION = re.compile(r"(?<![\w.])([A-Za-z][A-Za-z.+-]{1,20})\s+v?(\d+(?:\.\d+){0,2}|\d+\.x)(?![\w%:]|\.\d|\s*(?:%|" + _DURATION_UNIT
+                      + r"\b|" + _SIZE_UNIT + r"\b))")
+_COUNT = re.compile(rf"(?i)(?<![\w.:/-])({_NUMBER})\s+([a-z][a-z-]{{2,}})")
+_CODE = re.compile(r"`([^`\n]+)`|(?<![\w-])([a-z]+(?:-[a-z]+)+-\d+[a-z]?)(?![\w-])|\b(https?://[^\s)>\]]+)|(?<![\w@/.-])((?:[a-z0-9-]+\.)+(?:dev|com|io|net|org|app|cloud|so|sh))"
+                   r"(?![\w/-])")
+_CHANNEL = re.compile(r"(?<![\w&#/])#([a-z][\w-]{1,40})\b")
+_QUOTED = re.compile(r"[\"\u201c]([^\"\u201d\n\s]+(?:\s[^\"\u201d\n\s]+){0,3})[\"\u201d]")
+_NAME = re.compile(r"(?<=[a-z,;:(] )([A-Z0-9]*[A-Z][\w+#.-]*[A-Za-z0-9+#](?:[ ]+[A-Z][\w+#.-]*[A-Za-z0-9+#]){0,3})")
+_CALENDAR = frozenset(_DAY_NAMES + [d + "s" for d in _DAY_NAMES] + [
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+    "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"])
+_NOT_COUNTED = frozenset({"of", "and", "or", "the", "more", "less", "times", "per", "to", "in", "at", "on", "for", "days",
+                          "hours", "minutes", "seconds", "weeks", "percent"})
+_NOT_A_NAME = frozenset({"I", "API", "CI", "PR", "PRs", "OK", "UI", "UTC", "URL", "JSON", "CSV", "PDF", "SQL", "HTTP",
+                         "HTTPS", "The", "This", "That", "It", "We", "You", "And", "Or", "But"})
+
+
+def _number(raw: str) -> float | None:
+    raw = raw.lower().replace(",", ".")
+    if raw in _UNITS:
+        return float(_UNITS[raw])
+    try:
+        return float(raw)
+    except ValueError:
+        return None
+
+
+def _rate(text: str, start: int, number: str) -> tuple[float, int] | None:
+    """How many times per the measure a text before `start` says ("four times an hour": 4), and where it starts."""
+    before = text[max(0, start - 20):start]
+    every = _EVERY.search(before)
+    if every:
+        return 1.0, start - len(before) + every.start()
+    times = _TIMES.search(before)
+    if (times and number.lower() in ("a", "an", "per")) or (times and before.rstrip().lower().endswith("per")):
+        assert times is not None
+        word = (times.group(1) or ("2" if "twice" in times.group().lower() else "1")).lower()
+        count = _number(word)
+        return (count or 1.0), start - len(before) + times.start()
+    return None
+
+
+def _plain(n: float) -> str:
+    return str(int(n)) if n == int(n) else f"{n:g}"
+
+
+def _unit(raw: str) -> str:
+    u = raw.lower().replace(" ", "")
+    if u in ("percent", "percent", "%"):
+        return "%"
+    return u[:-1] if len(u) > 3 and u.endswith("s") else u
+
+
+def _day(raw: str) -> int | None:
+    head = raw.lower()[:3]
+    return next((i for i, d in enumerate(_DAY_NAMES) if d.startswith(head)), None)
+
+
+@functools.lru_cache(maxsize=20_000)
+def forms(text: str) -> tuple[Form, ...]:
+    """The values `text` gives, in the order it gives them, each read once (the first reading that covers it wins)."""
+    found: list[Form] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(kind: str, value: str, start: int, end: int) -> None:
+        if any(s < end and start < e for s, e in taken):
+            return
+        taken.append((start, end))
+        found.append(Form(kind, value, text[start:end], start, end))
+
+    for m in _CODE.finditer(text):
+        raw = (m.group(1) or m.group(2) or m.group(3) or m.group(4) or "").strip().rstrip(".,;")
+        add("code", raw.casefold().removeprefix("https://").removeprefix("http://").rstrip("/"), m.start(), m.end())
+    for m in _CHANNEL.finditer(text):
+        add("code", "#" + m.group(1).casefold(), m.start(), m.end())
+    for m in _HALF.finditer(text):
+        add("duration", _plain(_SECONDS[m.group(1).lower()] / 2), m.start(), m.end())
+    for m in _CLOCK.finditer(text):
+        if m.group(6):
+            minutes = 720 if m.group(6).lower() in ("noon", "midday") else 0
+        elif m.group(3):
+            hour, minute = int(m.group(1)) % 12, int(m.group(2) or 0)
+            minutes = (hour + (12 if m.group(3).lower().startswith("p") else 0)) * 60 + minute
+        else:
+            minutes = int(m.group(4)) * 60 + int(m.group(5))
+        add("time", f"{minutes // 60:02d}:{minutes % 60:02d}", m.start(), m.end())
+    for m in _MEASURE.finditer(text):
+        n = _number(m.group(1))
+        unit = _unit(m.group(2))
+        if n is None:
+            continue
+        if unit == "%" or unit.startswith("per"):
+            add("percent", _plain(n), m.start(), m.end())
+        elif unit in _SECONDS and not (unit == "m" and m.group(2) == "M") and not (
+                unit in ("m", "d", "w", "h", "s") and m.group(1).isalpha()):
+            rate = _rate(text, m.start(), m.group(1))
+            if rate is not None:  # "four times an hour", "every 15 minutes": how often, not how long
+                add("interval", _plain(round(n * _SECONDS[unit] / rate[0], 3)), rate[1], m.end())
+            else:
+                add("duration", _plain(n * _SECONDS[unit]), m.start(), m.end())
+        elif unit in _BYTES and (len(unit) > 1 or m.group(1)[:1].isdigit()) and unit not in ("m",):
+            add("size", _plain(n * _BYTES[unit]), m.start(), m.end())
+    for m in _WEEKDAYS.finditer(text):
+        word = m.group(1).lower()
+        add("days", "5,6" if word.startswith("weekend") else "0,1,2,3,4", m.start(), m.end())
+    for m in _DAY_RANGE.finditer(text):
+        first, last = _day(m.group(1)), _day(m.group(2))
+        if first is not None and last is not None and first <= last:
+            add("days", ",".join(str(d) for d in range(first, last + 1)), m.start(), m.end())
+    days: list[tuple[int, int, int]] = []  # (day, start, end)
+    for m in _DAY_ONE.finditer(text):
+        d = _day(m.group(1))
+        word = m.group(1).lower()
+        if d is None or (len(word) <= 3 and not m.group(1)[:1].isupper()):
+            continue  # "sat down", "the sun": a short lower-case day is a word
+        days.append((d, m.start(), m.end()))
+    groups: list[list[tuple[int, int, int]]] = []
+    for day in days:  # "Tuesdays and Thursdays", "Mon, Wed or Fri": one value, a set of days
+        if groups and _JOINED.fullmatch(text[groups[-1][-1][2]:day[1]]):
+            groups[-1].append(day)
+        else:
+            groups.append([day])
+    for group in groups:
+        add("days", ",".join(str(d) for d in sorted({d for d, _, _ in group})), group[0][1], group[-1][2])
+    for m in _VERSION.finditer(text):
+        tool = m.group(1).casefold().rstrip(".-")
+        if tool in _NOT_COUNTED or tool in _UNITS or len(tool) < 2 or tool in _CALENDAR:
+            continue
+        if not (m.group(1)[:1].isupper() or "." in m.group(2) or text[m.start(2) - 1:m.start(2)] == "v"):
+            continue  # "needs 2 approvals" is a count; "Node 22", "node v22", "python 3.12" are versions
+        number = m.group(2).removesuffix(".x")
+        if len(number) == 4 and number[:2] in ("19", "20"):
+            continue  # "UI 2026" names a year
+        add("version", f"{tool} {number.split('.')[0] if '.' not in number else number}", m.start(), m.end())
+    for m in _COUNT.finditer(text):
+        n = _number(m.group(1))
+        noun = m.group(2).lower()
+        if n is None or noun in _NOT_COUNTED or m.group(1).lower() in ("a", "an", "half"):
+            continue
+        add("count", _plain(n), m.start(), m.end())  # "three reminders" / "three emails": one number
+    for m in _QUOTED.finditer(text):  # a quoted name: the vault "Eng-Shared", the label "needs-design"
+        add("name", m.group(1).casefold(), m.start(), m.end())
+    for m in _NAME.finditer(text):
+        name = m.group(1).rstrip(".")
+        if name in _NOT_A_NAME or (name.isupper() and len(name) <= 2) or name.casefold() in _CALENDAR:
+            continue
+        add("name", name.casefold(), m.start(), m.start() + len(name))
+    found.sort(key=lambda f: f.start)
+    return tuple(found)
+
+
+def masked(text: str) -> str:
+    """`text` with each value replaced by its kind in angle brackets: "backups run at <time>"."""
+    out, last = [], 0
+    for f in forms(text):
+        out.append(text[last:f.start])
+        out.append(f" <{f.kind}> ")
+        last = f.end
+    out.append(text[last:])
+    return "".join(out)
+
+
+_EXAMPLES = re.compile(r"(?i)\b(?:e\.\s?g\.|eg\.|for example|for instance|such as)[^.;)\n]*|:[ \t]*[^.:;\n]*,[^.:;\n]*(?=\.|$)",
+                       re.MULTILINE)
+
+
+def examples(text: str) -> list[tuple[int, int]]:
+    """Where `text` gives examples ("e.g. `billing-tax-v2`", a list after a colon): values there illustrate, not state."""
+    return [m.span() for m in _EXAMPLES.finditer(text)]
+
+
+def by_kind(text: str) -> dict[str, frozenset[str]]:
+    """The normal values `text` states (not its examples), grouped by kind."""
+    out: dict[str, set[str]] = {}
+    spans = examples(text)
+    for f in forms(text):
+        if any(s <= f.start and f.end <= e for s, e in spans):
+            continue
+        out.setdefault(f.kind, set()).add(f.value)
+    return {k: frozenset(v) for k, v in out.items()}
