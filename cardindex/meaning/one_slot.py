@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from typing import NamedTuple, Protocol
 
 from cardindex.meaning import slots, value_forms
-from cardindex.meaning.change import change_signal
+from cardindex.meaning.change import change_signal, retired
 from cardindex.meaning.synonyms import synonymous
 from cardindex.meaning.values import equivalent
 from cardindex.meaning.words import QUESTION, Statement, Words, words
@@ -309,9 +309,20 @@ def revise(a: _Side, b: _Side, weight: Mapping[str, float], multi_valued: frozen
     reason = "same-key" if relation == slots.KEY else REASON
     if verdict.kind == "contradiction" and (found is None or found.kind == "duplicate"):
         return "contradiction", reason, f"one slot ({slot_text(a.card, b.card)!r}), another value: {verdict.detail}"
-    if verdict.kind == "one-value" and found is not None and found.kind == "contradiction" and found.reason == "value":
+    if verdict.kind == "one-value" and found is not None and found.kind == "contradiction" and found.reason == "value" \
+            and not _retires_a_value(a, b):
         return "duplicate", "wording", f"one slot, one value said two ways: {verdict.detail}"
     return None
+
+
+def _retires_a_value(a: _Side, b: _Side) -> bool:
+    """Whether one card says a value the other gives is no longer used ("We moved off sentry.io …").
+
+    The value both name is then the old one and the new card's own: two values, never one
+    said two ways (merging them would keep the retired value).
+    """
+    return any(retired(f"{mine.card.description}\n{mine.card.body}") & theirs.statement.all.values
+               for mine, theirs in ((a, b), (b, a)))
 
 
 _REVISED = frozenset({"value", "wording", "same-key"})  # verdicts of values and wording; not polarity, retirements, documents
