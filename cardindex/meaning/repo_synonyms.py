@@ -4,37 +4,23 @@ Coverage (`repo_match`) counts the content stems a passage shares with a sentenc
 rewording that swaps a word for one WordNet puts in the same sense ("the worker begins",
 "the worker starts") loses that word's weight; a passage that already holds most of the
 sentence gets it back for each missing stem that is a synonym of one of its own. The
-table is the one `synonyms` reads (it never decides a value: it only lets a reworded
+table is `synonyms.stem_groups`, the one `synonyms` reads (it never decides a value: it only lets a reworded
 sentence meet its source). Loaded the first time a sentence needs it.
 """
 
 from __future__ import annotations
 
-import functools
-
 from cardindex.meaning.repo_facts import Unit
 from cardindex.meaning.repo_match import COVERED, Cover, UnitIndex
-from cardindex.meaning.stem import stems
 
 RESCUE_FROM = 0.6  # a passage must cover this much of a sentence before synonyms are looked at
 
 
-@functools.lru_cache(maxsize=1)
-def _stem_groups() -> dict[str, frozenset[int]]:
-    """Each Snowball stem of a word in the synonym table → the sense groups of the words with that stem."""
-    from cardindex.meaning.synonyms import _groups
-
-    groups = _groups()
-    words = sorted(w for w in groups if w.isalpha())
-    out: dict[str, set[int]] = {}
-    for word, stem in zip(words, stems(words), strict=True):
-        out.setdefault(stem, set()).update(groups[word])
-    return {s: frozenset(g) for s, g in out.items()}
-
-
 def rescued(missing: frozenset[str], unit: Unit) -> frozenset[str]:
     """The stems of `missing` that are a synonym of a stem of `unit` (a docs passage)."""
-    table = _stem_groups()
+    from cardindex.meaning.synonyms import stem_groups  # the table loads on first use
+
+    table = stem_groups()
     held: set[int] = set()
     for stem in unit.stems.split():
         held.update(table.get(stem, ()))

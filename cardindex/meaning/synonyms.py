@@ -41,3 +41,19 @@ def synonymous(x: str, y: str) -> bool:
 def groups_of(token: str) -> frozenset[int]:
     """The sense groups of a normalized word (empty when WordNet joins it to nothing)."""
     return _groups().get(token, frozenset())
+
+
+@functools.lru_cache(maxsize=1)
+def stem_groups() -> dict[str, frozenset[int]]:
+    """Each Snowball stem of a word in the table → the sense groups of the words with that stem.
+
+    For text compared by stems rather than normalized words (the derivable rules' docs passages).
+    """
+    from cardindex.meaning.stem import stems
+
+    groups = _groups()
+    words = sorted(w for w in groups if w.isalpha())
+    out: dict[str, set[int]] = {}
+    for word, stem in zip(words, stems(words), strict=True):
+        out.setdefault(stem, set()).update(groups[word])
+    return {s: frozenset(g) for s, g in out.items()}
