@@ -38,3 +38,22 @@ def test_silent_in_a_claude_code_memory_directory(invoke: Callable[..., Result],
     (vault / ".cardindex.yaml").write_text("index_file: MEMORY.md\n", encoding="utf-8")
     (vault / "host-key.md").write_text(CARD, encoding="utf-8")
     assert "F006" not in _codes(invoke, vault)
+
+
+def test_silent_in_a_claude_code_directory_found_without_config(invoke: Callable[..., Result], tmp_path: Path) -> None:
+    """A Claude Code memory folder as Claude Code leaves it: MEMORY.md, cards, no .cardindex.yaml."""
+    vault = tmp_path / "memory"
+    vault.mkdir()
+    (vault / "MEMORY.md").write_text("- [Host key reset](host-key.md) — after a rebuild\n", encoding="utf-8")
+    (vault / "host-key.md").write_text(CARD, encoding="utf-8")
+    assert "F006" not in _codes(invoke, vault)
+
+
+def test_warned_where_an_index_of_our_own_sits_beside_a_memory_file(invoke: Callable[..., Result],
+                                                                   tmp_path: Path) -> None:
+    vault = tmp_path / "mem"
+    vault.mkdir()
+    (vault / "INDEX.md").write_text("", encoding="utf-8")
+    (vault / "MEMORY.md").write_text("- [Host key reset](host-key.md)\n", encoding="utf-8")
+    (vault / "host-key.md").write_text(CARD, encoding="utf-8")
+    assert "F006" in _codes(invoke, vault)

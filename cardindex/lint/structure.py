@@ -63,11 +63,11 @@ def unquoted_colon(card: Card, ctx: LintContext) -> Iterator[Hit]:
     Claude Code writes such descriptions and reads them anyway, so cards reads the rest
     of the line as text; other YAML tools will not. The safe fix quotes the value.
 
-    In a Claude Code memory directory (`index_file: MEMORY.md`, as `cards init --claude`
-    writes) that lenient reading is the dialect the files are written in and read by, so
-    the warning is left out there.
+    In a Claude Code memory directory (its index is MEMORY.md: configured as
+    `cards init --claude` writes, or found there without an INDEX.md) that lenient reading
+    is the dialect the files are written in and read by, so the warning is left out there.
     """
-    if ctx.vault.config.index_file == "MEMORY.md":
+    if ctx.vault.index_name == "MEMORY.md":
         return iter(())
     return _problems(card, "lenient")
 
