@@ -118,6 +118,21 @@ def document(card: Card) -> Document | None:
     return Document(frozenset(words(title_text).tokens), named, kept, Counter(words(body).tokens))
 
 
+UNIT_HELD = 0.5  # of a unit's words that one unit of the other document has, for that unit to be said there
+
+
+def units_held(a: Document, b: Document) -> float:
+    """The share of `a`'s units that some unit of `b` says again (most of its words in one unit).
+
+    A merge keeps one card's text: when each of two documents has units the other does
+    not say, a merge would put some of them out of sight.
+    """
+    if not a.units:
+        return 1.0
+    said = sum(any(len(u & v) >= UNIT_HELD * len(u) for v in b.units) for u in a.units)
+    return said / len(a.units)
+
+
 def _parts(tokens: Sequence[str]) -> frozenset[str]:
     """The words of a unit, a word written with slashes also as its parts ("locked/protected", "feature/x")."""
     out = set(tokens)
