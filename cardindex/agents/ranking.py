@@ -58,19 +58,17 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any, NamedTuple
 
-from cardindex.agents import ranking_candidates
+from cardindex.agents import ranking_candidates, ranking_words
 from cardindex.meaning.asking import ANSWERED_BY, FRAMING_FACTOR, PAST_FACTOR, asks_the_past, framing, question_words
-from cardindex.meaning.edits import osa_within, pieces
-from cardindex.meaning.terms import STOP, stem, word_terms, words
+from cardindex.meaning.terms import STOP, stem, word_terms
 from cardindex.store.search_index import SearchIndex
 from cardindex.store.search_reads import FIELDS
 
 WEIGHTS = (3.0, 2.5, 2.0, 2.0, 1.0)  # title, description, key, tags, body
+# what a correction, a prefix and a compound's head count (the word forms a query word may stand for)
+TYPO_FACTOR, PREFIX_FACTOR, HEAD_FACTOR = ranking_words.TYPO_FACTOR, ranking_words.PREFIX_FACTOR, ranking_words.HEAD_FACTOR
 B = (0.5, 0.5, 0.3, 0.3, 0.75)
 K1 = 1.2
-TYPO_FACTOR = 0.7
-PREFIX_FACTOR = 0.8
-HEAD_FACTOR = 0.5
 PHRASE_BONUS = 0.15
 NUMBERED_FACTOR = 0.6  # "sev1" found as "sev" (and so as "severity")
 EQUIVALENT_FACTOR = 0.6
@@ -78,6 +76,7 @@ ASK_FACTOR = 0.5  # a question word found in a title or description, of its IDF 
 HUB_FACTOR = 0.5  # a hub (a sub-index: a list of pointers to cards) answers below the cards it points at
 PERSON_FACTOR = 2.0  # a "who" question's answer, a card saying who or naming an owner, counts this much more
 WEAK_COVERAGE = 0.3
+WEAK_DEPTH = 3  # the hits that must all hold too little of the query for the answer to be weak
 WEAK_FLOOR = 0.15  # the least a best card holding two of the query's words may hold of its weight
 CANDIDATES = 120
 ASK_FIELDS = (0, 1)  # a title says which question it answers as a description does ("Where secrets live")
@@ -100,7 +99,8 @@ class Plan(NamedTuple):
     groups: list[Group]
     total: int  # cards in the index
     joined: dict[tuple[str, str], str]  # adjacent query terms -> their joined form the vault holds
-    asks: tuple[tuple[str, float], ...] = ()  # question-word terms sought in descriptions, with their IDF there
+    # per question word, the terms that answer it in titles and descriptions, with their IDF there
+    asks: tuple[tuple[tuple[str, float], ...], ...] = ()
     past: bool = False  # the query asks what held before: retired cards count more
 
 
@@ -123,7 +123,7 @@ def _idf(total: int, df: int) -> float:
 def plan(index: SearchIndex, query: str) -> Plan:
     """The groups of `query` against what `index` holds."""
     total, _ = index.stats()
-    asked = words(query)
+    asked = ranking_words.asked(index, query)
     content = [w for w in asked if w not in STOP and len(w) > 1]
     if not content:
         content = list(asked)
@@ -158,7 +158,7 @@ def plan(index: SearchIndex, query: str) -> Plan:
                 alts.append(((joined[j],), 1.0))
         counts = [_alt_df(index, a, df) for a, _ in alts]
         if not any(counts):
-            alts += _split(index, w, df) + _typos(index, w)
+            alts += ranking_words.split(index, w, df) + ranking_words.typos(index, w)
             df.update(index.document_frequency(t for a, _ in alts for t in a if t not in df))
             counts = [_alt_df(index, a, df) for a, _ in alts]
         own = [a for (a, _), c in zip(alts, counts, strict=True) if c]
@@ -181,18 +181,24 @@ def plan(index: SearchIndex, query: str) -> Plan:
     return Plan(groups, total, pairs, _asks(index, query, total), asks_the_past(asked))
 
 
-def _asks(index: SearchIndex, query: str, total: int) -> tuple[tuple[str, float], ...]:
-    """The terms of the query's question words (`meaning.asking`), with their IDF among descriptions."""
-    out: dict[str, float] = {}
+def _asks(index: SearchIndex, query: str, total: int) -> tuple[tuple[tuple[str, float], ...], ...]:
+    """Per question word of the query (`meaning.asking`), the terms that answer it with their IDF among
+    titles and descriptions: "who" is answered by "who" or "owner", once, by the better of the two."""
+    out: list[tuple[tuple[str, float], ...]] = []
+    seen: set[str] = set()
     for word in question_words(query):
         # "who" asks for a person, a kind of card, where "when" or "how" ask for an aspect of the topic
         factor = PERSON_FACTOR if word in ANSWERED_BY else 1.0
+        answers = []
         for term in ANSWERED_BY.get(word, (word,)):
             t = stem(term)
             n = index.count(f'{{title description}} : "{t}"')
-            if n and t not in out:
-                out[t] = factor * _idf(total, n)
-    return tuple(out.items())
+            if n and t not in seen:
+                seen.add(t)
+                answers.append((t, factor * _idf(total, n)))
+        if answers:
+            out.append(tuple(answers))
+    return tuple(out)
 
 
 def _numbered(word: str) -> str | None:
@@ -248,58 +254,7 @@ def _alt_df(index: SearchIndex, alt: tuple[str, ...], df: dict[str, int]) -> int
         return df.get(alt[0], 0)
     if not all(df.get(t) for t in alt):
         return 0
-    return index.count(_phrase(alt))
-
-
-def _split(index: SearchIndex, word: str, df: dict[str, int]) -> list[Alt]:
-    """A word the vault does not hold, as two words it holds side by side ("oncall": "on call")."""
-    if len(word) < 5 or "-" in word:
-        return []
-    pairs = [(stem(word[:k]), stem(word[k:])) for k in range(2, len(word) - 1)]
-    df.update(index.document_frequency(t for pair in pairs for t in pair))
-    best = [(index.count(_phrase(p)), p) for p in pairs if df.get(p[0]) and df.get(p[1])]
-    best = [b for b in best if b[0]]
-    if best:
-        return [(max(best)[1], 1.0)]
-    # A compound is about its last part ("microservice" is a service): the longest such head the vault holds.
-    # Both parts are content words, and the vault writes the head as a word of its own ("forgotten" is no "gotten").
-    tails = [word[k:] for k in range(3, len(word) - 4) if word[:k] not in STOP and word[k:] not in STOP]
-    held = index.known_words(tails)
-    head = next((t for t in tails if t in held), None)
-    return [((stem(head),), HEAD_FACTOR)] if head else []
-
-
-def _typos(index: SearchIndex, word: str) -> list[Alt]:
-    """Word forms the vault holds within one edit of `word` (two from 10 letters), or that start with
-    it and are at most a third longer, as their terms.
-
-    Words under 5 letters are never corrected: one edit in four letters is another word; and
-    under 7 letters only two swapped letters are ("tabel": "table"), since a letter more,
-    less or changed there is as often another word ("chart": "cart", "bread": "break").
-    """
-    if not word.isascii() and len(word) >= 2 and word.isalpha():
-        # Scripts the English stemmer leaves alone (Korean particles: "배포" in "배포는"): the
-        # word forms that start with the word and add at most two letters.
-        return [((t,), PREFIX_FACTOR) for f, t in index.word_forms(len(word) + 1, len(word) + 2) if f.startswith(word)]
-    if len(word) < 5 or not word.isalpha():
-        return []
-    limit = 1 if len(word) < 10 else 2
-    longest = max(len(word) + limit, len(word) * 4 // 3)
-    parts = pieces(word, limit)
-    found: dict[str, float] = {}
-    for form, term in index.word_forms(len(word) - limit, longest):
-        if form.startswith(word):  # "postgres" for "postgresql": most of the longer word
-            found[term] = max(found.get(term, 0.0), PREFIX_FACTOR)
-            continue
-        distance = osa_within(word, form, limit, parts)
-        if distance is not None and (len(word) >= 7 or sorted(form) == sorted(word)):
-            factor = TYPO_FACTOR if distance <= 1 else TYPO_FACTOR * 0.8
-            found[term] = max(found.get(term, 0.0), factor)
-    return [((t,), f) for t, f in found.items()]
-
-
-def _phrase(alt: tuple[str, ...]) -> str:
-    return '"' + " ".join(alt) + '"'
+    return index.count(ranking_words.phrase(alt))
 
 
 def match_expression(p: Plan) -> str:
@@ -371,10 +326,7 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
             total *= PAST_FACTOR
         if info.get("hub"):
             total *= HUB_FACTOR
-        for term, idf in p.asks:  # what kind of answer is wanted: no part of the query's weight
-            tf = sum(WEIGHTS[k] * _tf(f" {term} ", padded[k]) / norms[k] for k in ASK_FIELDS)
-            if tf:
-                total += ASK_FACTOR * idf * _saturate(tf)
+        total += _answers_asked(p, padded, norms)  # what kind of answer is wanted: no part of the query's weight
         score = min(100.0, 100.0 * total / (weight * best_sat))  # follows the order, so scores fall down the list
         field = FIELDS[max(range(len(FIELDS)), key=lambda k: by_field[k])]
         out.append(Scored(rid, path, archived, info, round(score, 1), total, covered / weight if weight else 0.0, field,
@@ -383,6 +335,19 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
         out = _before_successors(out)
     out.sort(key=lambda s: (-s.raw, s.path))
     return out
+
+
+def _answers_asked(p: Plan, padded: Sequence[str], norms: Sequence[float]) -> float:
+    """What a card's title and description add for saying what the query's question words ask for.
+
+    Each question word counts once, by the best of its answers: a card saying both "who"
+    and "owner" answers one "who" question, not two.
+    """
+    gained = 0.0
+    for answers in p.asks:
+        tfs = [(idf, sum(WEIGHTS[k] * _tf(f" {term} ", padded[k]) / norms[k] for k in ASK_FIELDS)) for term, idf in answers]
+        gained += max(ASK_FACTOR * idf * _saturate(tf) for idf, tf in tfs)
+    return gained
 
 
 def _before_successors(out: list[Scored]) -> list[Scored]:
@@ -401,6 +366,15 @@ def _before_successors(out: list[Scored]) -> list[Scored]:
             s = s._replace(raw=top.raw * 1.001, score=max(s.score, top.score))
         moved.append(s)
     return moved
+
+
+def weak_hits(scored: Sequence[Scored]) -> bool:
+    """Whether none of the first `WEAK_DEPTH` hits holds enough of what was asked to be trusted.
+
+    A card at the second or third place that holds three of the query's words says the
+    vault knows the topic, even when a question word lifted a card holding less above it.
+    """
+    return all(weak(s) for s in scored[:WEAK_DEPTH])
 
 
 def weak(best: Scored) -> bool:

@@ -199,7 +199,7 @@ def _find(vault: Vault, index: SearchIndex, known: Mapping[str, Card], query: st
             break
     if not scored:
         return []
-    is_weak = ranking.weak(scored[0])
+    is_weak = ranking.weak_hits(scored)
     by_path = {s.path: s for s in scored}
     hits: list[Hit] = []
     placed: set[str] = set()
