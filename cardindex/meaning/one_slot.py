@@ -33,6 +33,7 @@ from typing import NamedTuple, Protocol
 
 from cardindex.meaning import slots, value_forms
 from cardindex.meaning.change import change_signal, retired
+from cardindex.meaning.polarity import denied_against
 from cardindex.meaning.synonyms import synonymous
 from cardindex.meaning.values import equivalent
 from cardindex.meaning.words import QUESTION, Statement, Words, words
@@ -295,6 +296,8 @@ def revise(a: _Side, b: _Side, weight: Mapping[str, float], multi_valued: frozen
     "same fact in other words"; one value said two ways is never a contradiction of values.
     Multi-valued keys, scopes and cards outside English are left as they are.
     """
+    if found is not None and found.kind == "duplicate" and found.reason in _SAID_TWICE:
+        return _measured_apart(a.card, b.card)
     if not (a.english and b.english) or (found is not None and found.reason not in _REVISED):
         return None
     relation = slots.relate(a.scope, b.scope, a.key, b.key,
@@ -313,6 +316,40 @@ def revise(a: _Side, b: _Side, weight: Mapping[str, float], multi_valued: frozen
             and not _retires_a_value(a, b):
         return "duplicate", "wording", f"one slot, one value said two ways: {verdict.detail}"
     return None
+
+
+_SAID_TWICE = frozenset({"wording", "reworded", "same-key"})  # duplicates the wording found (not `documents`)
+
+
+def values_conflict(a: Card, b: Card) -> str | None:
+    """Why two cards taken for one slot cannot give one value (the detail), or None: the one test of it.
+
+    A measured kind both give whose normal forms are disjoint (`value_forms`: "02:00" /
+    "2am" is one value, "02:00" / "03:30" two), or a negation of a predicate the other card
+    affirms (`polarity`: "no longer uses Flash" / "uses Flash"; not "never on Fridays" /
+    "Friday deploys are frozen"). Names and code are left to the wording (a name is as often
+    the subject as the value). Lint and the write gate read it through `revise`;
+    consolidation never merges two cards it names, in a pair or in a group.
+    """
+    pa, pb = prose(a), prose(b)
+    if pa is None or pb is None:
+        return None
+    found = compare(a, b, named=False)
+    if found is not None and found.kind == "contradiction":
+        return f"another {found.of}: {found.detail}"
+    ta, tb = value_forms.normalized(pa or a.description), value_forms.normalized(pb or b.description)
+    denied = denied_against(ta, tb) or denied_against(tb, ta)
+    if denied and slots.english(a) and slots.english(b):
+        return f"one card denies what the other affirms: {' '.join(denied)!r}"
+    return None
+
+
+def _measured_apart(a: Card, b: Card) -> tuple[str, str, str] | None:
+    """A duplicate whose values conflict (`values_conflict`): one slot, two values, a contradiction."""
+    found = values_conflict(a, b)
+    if found is None:
+        return None
+    return "contradiction", "value", f"the same slot ({slot_text(a, b)!r}), {found}"
 
 
 def _retires_a_value(a: _Side, b: _Side) -> bool:

@@ -55,6 +55,12 @@ def polarity(text: str) -> Polarity:
         if not tokens:
             continue
         negators = [i for i, t in enumerate(tokens) if t in NEGATORS]
+        # Two negators in a row cancel: "never skip review" affirms the review.
+        cancelled: set[int] = set()
+        for i in negators:
+            if i not in cancelled and i + 1 in negators:
+                cancelled.update((i, i + 1))
+        negators = [i for i in negators if i not in cancelled]
         if negators:
             rest = frozenset(tokens) - NEGATORS - _STILL_NEGATING
             for i in negators:
@@ -62,7 +68,7 @@ def polarity(text: str) -> Polarity:
                 if head is not None and head not in NEGATORS:
                     denied.append((head, rest - {head}))
         elif DENYING.isdisjoint(tokens):
-            affirmed.append(frozenset(tokens))
+            affirmed.append(frozenset(tokens) - NEGATORS)
     return Polarity(tuple(affirmed), tuple(denied))
 
 

@@ -57,7 +57,7 @@ class Content(NamedTuple):
     description: Words
     body: Words
     all: Words
-    text: str = ""  # the description and prose as compared, line by line (`polarity` reads its clauses)
+    text: str = ""  # the prose as compared, line by line (`polarity` reads its clauses)
 
 
 class Restatement(NamedTuple):
@@ -87,7 +87,7 @@ def _content(description: str, body: str) -> Content | None:
     tokens = d.tokens + b.tokens
     if len(tokens) > MAX_TOKENS or not b.tokens:
         return None
-    text = _plain(description) + "\n" + "\n".join(_plain(line) for line in lines)
+    text = "\n".join(_plain(line) for line in lines)  # a description asks ("When … may skip review"); the prose states
     return Content(d, b, Words(tokens, d.values | b.values, f"{d.text} {b.text}"), text)
 
 
@@ -163,12 +163,25 @@ def _share(tokens: frozenset[str], said: set[str], weight: Mapping[str, float], 
 
 
 def _swapped(a: Words, b: Words, said_a: set[str], said_b: set[str]) -> tuple[str, str] | None:
-    """A marked value of one content against an unmatched one of the same sort in the other (quoted), or None."""
-    lost_a = sorted(a.values - said_a)
-    lost_b = sorted(b.values - said_b)
+    """A marked value of one content against an unmatched one of the same sort in the other (quoted), or None.
+
+    A value that is a part of one the other card gives ("PostHog" and "EU" of
+    `eu.posthog.com`, "api" of `services/api`) is said by it; "e.g." is no value.
+    """
+    lost_a = _unmatched(a.values - said_a, b.values)
+    lost_b = _unmatched(b.values - said_b, a.values)
     if lost_a and lost_b and same_kind(" ".join(lost_a), " ".join(lost_b)):
         return " ".join(lost_a), " ".join(lost_b)
     return None
+
+
+_NO_VALUE = frozenset({"e.g", "i.e", "etc", "vs", "a.m", "p.m"})
+_PARTS = re.compile(r"[./:@_#-]+")
+
+
+def _unmatched(lost: Iterable[str], theirs: frozenset[str]) -> list[str]:
+    parts = {p for t in theirs if _PARTS.search(t) for p in _PARTS.split(t) if p}
+    return sorted(t for t in lost if t not in _NO_VALUE and t not in parts)
 
 
 def _conflict(ca: Content, cb: Content, said_a: set[str], said_b: set[str], weight: Mapping[str, float],
