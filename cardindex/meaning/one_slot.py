@@ -321,6 +321,9 @@ def revise(a: _Side, b: _Side, weight: Mapping[str, float], multi_valued: frozen
 _SAID_TWICE = frozenset({"wording", "reworded", "same-key"})  # duplicates the wording found (not `documents`)
 
 
+DENIES = "one card denies what the other affirms"
+
+
 def values_conflict(a: Card, b: Card) -> str | None:
     """Why two cards taken for one slot cannot give one value (the detail), or None: the one test of it.
 
@@ -340,7 +343,7 @@ def values_conflict(a: Card, b: Card) -> str | None:
     ta, tb = value_forms.normalized(pa or a.description), value_forms.normalized(pb or b.description)
     denied = denied_against(ta, tb) or denied_against(tb, ta)
     if denied and slots.english(a) and slots.english(b):
-        return f"one card denies what the other affirms: {' '.join(denied)!r}"
+        return f"{DENIES}: {' '.join(denied)!r}"
     return None
 
 
@@ -349,7 +352,7 @@ def _measured_apart(a: Card, b: Card) -> tuple[str, str, str] | None:
     found = values_conflict(a, b)
     if found is None:
         return None
-    return "contradiction", "value", f"the same slot ({slot_text(a, b)!r}), {found}"
+    return "contradiction", REASON, f"the same slot ({slot_text(a, b)!r}), {found}"
 
 
 def _retires_a_value(a: _Side, b: _Side) -> bool:

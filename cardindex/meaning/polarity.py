@@ -21,7 +21,7 @@ import re
 from typing import NamedTuple
 
 from cardindex.meaning.stem import stem
-from cardindex.meaning.words import NEGATIVE, NEGATORS, words
+from cardindex.meaning.words import CALENDAR, NEGATIVE, NEGATORS, words
 
 # Words that say "not" of what their clause names, as stems of `words` (lexical negation:
 # a ban, a freeze, a block, a rule that keeps something out).
@@ -72,6 +72,14 @@ def polarity(text: str) -> Polarity:
     return Polarity(tuple(affirmed), tuple(denied))
 
 
+_DAY_WORDS = frozenset({"weekday", "weekend", "weekdays", "weekends"})
+
+
+def _valued(token: str) -> bool:
+    """A word that gives a value (a number, a time, a day): what qualifies a predicate."""
+    return token[:1].isdigit() or token in CALENDAR or token in _DAY_WORDS
+
+
 AFFIRMED_SHARE = 1 / 3  # of the negated clause's other words the affirming clause says too: one predicate
 
 
@@ -90,8 +98,13 @@ def denied_against(mine: str, theirs: str) -> list[str]:
     for head, rest in a.denied:
         if any(head == h or head in r or h in rest for h, r in b.denied):
             continue  # they deny my word, or a word of my negated clause: the negation is answered
+        mine_values = {t for t in rest if _valued(t)}
         for clause in b.affirmed:
-            if head in clause and (not rest or len(rest & clause) >= AFFIRMED_SHARE * len(rest)):
-                out.add(head)
-                break
+            if head not in clause or (rest and len(rest & clause) < AFFIRMED_SHARE * len(rest)):
+                continue
+            their_values = {t for t in clause if _valued(t)}
+            if mine_values and their_values and not mine_values & their_values:
+                continue  # "never on weekends" / "on weekdays": the negation is of another value than theirs
+            out.add(head)
+            break
     return sorted(out)

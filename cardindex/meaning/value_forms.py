@@ -317,6 +317,9 @@ def normalized(text: str) -> str:
             continue
         out.append(text[last:f.start])
         out.append(canonical(f))
+        if f.written.endswith(".") and (f.end == len(text) or text[f.end:f.end + 2].strip()[:1].isupper() or
+                                        text[f.end:f.end + 1] == "\n"):
+            out.append(".")  # "at 2 a.m." ends its sentence too
         last = f.end
     out.append(text[last:])
     return "".join(out)
