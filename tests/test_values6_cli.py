@@ -41,6 +41,10 @@ SAME = {
     "a negation answered by a negation": [
         ("cargo-a.md", "Days the cargo ferry may sail", "The cargo ferry sails every weekday, never on weekends."),
         ("cargo-b.md", "allowed days for the cargo ferry", "cargo ferry runs on workdays (mon-fri). weekends = no sailings")],
+    "a rate said as an interval": [
+        ("tide-a.md", "How often the tide gauge reports", "The tide gauge at pier 1 reports every 10 minutes to the harbour office."),
+        ("tide-b.md", "Tide gauge reporting interval",
+         "Six times an hour the pier 1 gauge sends its reading to the harbour office.")],
     "a negation said as a ban": [
         ("fuel-a.md", "Refuelling during boarding", "Never refuel the ferry while passengers board."),
         ("fuel-b.md", "Refuelling and boarding", "Refuelling the ferry is banned while passengers board.")],
@@ -74,6 +78,12 @@ CLEAN = {
     "one number, two units, two subjects": [
         ("dock.md", "How long the ferry docks at the island", "The ferry docks at the island for 20 minutes."),
         ("valid.md", "How long tickets stay valid", "Return tickets stay valid for 20 days.")],
+    "one size, two subjects": [
+        ("chat.md", "Maximum size of the crew chat uploads", "Crew chat uploads can be at most 2 GB per file."),
+        ("cctv.md", "Per-file cap on CCTV exports", "A single CCTV export is capped at 2048 MB.")],
+    "one count of two things": [
+        ("crew.md", "How many crew sail on the night ferry", "Four crew sail on the night ferry."),
+        ("boats.md", "How many lifeboats the night ferry carries", "The night ferry carries four lifeboats.")],
     "a negation of another crossing": [
         ("bikes-am.md", "Bikes on the morning ferry", "Bikes ride free on the morning ferry."),
         ("bikes-pm.md", "Bikes on the evening ferry", "No bikes on the evening ferry after 18:00.")],

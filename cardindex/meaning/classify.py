@@ -166,7 +166,7 @@ def _restated(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
     ca, cb = restatement.content(a.card), restatement.content(b.card)
     if ca is None or cb is None or _swapped_subject(a.statement, b.statement):
         return None  # "Runbook for the billing outage" / "… the search outage": two subjects, one body
-    found = restatement.restates(ca, cb, weight)
+    found = restatement.restates(ca, cb, weight, one_question=not _other_questions(a.card.description, b.card.description))
     if found is None:
         other = restatement.revalued(ca, cb, weight)
         if other is None:

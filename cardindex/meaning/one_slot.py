@@ -43,7 +43,7 @@ REASON = "slot"  # a contradiction's reason when this module found it: one slot 
 SLOT = 0.5  # rarity-weighted share of each masked description the other card says
 MIN_SAID = 2  # words of each masked description the other card says (all of a shorter one)
 SHARED = 0.34  # and of the shorter masked description the other description says
-MEASURED = frozenset({"duration", "interval", "size", "percent", "time", "days", "version", "count"})
+MEASURED = value_forms.MEASURED
 MAX_LINES = 6  # prose lines read: a longer card is a document (`documents`)
 
 _REASON = re.compile(r"(?i)^\W*(?:why|how to apply|source|see also|related|context|reason|because|example)\b[^:]{0,20}:")
@@ -315,6 +315,10 @@ def revise(a: _Side, b: _Side, weight: Mapping[str, float], multi_valued: frozen
     if verdict.kind == "one-value" and found is not None and found.kind == "contradiction" and found.reason == "value" \
             and not _retires_a_value(a, b):
         return "duplicate", "wording", f"one slot, one value said two ways: {verdict.detail}"
+    if verdict.kind == "one-value" and found is None and relation == slots.OPEN and not _retires_a_value(a, b) \
+            and values_conflict(a.card, b.card) is None:
+        # The masked wording showed one slot and every value both give is one value: the same fact.
+        return "duplicate", REASON, f"one slot ({slot_text(a.card, b.card)!r}), one value said two ways: {verdict.detail}"
     return None
 
 

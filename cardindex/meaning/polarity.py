@@ -31,7 +31,8 @@ DENYING = frozenset(NEGATIVE | {stem(w) for w in (
     "disable", "disabled", "halt", "pause", "paused", "stop", "stopped", "none", "nothing", "nowhere", "nobody",
     "out", "off", "outside")} | {"froze", "freez", "out", "off"})
 
-_CLAUSE = re.compile(r"(?i)[.;!?,()\[\]{}\n\u2014\u2013|]+|\s-\s|\b(?:but|except|unless|while|whereas|however|if|when|as\s+long\s+as|provided)\b")
+_CLAUSE = re.compile(r"(?i)[.;!?,()\[\]{}\n\u2014\u2013|]+|\s-\s|\b(?:but|except|while|whereas|however)\b|"
+                     r"\b(if|when|unless|as\s+long\s+as|provided|in\s+case|whenever|once)\b")
 # "instead of Y" and "rather than Y" deny Y; "do X instead" affirms X (`words` reads both words as "not").
 _INSTEAD = re.compile(r"(?i)\b(?:instead\s+of|rather\s+than)\b|\b(instead|rather)\b")
 _STILL_NEGATING = frozenset({"longer", "more", "ever", "again", "even"})  # "no longer uses", "never again"
@@ -50,7 +51,14 @@ def polarity(text: str) -> Polarity:
     affirmed: list[frozenset[str]] = []
     denied: list[tuple[str, frozenset[str]]] = []
     text = _INSTEAD.sub(lambda m: "" if m.group(1) else " not ", text)
-    for part in _CLAUSE.split(text):
+    condition = False
+    for n, part in enumerate(_CLAUSE.split(text)):
+        if n % 2:  # the separator captured: a condition opens ("if", "unless"), or None
+            condition = part is not None
+            continue
+        if condition:  # "If the skipper does not answer …": a condition asserts nothing
+            condition = False
+            continue
         tokens = words(part).tokens
         if not tokens:
             continue

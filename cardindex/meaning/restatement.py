@@ -218,13 +218,32 @@ def _conflict(ca: Content, cb: Content, said_a: set[str], said_b: set[str], weig
 DENIED_RARITY = 0.5  # of the pair's rarest word's weight, for a word whose negation on one side counts
 
 
-def restates(a: Content, b: Content, weight: Mapping[str, float]) -> Restatement | None:
-    """Whether one of two short English cards states the other's fact again (the measures), or None."""
+def restates(a: Content, b: Content, weight: Mapping[str, float], one_question: bool = False) -> Restatement | None:
+    """Whether one of two short English cards states the other's fact again (the measures), or None.
+
+    `one_question`: the two descriptions ask no two questions ("Who …" / "How fast …"); then
+    one measured value both give alike ("2 GB" / "2048 MB") is half the evidence of one fact.
+    """
     found, conflict = measures(a, b, weight)
-    if conflict is not None or found.slot < SLOT or found.anchor < ANCHOR or found.covered < COVERED \
-            or found.cover_long < COVER_LONG:
+    if conflict is not None or found.slot < SLOT or found.cover_long < COVER_LONG:
+        return None
+    anchor, covered = (MEASURED_ANCHOR, MEASURED_COVERED) if one_question and _one_measure(a, b) else (ANCHOR, COVERED)
+    if found.anchor < anchor or found.covered < covered:
         return None
     return found
+
+
+MEASURED_ANCHOR = ANCHOR  # the subject must still be said: "tickets … a week before" is not "parts … a week ahead"
+MEASURED_COVERED = 0.45
+
+
+def _one_measure(a: Content, b: Content) -> bool:
+    """Both prose texts give a measured value, and every measured kind both give is the same value (`value_forms`)."""
+    from cardindex.meaning.value_forms import MEASURED, by_kind
+
+    va, vb = by_kind(a.text), by_kind(b.text)
+    shared = [k for k in va if k in vb and k in MEASURED and k != "count"]  # "four crew" / "four lifeboats"
+    return bool(shared) and all(va[k] == vb[k] for k in shared)
 
 
 SWAPPED = 2  # words at most of each value in one place (a number and its unit)

@@ -270,6 +270,7 @@ def by_kind(text: str) -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in out.items()}
 
 
+MEASURED = frozenset({"duration", "interval", "size", "percent", "time", "days", "version", "count"})  # kinds of amounts
 CANONICAL = frozenset({"duration", "interval", "size", "percent", "time", "days"})  # kinds `normalized` rewrites
 _DAY_SETS = {"0,1,2,3,4": "weekdays", "5,6": "weekends"}
 
