@@ -135,6 +135,11 @@ def _day(raw: str) -> int | None:
 @functools.lru_cache(maxsize=20_000)
 def forms(text: str) -> tuple[Form, ...]:
     """The values `text` gives, in the order it gives them, each read once (the first reading that covers it wins)."""
+    return _read(text, True)
+
+
+def _read(text: str, full: bool) -> tuple[Form, ...]:
+    """`forms`; with `full` False only code and the measured kinds `normalized` writes (read first, so the same)."""
     found: list[Form] = []
     taken: list[tuple[int, int]] = []
 
@@ -212,6 +217,9 @@ def forms(text: str) -> tuple[Form, ...]:
             groups.append([day])
     for group in groups:
         add("days", ",".join(str(d) for d in sorted({d for d, _, _ in group})), group[0][1], group[-1][2])
+    if not full:
+        found.sort(key=lambda f: f.start)
+        return tuple(found)
     for m in _VERSION.finditer(text):
         tool = m.group(1).casefold().rstrip(".-")
         if tool in _NOT_COUNTED or tool in _UNITS or len(tool) < 2 or tool in _CALENDAR:
@@ -271,6 +279,11 @@ def by_kind(text: str) -> dict[str, frozenset[str]]:
 
 
 MEASURED = frozenset({"duration", "interval", "size", "percent", "time", "days", "version", "count"})  # kinds of amounts
+# What any value `normalized` rewrites needs: a unit, a clock, a day or a day-set word.
+_MAY_MEASURE = re.compile(
+    r"(?i)\d[:%]|\d\s?(?:[kmgt]i?b|ms|[smhdw]|am|pm|a\.m|p\.m)\b|\b(?:secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|wks?|weeks?|months?"
+    r"|years?|yrs?|bytes?|[kmgt]i?b|percent|am|pm|a\.m|p\.m|noon|midday|midnight|weekdays?|weekends?|work(?:ing)?\s*days?"
+    r"|business|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?|(?:wednes|satur)days?)\b")
 CANONICAL = frozenset({"duration", "interval", "size", "percent", "time", "days"})  # kinds `normalized` rewrites
 _DAY_SETS = {"0,1,2,3,4": "weekdays", "5,6": "weekends"}
 
@@ -312,8 +325,10 @@ def normalized(text: str) -> str:
     what `forms` reads, `by_kind` compares and `normalized` writes are one model. Only text
     that is compared passes here; what a card file says is never changed.
     """
+    if not _MAY_MEASURE.search(text):
+        return text  # no digit, spelt number, day or time word: nothing to rewrite (most lines)
     out, last = [], 0
-    for f in forms(text):
+    for f in _read(text, False):
         if f.kind not in CANONICAL:
             continue
         out.append(text[last:f.start])
