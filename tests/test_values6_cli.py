@@ -63,6 +63,10 @@ OTHER = {
     "a negation of what the other affirms": [
         ("pay-a.md", "Paying on board the ferry", "The onboard kiosk takes card payments; the bar is closed at night."),
         ("pay-b.md", "Card payments on board", "The onboard kiosk doesn't take card payments.")],
+    "two shares, one card saying more": [
+        ("app-a.md", "Share of tickets sold through the app", "The app sells 60% of all ferry tickets."),
+        ("app-b.md", "How many ferry tickets go through the app",
+         "About 75 percent of ferry tickets are bought in the app now; the kiosk sells the rest, mostly to day trippers.")],
     "a double negation against a permission": [
         ("brief-a.md", "When a crossing may skip the safety briefing",
          "Crossings may skip the safety briefing when the skipper agrees."),
@@ -84,6 +88,16 @@ CLEAN = {
     "one count of two things": [
         ("crew.md", "How many crew sail on the night ferry", "Four crew sail on the night ferry."),
         ("boats.md", "How many lifeboats the night ferry carries", "The night ferry carries four lifeboats.")],
+    "two shares of two things": [
+        ("bar.md", "Share of crossings with an open bar", "The bar is open on 60% of crossings."),
+        ("app.md", "Share of tickets sold through the app", "The app sells 85% of all ferry tickets.")],
+    "a weekday and a span of working days": [
+        ("svc.md", "Which weekday the car ferry is serviced", "The car ferry is serviced on Tuesdays."),
+        ("claims.md", "Deadline for answering damage claims",
+         "Damage claims from car ferry passengers are answered within three working days.")],
+    "two durations of two things": [
+        ("dock2.md", "How long the ferry docks at the island", "The ferry stays docked at the island for 20 minutes."),
+        ("ramp.md", "How long the car ramp takes to lower", "Lowering the car ramp at the island takes 30 minutes.")],
     "a negation of another crossing": [
         ("bikes-am.md", "Bikes on the morning ferry", "Bikes ride free on the morning ferry."),
         ("bikes-pm.md", "Bikes on the evening ferry", "No bikes on the evening ferry after 18:00.")],

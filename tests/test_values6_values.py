@@ -111,3 +111,9 @@ def test_instead_prefers_and_instead_of_denies() -> None:
 def test_two_negators_in_a_row_affirm() -> None:
     found = polarity("Crossings may never skip the safety briefing.")
     assert not found.denied and any("safeti" in c or "safety" in c for c in found.affirmed)
+
+
+def test_a_span_of_working_days_is_no_set_of_weekdays() -> None:
+    assert "days" not in by_kind("Claims are answered within five working days.")
+    assert "days" not in by_kind("Refunds arrive in 3 business days.")
+    assert by_kind("The office is staffed on working days.") == {"days": frozenset({"0,1,2,3,4"})}

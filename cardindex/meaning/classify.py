@@ -25,6 +25,7 @@ from cardindex.meaning import one_slot, restatement, slots
 from cardindex.meaning.change import retired
 from cardindex.meaning.paraphrase import paraphrase, restated, values_agree
 from cardindex.meaning.polarity import denied_against
+from cardindex.meaning.retyped import measured_apart
 from cardindex.meaning.synonyms import synonymous
 from cardindex.meaning.value_forms import normalized
 from cardindex.meaning.values import added_value, changed, equivalent, neutral, same_kind
@@ -170,7 +171,11 @@ def _restated(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
     if found is None:
         other = restatement.revalued(ca, cb, weight)
         if other is None:
-            return None
+            typed = measured_apart(ca, cb, weight) if not _other_questions(a.card.description, b.card.description) else None
+            if typed is None:
+                return None
+            return Pair(a.card, b.card, "contradiction", restatement.REASON, 100.0,
+                        f"one fact in other words with another value: {typed[0]!r} vs {typed[1]!r}")
         return Pair(a.card, b.card, "contradiction", restatement.REASON, 100.0,
                     f"one fact in other words with another value: {_as_written(other[0].split(), a.card)!r} vs "
                     f"{_as_written(other[1].split(), b.card)!r}")

@@ -58,6 +58,7 @@ _MEASURE = re.compile(rf"(?i)(?<![\w.:/-])({_NUMBER})(?:\s*-\s*|\s*)(?:of\s+an?\
                       rf"percent|per\s*cent)(?![\w/])")
 _LIST = re.compile(rf"(?i)(?<![\w.:/#-]){_LISTED}(?:\s*,\s*{_LISTED})*\s*,?\s*(?:and|or)\s+(?P<last>{_LISTED})\s*"
                    r"(?P<unit>milliseconds?|seconds?|minutes?|mins|hours?|hrs|days?|weeks?|months?|years?)(?![\w/])")
+_COUNTED = re.compile(rf"(?i)(?<![\w.:/-]){_NUMBER}\s+$")
 _EVERY = re.compile(r"(?i)\b(?:per|every|each)\s*$")
 _TIMES = re.compile(r"(?i)\b(?:(\w+)\s+times|twice|once)\s*(?:per\s*)?$")
 _FRACTION = re.compile(r"(?i)\b(?:(half)\s+an?|an?\s+(half)|(?:an?\s+)?(quarter)\s+of\s+an?|(three)\s+quarters\s+of\s+an?)"
@@ -197,6 +198,8 @@ def _read(text: str, full: bool) -> tuple[Form, ...]:
             add("size", _plain(n * _BYTES[unit]), m.start(), m.end())
     for m in _WEEKDAYS.finditer(text):
         word = m.group(1).lower()
+        if _COUNTED.search(text[max(0, m.start() - 16):m.start()]):
+            continue  # "five working days", "3 business days": a span of days, not the days of the week
         add("days", "5,6" if word.startswith("weekend") else "0,1,2,3,4", m.start(), m.end())
     for m in _DAY_RANGE.finditer(text):
         first, last = _day(m.group(1)), _day(m.group(2))
