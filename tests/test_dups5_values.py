@@ -15,7 +15,7 @@ import pytest
 from click.testing import Result
 
 from cardindex.meaning import restatement
-from cardindex.meaning.quantities import normalized
+from cardindex.meaning.value_forms import normalized
 from cardindex.store.card import Card
 
 Invoke = Callable[..., Result]
@@ -80,10 +80,15 @@ def test_quantities_are_written_in_one_unit(text: str, expected: str) -> None:
     assert normalized(text) == expected
 
 
-@pytest.mark.parametrize("text", ["once a week", "twice an hour", "every hour on the hour", "a man with a van",
-                                  "the 3 gates", "5 GBP"])
-def test_rates_and_other_words_stay_as_written(text: str) -> None:
+@pytest.mark.parametrize("text", ["every hour on the hour", "a man with a van", "the 3 gates", "5 GBP"])
+def test_other_words_stay_as_written(text: str) -> None:
     assert normalized(text) == text
+
+
+@pytest.mark.parametrize(("text", "expected"), [("once a week", "every 7 days"), ("twice an hour", "every 30 minutes")])
+def test_rates_are_written_as_intervals(text: str, expected: str) -> None:
+    # values6: one value reader (`value_forms`); a rate is an interval, never an amount
+    assert normalized(text) == expected
 
 
 def test_two_amounts_in_one_unit_stay_two() -> None:

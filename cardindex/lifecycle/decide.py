@@ -212,17 +212,23 @@ def components(edges: Iterable[tuple[Card, Card]]) -> list[list[Card]]:
 
 
 def contradicting(members: Sequence[Card], multi_valued: frozenset[str]) -> set[frozenset[str]]:
-    """The paths of each two members of a duplicate group of three or more that contradict each other.
+    """The paths of each two members of a duplicate group that contradict each other.
 
     A group joins cards through others ("90 days" ≈ "three months" ≈ "60 days" as a stale
     cache or a looser rule said): its ends were maybe never compared, and merging them
-    would merge a value away. Compared two by two here, a group stays small.
+    would merge a value away. Each two members are compared by the one value judgement
+    (`one_slot.values_conflict`: measured values of one kind that differ, a negation of
+    what the other affirms), and a group of three or more by the detector too.
     """
+    from cardindex.meaning.one_slot import values_conflict
+
+    found = {frozenset((a.path, b.path)) for i, a in enumerate(members) for b in members[i + 1:]
+             if not (a.key and a.key == b.key and a.key in multi_valued) and values_conflict(a, b) is not None}
     if len(members) < 3:
-        return set()
+        return found
     from cardindex.meaning.similarity import find_pairs
 
-    return {frozenset((p.a.path, p.b.path)) for p in find_pairs(members, multi_valued) if p.kind == "contradiction"}
+    return found | {frozenset((p.a.path, p.b.path)) for p in find_pairs(members, multi_valued) if p.kind == "contradiction"}
 
 
 def canonical(members: Sequence[Card]) -> Card:

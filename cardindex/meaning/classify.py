@@ -24,7 +24,10 @@ from typing import NamedTuple
 from cardindex.meaning import one_slot, restatement, slots
 from cardindex.meaning.change import retired
 from cardindex.meaning.paraphrase import paraphrase, restated, values_agree
+from cardindex.meaning.polarity import denied_against
+from cardindex.meaning.retyped import measured_apart
 from cardindex.meaning.synonyms import synonymous
+from cardindex.meaning.value_forms import normalized
 from cardindex.meaning.values import added_value, changed, equivalent, neutral, same_kind
 from cardindex.meaning.words import ANTONYMS, NEGATIVE, NEGATORS, QUESTION, Statement, Words, words
 from cardindex.store.card import Card
@@ -164,11 +167,15 @@ def _restated(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
     ca, cb = restatement.content(a.card), restatement.content(b.card)
     if ca is None or cb is None or _swapped_subject(a.statement, b.statement):
         return None  # "Runbook for the billing outage" / "… the search outage": two subjects, one body
-    found = restatement.restates(ca, cb, weight)
+    found = restatement.restates(ca, cb, weight, one_question=not _other_questions(a.card.description, b.card.description))
     if found is None:
         other = restatement.revalued(ca, cb, weight)
         if other is None:
-            return None
+            typed = measured_apart(ca, cb, weight) if not _other_questions(a.card.description, b.card.description) else None
+            if typed is None:
+                return None
+            return Pair(a.card, b.card, "contradiction", restatement.REASON, 100.0,
+                        f"one fact in other words with another value: {typed[0]!r} vs {typed[1]!r}")
         return Pair(a.card, b.card, "contradiction", restatement.REASON, 100.0,
                     f"one fact in other words with another value: {_as_written(other[0].split(), a.card)!r} vs "
                     f"{_as_written(other[1].split(), b.card)!r}")
@@ -186,6 +193,8 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
     reason = "same-key" if relation == slots.KEY else "value"
     if english and relation != slots.MULTI:
         found = _polarity(wa, wb) or _polarity(sa.description, sb.description)
+        if found and not _negation_stands(a.card, b.card, found):
+            found = None
         if found:
             return Pair(a.card, b.card, "contradiction", "polarity", 100.0, found)
     slot_words = a.description & b.description
@@ -303,6 +312,8 @@ def _open(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
     english = a.english and b.english
     found = ((_contradiction(sa.fact, sb.fact, a.fact, b.fact, english) if _anchored(a, b) else None)
              or _contradiction(sa.description, sb.description, a.description, b.description, english))
+    if found and found[0] == "polarity" and not _negation_stands(a.card, b.card, found[1]):
+        found = None
     if found:
         return Pair(a.card, b.card, "contradiction", found[0], 100.0, found[1])
     if _two_questions(a, b):
@@ -432,6 +443,20 @@ def _converse(wa: Words, wb: Words, only_a: AbstractSet[str], only_b: AbstractSe
         if left_a & right_b and right_a & left_b and crossed > len(left_a & left_b) + len(right_a & right_b):
             return True
     return False
+
+
+def _negation_stands(a: Card, b: Card, detail: str) -> bool:
+    """Whether a negation on one side only denies a predicate the other card affirms (`polarity`).
+
+    Antonyms ("always" / "never") decide alone; a "not" on one side counts only when the
+    other card says what it negates in a clause of its own ("The kiosk no longer uses
+    Flash" / "The kiosk uses Flash"), not when it says it as a ban or a negation of its
+    own ("Never deploy on Fridays" / "Friday deploys are frozen").
+    """
+    if "on one side only" not in detail:
+        return True
+    ta, tb = (normalized(one_slot.prose(c) or c.description) for c in (a, b))  # a description asks; the prose states
+    return bool(denied_against(ta, tb) or denied_against(tb, ta))
 
 
 def _polarity(wa: Words, wb: Words) -> str | None:

@@ -33,6 +33,7 @@ from typing import NamedTuple, Protocol
 
 from cardindex.meaning import slots, value_forms
 from cardindex.meaning.change import change_signal, retired
+from cardindex.meaning.polarity import denied_against
 from cardindex.meaning.synonyms import synonymous
 from cardindex.meaning.values import equivalent
 from cardindex.meaning.words import QUESTION, Statement, Words, words
@@ -42,7 +43,7 @@ REASON = "slot"  # a contradiction's reason when this module found it: one slot 
 SLOT = 0.5  # rarity-weighted share of each masked description the other card says
 MIN_SAID = 2  # words of each masked description the other card says (all of a shorter one)
 SHARED = 0.34  # and of the shorter masked description the other description says
-MEASURED = frozenset({"duration", "interval", "size", "percent", "time", "days", "version", "count"})
+MEASURED = value_forms.MEASURED
 MAX_LINES = 6  # prose lines read: a longer card is a document (`documents`)
 
 _REASON = re.compile(r"(?i)^\W*(?:why|how to apply|source|see also|related|context|reason|because|example)\b[^:]{0,20}:")
@@ -295,6 +296,8 @@ def revise(a: _Side, b: _Side, weight: Mapping[str, float], multi_valued: frozen
     "same fact in other words"; one value said two ways is never a contradiction of values.
     Multi-valued keys, scopes and cards outside English are left as they are.
     """
+    if found is not None and found.kind == "duplicate" and found.reason in _SAID_TWICE:
+        return _measured_apart(a.card, b.card)
     if not (a.english and b.english) or (found is not None and found.reason not in _REVISED):
         return None
     relation = slots.relate(a.scope, b.scope, a.key, b.key,
@@ -312,7 +315,48 @@ def revise(a: _Side, b: _Side, weight: Mapping[str, float], multi_valued: frozen
     if verdict.kind == "one-value" and found is not None and found.kind == "contradiction" and found.reason == "value" \
             and not _retires_a_value(a, b):
         return "duplicate", "wording", f"one slot, one value said two ways: {verdict.detail}"
+    if verdict.kind == "one-value" and found is None and relation == slots.OPEN and not _retires_a_value(a, b) \
+            and values_conflict(a.card, b.card) is None:
+        # The masked wording showed one slot and every value both give is one value: the same fact.
+        return "duplicate", REASON, f"one slot ({slot_text(a.card, b.card)!r}), one value said two ways: {verdict.detail}"
     return None
+
+
+_SAID_TWICE = frozenset({"wording", "reworded", "same-key"})  # duplicates the wording found (not `documents`)
+
+
+DENIES = "one card denies what the other affirms"
+
+
+def values_conflict(a: Card, b: Card) -> str | None:
+    """Why two cards taken for one slot cannot give one value (the detail), or None: the one test of it.
+
+    A measured kind both give whose normal forms are disjoint (`value_forms`: "02:00" /
+    "2am" is one value, "02:00" / "03:30" two), or a negation of a predicate the other card
+    affirms (`polarity`: "no longer uses Flash" / "uses Flash"; not "never on Fridays" /
+    "Friday deploys are frozen"). Names and code are left to the wording (a name is as often
+    the subject as the value). Lint and the write gate read it through `revise`;
+    consolidation never merges two cards it names, in a pair or in a group.
+    """
+    pa, pb = prose(a), prose(b)
+    if pa is None or pb is None:
+        return None
+    found = compare(a, b, named=False)
+    if found is not None and found.kind == "contradiction":
+        return f"another {found.of}: {found.detail}"
+    ta, tb = value_forms.normalized(pa or a.description), value_forms.normalized(pb or b.description)
+    denied = denied_against(ta, tb) or denied_against(tb, ta)
+    if denied and slots.english(a) and slots.english(b):
+        return f"{DENIES}: {' '.join(denied)!r}"
+    return None
+
+
+def _measured_apart(a: Card, b: Card) -> tuple[str, str, str] | None:
+    """A duplicate whose values conflict (`values_conflict`): one slot, two values, a contradiction."""
+    found = values_conflict(a, b)
+    if found is None:
+        return None
+    return "contradiction", REASON, f"the same slot ({slot_text(a, b)!r}), {found}"
 
 
 def _retires_a_value(a: _Side, b: _Side) -> bool:

@@ -32,8 +32,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import NamedTuple
 
-from cardindex.meaning.quantities import normalized
+from cardindex.meaning.polarity import denied_against
 from cardindex.meaning.synonyms import synonymous
+from cardindex.meaning.value_forms import normalized
 from cardindex.meaning.values import equivalent, kind, same_kind
 from cardindex.meaning.words import ANTONYMS, NEGATIVE, NEGATORS, Words, words
 from cardindex.store.card import Card
@@ -56,6 +57,7 @@ class Content(NamedTuple):
     description: Words
     body: Words
     all: Words
+    text: str = ""  # the prose as compared, line by line (`polarity` reads its clauses)
 
 
 class Restatement(NamedTuple):
@@ -85,7 +87,8 @@ def _content(description: str, body: str) -> Content | None:
     tokens = d.tokens + b.tokens
     if len(tokens) > MAX_TOKENS or not b.tokens:
         return None
-    return Content(d, b, Words(tokens, d.values | b.values, f"{d.text} {b.text}"))
+    text = "\n".join(_plain(line) for line in lines)  # a description asks ("When … may skip review"); the prose states
+    return Content(d, b, Words(tokens, d.values | b.values, f"{d.text} {b.text}"), text)
 
 
 _SYMBOLS = {"<": " below ", ">": " above ", "\u2264": " max ", "\u2265": " min ", "~": " approximately "}
@@ -160,35 +163,50 @@ def _share(tokens: frozenset[str], said: set[str], weight: Mapping[str, float], 
 
 
 def _swapped(a: Words, b: Words, said_a: set[str], said_b: set[str]) -> tuple[str, str] | None:
-    """A marked value of one content against an unmatched one of the same sort in the other (quoted), or None."""
-    lost_a = sorted(a.values - said_a)
-    lost_b = sorted(b.values - said_b)
+    """A marked value of one content against an unmatched one of the same sort in the other (quoted), or None.
+
+    A value that is a part of one the other card gives ("PostHog" and "EU" of
+    `eu.posthog.com`, "api" of `services/api`) is said by it; "e.g." is no value.
+    """
+    lost_a = _unmatched(a.values - said_a, b.values)
+    lost_b = _unmatched(b.values - said_b, a.values)
     if lost_a and lost_b and same_kind(" ".join(lost_a), " ".join(lost_b)):
         return " ".join(lost_a), " ".join(lost_b)
     return None
 
 
-def _conflict(a: Words, b: Words, said_a: set[str], said_b: set[str], weight: Mapping[str, float],
+_NO_VALUE = frozenset({"e.g", "i.e", "etc", "vs", "a.m", "p.m"})
+_PARTS = re.compile(r"[./:@_#-]+")
+
+
+def _unmatched(lost: Iterable[str], theirs: frozenset[str]) -> list[str]:
+    parts = {p for t in theirs if _PARTS.search(t) for p in _PARTS.split(t) if p}
+    return sorted(t for t in lost if t not in _NO_VALUE and t not in parts)
+
+
+def _conflict(ca: Content, cb: Content, said_a: set[str], said_b: set[str], weight: Mapping[str, float],
               values: bool = True) -> str | None:
     """Why two contents cannot give one value: a marked value against another of its sort, polarity, antonyms.
 
-    A negation counts when it denies a word the other card says plainly, and a word that
-    says something (rare enough: "never run" against "where encoding may run" is two
-    clauses about one verb everyone uses, "never on laptops" against "laptop numbers" is not).
-    `values=False` leaves out the first test (for `revalued`, which asks it apart).
+    A negation counts when it denies a predicate the other card affirms (`polarity`: said
+    in a clause of the other card with no negation and no denying word: "no longer uses
+    Flash" / "uses Flash"), and a word that says something (rare enough: "never run"
+    against "where encoding may run" is two clauses about one verb everyone uses). A
+    negation the other card answers with one of its own ("never on weekends" / "weekends
+    = no deploys") or with a denying word ("Friday deploys are frozen") is one rule said
+    two ways. `values=False` leaves out the first test (for `revalued`, which asks it apart).
     """
+    a, b = ca.all, cb.all
     swapped = _swapped(a, b, said_a, said_b) if values else None
     if swapped:
         return f"{swapped[0]!r} vs {swapped[1]!r}"
     set_a, set_b = frozenset(a.tokens), frozenset(b.tokens)
-    negated_a, negated_b = _negated(a.tokens), _negated(b.tokens)
     top = max((weight.get(t, 0.0) for t in set_a | set_b), default=0.0)
     default = max(weight.values(), default=1.0)
-    for negated, other_negated, theirs in ((negated_a, negated_b, set_b), (negated_b, negated_a, set_a)):
-        if not NEGATIVE.isdisjoint(theirs):
+    for mine, theirs, their_words in ((ca, cb, set_b), (cb, ca, set_a)):
+        if not NEGATIVE.isdisjoint(their_words):
             continue  # a negative word answers the negation: "never on weekends" / "weekends off"
-        denied = sorted(w for w in negated if w in theirs and w not in other_negated
-                        and weight.get(w, default) >= DENIED_RARITY * top)
+        denied = [w for w in denied_against(mine.text, theirs.text) if weight.get(w, default) >= DENIED_RARITY * top]
         if denied:
             return f"negation on one side only: {' '.join(denied)!r}"
     for word in sorted(set_a - set_b):
@@ -200,18 +218,32 @@ def _conflict(a: Words, b: Words, said_a: set[str], said_b: set[str], weight: Ma
 DENIED_RARITY = 0.5  # of the pair's rarest word's weight, for a word whose negation on one side counts
 
 
-def _negated(tokens: tuple[str, ...]) -> set[str]:
-    """The words a negation stands before ("never commit" → "commit"): what a one-sided negation denies."""
-    return {t for i, t in enumerate(tokens) if t not in NEGATORS and i and tokens[i - 1] in NEGATORS}
+def restates(a: Content, b: Content, weight: Mapping[str, float], one_question: bool = False) -> Restatement | None:
+    """Whether one of two short English cards states the other's fact again (the measures), or None.
 
-
-def restates(a: Content, b: Content, weight: Mapping[str, float]) -> Restatement | None:
-    """Whether one of two short English cards states the other's fact again (the measures), or None."""
+    `one_question`: the two descriptions ask no two questions ("Who …" / "How fast …"); then
+    one measured value both give alike ("2 GB" / "2048 MB") is half the evidence of one fact.
+    """
     found, conflict = measures(a, b, weight)
-    if conflict is not None or found.slot < SLOT or found.anchor < ANCHOR or found.covered < COVERED \
-            or found.cover_long < COVER_LONG:
+    if conflict is not None or found.slot < SLOT or found.cover_long < COVER_LONG:
+        return None
+    anchor, covered = (MEASURED_ANCHOR, MEASURED_COVERED) if one_question and _one_measure(a, b) else (ANCHOR, COVERED)
+    if found.anchor < anchor or found.covered < covered:
         return None
     return found
+
+
+MEASURED_ANCHOR = ANCHOR  # the subject must still be said: "tickets … a week before" is not "parts … a week ahead"
+MEASURED_COVERED = 0.45
+
+
+def _one_measure(a: Content, b: Content) -> bool:
+    """Both prose texts give a measured value, and every measured kind both give is the same value (`value_forms`)."""
+    from cardindex.meaning.value_forms import MEASURED, by_kind
+
+    va, vb = by_kind(a.text), by_kind(b.text)
+    shared = [k for k in va if k in vb and k in MEASURED and k != "count"]  # "four crew" / "four lifeboats"
+    return bool(shared) and all(va[k] == vb[k] for k in shared)
 
 
 SWAPPED = 2  # words at most of each value in one place (a number and its unit)
@@ -268,7 +300,7 @@ def measures(a: Content, b: Content, weight: Mapping[str, float],
     short, said_short = (a, said_a) if total_a <= total_b else (b, said_b)
     anchors = _anchors(short)  # counted, not weighted: a small vault's rarities are noise on three or four words
     anchor = len(anchors & said_short) / len(anchors) if anchors else 0.0
-    conflict = _conflict(a.all, b.all, said_a, said_b, weight, values=aligned is None) or _other_subject(a, said_a) or _other_subject(b, said_b) \
+    conflict = _conflict(a, b, said_a, said_b, weight, values=aligned is None) or _other_subject(a, said_a) or _other_subject(b, said_b) \
         or _two_subjects(a, b, said_a, said_b) or _about_more(a, b, said_a, said_b, total_a <= total_b)
     return Restatement(round(slot, 2), round(short_share, 2), round(long_share, 2), round(anchor, 2),
                        tuple(joined)), conflict
@@ -300,7 +332,7 @@ def same_values(a: Content, b: Content, weight: Mapping[str, float]) -> str | No
         sorts = {kind(t) for t in theirs}
         if any(kind(t) in sorts for t in mine - said):
             return None
-    if _conflict(a.all, b.all, said_a, said_b, weight) is not None:
+    if _conflict(a, b, said_a, said_b, weight) is not None:
         return None
     return " ".join(sorted(shared))
 

@@ -32,10 +32,18 @@ class Form(NamedTuple):
     end: int
 
 
-_UNITS = {"zero": 0, "one": 1, "a": 1, "an": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-          "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
-          "forty": 40, "forty-five": 45, "fifty": 50, "sixty": 60, "ninety": 90, "hundred": 100, "half": 0.5}
-_NUMBER = r"(?:\d+(?:[.,]\d+)?|" + "|".join(sorted((re.escape(w) for w in _UNITS), key=len, reverse=True)) + r")"
+_ONES = {w: n for n, w in enumerate(["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"], 1)}
+_TENS = {w: 10 * n for n, w in enumerate(["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"],
+                                          2)}
+_UNITS: dict[str, float] = {"zero": 0, "a": 1, "an": 1, **_ONES, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+                            "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+                            "nineteen": 19, **_TENS, "hundred": 100, "half": 0.5}
+_TENS_ONES = r"(?:{})[\s-](?:{})".format("|".join(_TENS), "|".join(_ONES))  # "twenty-five", "forty five"
+_NUMBER = (r"(?:\d+(?:[.,]\d+)?|" + _TENS_ONES + "|"
+           + "|".join(sorted((re.escape(w) for w in _UNITS), key=len, reverse=True)) + r")")
+# A number in a list that shares one unit ("7, 14 and 21 days"): digits or a spelt number, never "a" or "half".
+_LISTED = r"(?:\d+(?:\.\d+)?|" + _TENS_ONES + "|" + "|".join(
+    sorted((re.escape(w) for w in _UNITS if w not in ("a", "an", "half")), key=len, reverse=True)) + r")"
 
 _SECONDS = {"ms": 0.001, "millisecond": 0.001, "s": 1, "sec": 1, "secs": 1, "second": 1, "m": 60, "min": 60, "mins": 60,
             "minute": 60, "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "d": 86400, "day": 86400,
@@ -48,9 +56,14 @@ _SIZE_UNIT = r"(?:[kmgt]i?b|bytes?|[kmg])"
 
 _MEASURE = re.compile(rf"(?i)(?<![\w.:/-])({_NUMBER})(?:\s*-\s*|\s*)(?:of\s+an?\s+)?({_DURATION_UNIT}|{_SIZE_UNIT}|%|"
                       rf"percent|per\s*cent)(?![\w/])")
+_LIST = re.compile(rf"(?i)(?<![\w.:/#-]){_LISTED}(?:\s*,\s*{_LISTED})*\s*,?\s*(?:and|or)\s+(?P<last>{_LISTED})\s*"
+                   r"(?P<unit>milliseconds?|seconds?|minutes?|mins|hours?|hrs|days?|weeks?|months?|years?)(?![\w/])")
+_COUNTED = re.compile(rf"(?i)(?<![\w.:/-]){_NUMBER}\s+$")
 _EVERY = re.compile(r"(?i)\b(?:per|every|each)\s*$")
 _TIMES = re.compile(r"(?i)\b(?:(\w+)\s+times|twice|once)\s*(?:per\s*)?$")
-_HALF = re.compile(r"(?i)\b(?:half\s+an?|an?\s+half)\s+(minute|hour|day|second)\b")
+_FRACTION = re.compile(r"(?i)\b(?:(half)\s+an?|an?\s+(half)|(?:an?\s+)?(quarter)\s+of\s+an?|(three)\s+quarters\s+of\s+an?)"
+                       r"\s+(minute|hour|day|second|week|month|year)\b")
+_PARTS = {"half": 0.5, "quarter": 0.25, "three": 0.75}
 _CLOCK = re.compile(r"(?i)(?<![\w:.])(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)|(?<![\w:.])([01]?\d|2[0-3]):([0-5]\d)"
                     r"(?::\d{2})?(?![\w:])|\b(noon|midday|midnight)\b")
 _DAY_NAMES = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
@@ -58,7 +71,7 @@ _DAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?|(?:wednes|sat
 _DAY_RANGE = re.compile(rf"(?i)\b({_DAY})\.?\s*(?:-|\u2013|\u2014|to|through|thru|until)\s*({_DAY})\b")
 _DAY_ONE = re.compile(rf"(?i)\b({_DAY})\b\.?")
 _JOINED = re.compile(r"(?i)\s*(?:,|/|&|and|or|,\s*and|,\s*or)\s*")
-_WEEKDAYS = re.compile(r"(?i)\b(?:every\s+|on\s+)?(weekdays?|working\s+days?|business\s+days?|weekends?)\b")
+_WEEKDAYS = re.compile(r"(?i)\b(?:every\s+|on\s+)?(weekdays?|work(?:ing)?\s*days?|business\s+days?|weekends?)\b")
 _VERSION = re.compile(r"(?<![\w.])([A-Za-z][A-Za-z.+-]{1,20})\s+v?(\d+(?:\.\d+){0,2}|\d+\.x)(?![\w%:]|\.\d|\s*(?:%|" + _DURATION_UNIT
                       + r"\b|" + _SIZE_UNIT + r"\b))")
 _COUNT = re.compile(rf"(?i)(?<![\w.:/-])({_NUMBER})\s+([a-z][a-z-]{{2,}})")
@@ -77,9 +90,12 @@ _NOT_A_NAME = frozenset({"I", "API", "CI", "PR", "PRs", "OK", "UI", "UTC", "URL"
 
 
 def _number(raw: str) -> float | None:
-    raw = raw.lower().replace(",", ".")
+    raw = " ".join(raw.lower().replace(",", ".").replace("-", " ").split())
     if raw in _UNITS:
         return float(_UNITS[raw])
+    parts = raw.split()
+    if len(parts) == 2 and parts[0] in _TENS and parts[1] in _ONES:
+        return float(_TENS[parts[0]] + _ONES[parts[1]])
     try:
         return float(raw)
     except ValueError:
@@ -120,6 +136,11 @@ def _day(raw: str) -> int | None:
 @functools.lru_cache(maxsize=20_000)
 def forms(text: str) -> tuple[Form, ...]:
     """The values `text` gives, in the order it gives them, each read once (the first reading that covers it wins)."""
+    return _read(text, True)
+
+
+def _read(text: str, full: bool) -> tuple[Form, ...]:
+    """`forms`; with `full` False only code and the measured kinds `normalized` writes (read first, so the same)."""
     found: list[Form] = []
     taken: list[tuple[int, int]] = []
 
@@ -134,8 +155,14 @@ def forms(text: str) -> tuple[Form, ...]:
         add("code", raw.casefold().removeprefix("https://").removeprefix("http://").rstrip("/"), m.start(), m.end())
     for m in _CHANNEL.finditer(text):
         add("code", "#" + m.group(1).casefold(), m.start(), m.end())
-    for m in _HALF.finditer(text):
-        add("duration", _plain(_SECONDS[m.group(1).lower()] / 2), m.start(), m.end())
+    for m in _FRACTION.finditer(text):
+        part = _PARTS[next(g for g in m.groups()[:4] if g).lower()]
+        rate = _rate(text, m.start(), "a")
+        seconds = part * _SECONDS[m.group(5).lower()]
+        if rate is not None:  # "every quarter of an hour", "every half hour"
+            add("interval", _plain(round(seconds / rate[0], 3)), rate[1], m.end())
+        else:
+            add("duration", _plain(seconds), m.start(), m.end())
     for m in _CLOCK.finditer(text):
         if m.group(6):
             minutes = 720 if m.group(6).lower() in ("noon", "midday") else 0
@@ -145,6 +172,14 @@ def forms(text: str) -> tuple[Form, ...]:
         else:
             minutes = int(m.group(4)) * 60 + int(m.group(5))
         add("time", f"{minutes // 60:02d}:{minutes % 60:02d}", m.start(), m.end())
+    for m in _LIST.finditer(text):  # "7, 14 and 21 days": each number in the unit the last one gives
+        unit = _unit(m.group("unit"))
+        numbers = [(x.start(), x.end(), x.group()) for x in re.finditer(_LISTED, m.group(), re.IGNORECASE)]
+        for k, (start, end, raw) in enumerate(numbers):
+            n = _number(raw)
+            if n is not None:
+                add("duration", _plain(n * _SECONDS[unit]), m.start() + start,
+                    m.end() if k == len(numbers) - 1 else m.start() + end)
     for m in _MEASURE.finditer(text):
         n = _number(m.group(1))
         unit = _unit(m.group(2))
@@ -163,6 +198,8 @@ def forms(text: str) -> tuple[Form, ...]:
             add("size", _plain(n * _BYTES[unit]), m.start(), m.end())
     for m in _WEEKDAYS.finditer(text):
         word = m.group(1).lower()
+        if _COUNTED.search(text[max(0, m.start() - 16):m.start()]):
+            continue  # "five working days", "3 business days": a span of days, not the days of the week
         add("days", "5,6" if word.startswith("weekend") else "0,1,2,3,4", m.start(), m.end())
     for m in _DAY_RANGE.finditer(text):
         first, last = _day(m.group(1)), _day(m.group(2))
@@ -183,6 +220,9 @@ def forms(text: str) -> tuple[Form, ...]:
             groups.append([day])
     for group in groups:
         add("days", ",".join(str(d) for d in sorted({d for d, _, _ in group})), group[0][1], group[-1][2])
+    if not full:
+        found.sort(key=lambda f: f.start)
+        return tuple(found)
     for m in _VERSION.finditer(text):
         tool = m.group(1).casefold().rstrip(".-")
         if tool in _NOT_COUNTED or tool in _UNITS or len(tool) < 2 or tool in _CALENDAR:
@@ -239,3 +279,67 @@ def by_kind(text: str) -> dict[str, frozenset[str]]:
             continue
         out.setdefault(f.kind, set()).add(f.value)
     return {k: frozenset(v) for k, v in out.items()}
+
+
+MEASURED = frozenset({"duration", "interval", "size", "percent", "time", "days", "version", "count"})  # kinds of amounts
+# What any value `normalized` rewrites needs: a unit, a clock, a day or a day-set word.
+_MAY_MEASURE = re.compile(
+    r"(?i)\d[:%]|\d\s?(?:[kmgt]i?b|ms|[smhdw]|am|pm|a\.m|p\.m)\b|\b(?:secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|wks?|weeks?|months?"
+    r"|years?|yrs?|bytes?|[kmgt]i?b|percent|am|pm|a\.m|p\.m|noon|midday|midnight|weekdays?|weekends?|work(?:ing)?\s*days?"
+    r"|business|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?|(?:wednes|satur)days?)\b")
+CANONICAL = frozenset({"duration", "interval", "size", "percent", "time", "days"})  # kinds `normalized` rewrites
+_DAY_SETS = {"0,1,2,3,4": "weekdays", "5,6": "weekends"}
+
+
+def canonical(f: Form) -> str:
+    """One way of writing a value of its kind: "15 minutes", "every 7 days", "2048 MB", "85 percent", "02:00"."""
+    if f.kind in ("duration", "interval"):
+        seconds = float(f.value)
+        if seconds >= 86400 and seconds % 86400 == 0:
+            said = f"{_plain(seconds / 86400)} days"
+        elif seconds >= 60 and seconds % 60 == 0:
+            said = f"{_plain(seconds / 60)} minutes"
+        else:
+            said = f"{_plain(seconds)} seconds"
+        return f"every {said}" if f.kind == "interval" else said
+    if f.kind == "size":
+        n = float(f.value)
+        for unit, size in (("MB", 1024 ** 2), ("KB", 1024)):
+            if n >= size and n % size == 0:
+                return f"{_plain(n / size)} {unit}"
+        return f"{_plain(n)} bytes"
+    if f.kind == "percent":
+        return f"{f.value} percent"
+    if f.kind == "days":
+        if f.value in _DAY_SETS:
+            return _DAY_SETS[f.value]
+        days = [_DAY_NAMES[int(d)] + "s" for d in f.value.split(",")]
+        return f.written if len(days) == 1 else ", ".join(days[:-1]) + " and " + days[-1]
+    if f.kind == "time":
+        return f.value
+    return f.written
+
+
+@functools.lru_cache(maxsize=50_000)
+def normalized(text: str) -> str:
+    """`text` with each measured value written one way (`canonical`): "three months" → "90 days", "2am" → "02:00".
+
+    The one reader of values for text compared word by word (`words.statement`, `restatement`):
+    what `forms` reads, `by_kind` compares and `normalized` writes are one model. Only text
+    that is compared passes here; what a card file says is never changed.
+    """
+    if not _MAY_MEASURE.search(text):
+        return text  # no digit, spelt number, day or time word: nothing to rewrite (most lines)
+    out, last = [], 0
+    for f in _read(text, False):
+        if f.kind not in CANONICAL:
+            continue
+        out.append(text[last:f.start])
+        out.append(canonical(f))
+        if f.written.endswith(".") and (f.end == len(text) or text[f.end:f.end + 2].strip()[:1].isupper() or
+                                        text[f.end:f.end + 1] == "\n"):
+            out.append(".")  # "at 2 a.m." ends its sentence too
+        last = f.end
+    out.append(text[last:])
+    return "".join(out)
+

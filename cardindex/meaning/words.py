@@ -16,8 +16,8 @@ import re
 from collections import defaultdict
 from typing import NamedTuple
 
-from cardindex.meaning.quantities import normalized
 from cardindex.meaning.stem import stem
+from cardindex.meaning.value_forms import normalized
 from cardindex.store.card import Card
 
 STOP = frozenset(
@@ -322,7 +322,7 @@ def fact_sentence(card: Card, description: Words) -> str:
 
 
 def statement(card: Card) -> Statement:
-    d = words(normalized(card.description))  # one amount in one unit: "2 GB" is "2048 MB" (`quantities`)
+    d = words(normalized(card.description))  # one amount in one unit: "2 GB" is "2048 MB" (`value_forms`)
     _, f, whole = _fact(card, d)
     if f is None or whole is None:
         return Statement(d, _EMPTY, d)
