@@ -455,8 +455,13 @@ def _negation_stands(a: Card, b: Card, detail: str) -> bool:
     """
     if "on one side only" not in detail:
         return True
-    ta, tb = (normalized(one_slot.prose(c) or c.description) for c in (a, b))  # a description asks; the prose states
-    return bool(denied_against(ta, tb) or denied_against(tb, ta))
+    # The prose states; a description often asks ("When payouts are sent"), but where it
+    # states the rule and the body only gives its background, the denial is in the descriptions.
+    for ta, tb in ((normalized(one_slot.prose(c) or c.description) for c in (a, b)),
+                   (normalized(c.description) for c in (a, b))):
+        if denied_against(ta, tb) or denied_against(tb, ta):
+            return True
+    return False
 
 
 def _polarity(wa: Words, wb: Words) -> str | None:

@@ -36,6 +36,9 @@ _CLAUSE = re.compile(r"(?i)[.;!?,()\[\]{}\n\u2014\u2013|]+|\s-\s|\b(?:but|except
 # "instead of Y" and "rather than Y" deny Y; "do X instead" affirms X (`words` reads both words as "not").
 _INSTEAD = re.compile(r"(?i)\b(?:instead\s+of|rather\s+than)\b|\b(instead|rather)\b")
 _STILL_NEGATING = frozenset({"longer", "more", "ever", "again", "even"})  # "no longer uses", "never again"
+# Helping verbs (as `words` gives them) a negator can stand before while it denies the verb
+# after them: "avoid having to rebase", "not be deployed", "don't need to restart".
+_HELPING = frozenset({"have", "be", "do", "get", "need"})
 
 
 class Polarity(NamedTuple):
@@ -72,7 +75,7 @@ def polarity(text: str) -> Polarity:
         if negators:
             rest = frozenset(tokens) - NEGATORS - _STILL_NEGATING
             for i in negators:
-                head = next((t for t in tokens[i + 1:] if t not in _STILL_NEGATING), None)
+                head = next((t for t in tokens[i + 1:] if t not in _STILL_NEGATING and t not in _HELPING), None)
                 if head is not None and head not in NEGATORS:
                     denied.append((head, rest - {head}))
         elif DENYING.isdisjoint(tokens):
