@@ -22,7 +22,10 @@ from cardindex.store.card import Card
 _CHECKBOX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*)")
 # Unticked boxes under a heading (or in a card) named so are a checklist to follow each time.
-_CHECKLIST = re.compile(r"\b(?:checklists?|runbooks?|procedures?|pre-?flight)\b", re.IGNORECASE)
+# So are boxes under a heading that names when they recur ("Every Friday before doors open", "Before each release").
+_CHECKLIST = re.compile(
+    r"\b(?:checklists?|runbooks?|procedures?|pre-?flight)\b|^\W*(?:(?:before|after|on)\s+)?(?:every|each|whenever)\b", re.IGNORECASE
+)
 
 
 def _hit(line: int, what: str, why: str) -> Hit:

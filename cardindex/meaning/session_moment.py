@@ -71,7 +71,7 @@ _UNKNOWN = re.compile(
 # "Questions for Thursday's call": the agenda of one day's meeting.
 _ONE_MEETING = re.compile(
     r"\b(?:on|at|in|for|before|after|during)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day's\s+"
-    r"(?:call|meeting|standup|stand-up|sync|review|demo|check-in|1:1|session)\b",
+    r"(?:call|meeting|standup|stand-up|sync|review|demo|check-in|1:1|session|walkthrough|presentation|workshop|retro|planning)\b",
     re.IGNORECASE,
 )
 # "X has not happened", "hasn't been run": a task not done as of the writing (not "a refund that has not been applied").

@@ -1,0 +1,223 @@
+"""Work told by its aspect: a sentence whose truth changes with the next commit or the next sitting.
+
+Session notes seldom say "currently"; they say where a task stands in the grammar of a
+work log. A specific piece of work (PR 212, LIB-88, "the alerts branch", CI) is given a
+workflow state ("has one approval", "is rebased on main", "reopened by QA", "red on
+lint"); the writer's own act is told in the past with the subject left out and a
+preposition before its object ("Looked at the drift", "Gave up on the socket approach");
+an act not done is told in the negated perfect ("I have not touched the fallback",
+"Haven't flashed any of them"); counts tally work ("412 of 960 scores scanned", "2,310
+merged, 48 flagged", "318 green, two skipped"); a part of the system is "still a mock";
+the place in a sequence is named ("Up to step 4", "Ended on the matrix"); a label
+addresses the next sitting ("For whoever continues:", "Left to check:", "Open question
+for Priya:"); a person's answer is awaited ("until she replies").
+
+Durable text uses the same words in other grammar: a generic subject ("A PR that touches
+the fare tables needs …"), a condition ("When a PR shows 'waiting for review' …"), a
+stative participle that says where a thing is ("Stored at the root", "Built on the actor
+model"), a reason ("still uses the old SDK because the depot devices …"), a limit ("up
+to 5 users"). `session_words` asks these only of English sentences that state no rule.
+Pure functions of one sentence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from cardindex.meaning.session_dates import DATE
+from cardindex.meaning.session_ellipsis import elided
+from cardindex.meaning.session_moment import finite
+
+# A specific piece of work: a numbered PR or issue, a tracker id, a named branch, CI, a draft.
+_ITEM = (
+    r"(?:\b(?:PR|MR|pull request|merge request|issue|ticket)\s*#?\d+\b|(?<![\w&])#\d+\b|(?-i:\b[A-Z][A-Z0-9]{1,9}-\d{1,5}\b)"
+    r"|\b(?:the|my|our) [\w./-]+ branch\b|\b(?:the|my|our) (?:release|feature|fix) branch\b|(?-i:\bCI\b)|\bthe build\b"
+    r"|\b(?:the|my|our) (?:draft|fork|stash|patch)\b(?: of [\w -]{1,30}?)?)"
+)
+# A workflow state given to it in the same clause: review, rebase, colour of the run, distance from upstream.
+_ITEM_STATE = re.compile(
+    rf"{_ITEM}[^.;:,]{{0,40}}?\b(?:(?:is|are|was|got|now|still)\s+)*"
+    r"(?:(?:re)?opened|rebased|approved|red|green|failing|passing|unmerged|unpushed|in review|in draft|a draft|stuck|reverted"
+    r"|has (?:one|two|three|no|\d+) (?:approvals?|reviews?|comments?|conflicts?)|(?:one|two|three|no|\d+) (?:approvals?)"
+    r"|(?:one|two|three|four|five|\d+) commits? (?:behind|ahead)|behind upstream|ahead of (?:main|master|upstream))\b",
+    re.IGNORECASE,
+)
+# The writer's act, subject left out, with a preposition before its object ("Looked at the drift").
+_STATIVE = frozenset({
+    "located", "stored", "hosted", "kept", "placed", "mounted", "pinned", "built", "based", "served", "cached", "saved",
+    "published", "listed", "shown", "displayed", "documented", "written", "defined", "declared", "configured",
+    "registered", "scheduled", "triggered", "called", "named", "focused", "centred", "centered", "tuned", "designed",
+    "limited", "restricted", "used", "hidden", "exposed", "backed", "keyed", "gated", "scoped", "aimed", "modelled",
+    "modeled", "tested", "rated", "priced", "measured", "run", "set", "seated", "printed", "found",
+})
+_ACT_PREP = re.compile(
+    r"^\W*(?P<verb>(?-i:[A-Z])[a-z]+ed|(?-i:Gave|Ran|Dug|Fell|Got|Came|Went|Spent))"
+    r"(?:\s+(?:up|back|out|off|in))?\s+(?:at|on|onto|into|through|with)\s+(?:the|a|an|my|our|this|that|these|those|#\d+)\b",
+    re.IGNORECASE,
+)
+# An act the writer has not done: "I have not touched …", "Haven't flashed any", "I have only looked at …".
+_NOT_DONE = re.compile(
+    r"(?:^\W*(?:have|has)|\b(?:I|we)(?:\s+have|'ve))(?:n't|\s+not|\s+only|\s+not yet)\s+(?P<verb>[a-z]+ed|made|done|run|built|written|"
+    r"touched|sent|begun|seen)\b(?!\s+(?:before|since|in years|ever)\b)",
+    re.IGNORECASE,
+)
+_NOT_DONE_TAIL = re.compile(r"\b(?:before|since|ever|in years|for years|never)\b", re.IGNORECASE)
+_KNOWING = frozenset({"needed", "wanted", "decided", "used", "liked", "noticed", "learned", "expected", "considered", "tried"})
+# Counts that tally work: "412 of 960 scores scanned", "140 files in, 60 to go", "318 green, two skipped".
+_N = r"(?:\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)"
+_TALLY_OF = re.compile(rf"\b{_N} of (?:the )?{_N}(?:\s+[\w-]+){{0,3}}\s+(?!(?:need|needs|must|may|can)\b)(?:[a-z]+ed|done|built|left|to go)\b",
+                       re.IGNORECASE)
+_TO_GO = re.compile(rf"\b{_N} (?:more )?(?:[\w-]+ )?to go\b|\b{_N} [\w-]+ in,\s*{_N}", re.IGNORECASE)
+_RUN_COUNT = re.compile(rf"\b{_N}\s+(?:tests?\s+)?(?:passed|passing|green|failed|failing|skipped|xfail(?:ed)?|errored|flaky)\b",
+                        re.IGNORECASE)
+_SEGMENT_COUNT = re.compile(rf"^\W*(?:[\w-]+ ){{0,3}}?{_N}\s+(?:[\w-]+\s+){{0,2}}(?P<verb>[a-z]+ed)\b", re.IGNORECASE)
+_PERMIT = frozenset({"allowed", "permitted", "required", "supported", "reserved", "included", "expected", "needed",
+                     "limited", "capped", "seeded", "named", "called", "based"})
+# A part of the system that is a placeholder for now: "is still a mock", "still hard-coded".
+_PLACEHOLDER = re.compile(
+    r"\bstill\s+(?:(?:is|are|was)\s+)?(?:a |an )?(?:mock|mocked|stub|stubbed|hard-?coded|placeholder|fake|untested|unwired|"
+    r"empty|blank|commented out)\b",
+    re.IGNORECASE,
+)
+# The place in a sequence: "Up to step 4", "Ended on the permissions matrix", "Stopped where …", "Back on the queue after …".
+_POSITION = re.compile(
+    r"^\W*(?:got )?as far as (?:the|step|page|row|chapter|section)\b"
+    r"|^\W*(?:(?:I'm|I am|we're|we are)\s+)?(?:up to|got to|reached)\s+(?:step|stage|page|row|chapter|section|item|part|round|phase|task)\s+\d+\b"
+    r"|^\W*(?:ended|finished|stopped|left (?:it|things|off))\s+(?:on|at|where|with)\b"
+    r"|^\W*back on (?:the|my|our)\b[^.;]{0,60}\bafter\b"
+    r"|\bpick(?:ing|ed)? (?:the |my |our )(?:[\w-]+ ){1,3}back up\b",
+    re.IGNORECASE,
+)
+# A label that addresses the next sitting or a pending question.
+_NEXT_LABEL = re.compile(
+    r"^\W*(?i:for whoever (?:[\w']+ ){0,3}?(?:continues|picks (?:this|it) up|is next|comes next|takes over)"
+    r"|open questions? for (?-i:[A-Z][a-z]+)|(?:queue|parked|saved|kept) for later|left to (?:check|do|try|test|decide)"
+    r"|still to (?:check|do|try|test|decide))\b\s*[:\u2014\u2013-]",
+)
+# A reply awaited from one person: "until she replies", "Waiting to hear from the librarian".
+_AWAITED = re.compile(
+    r"\buntil (?:she|he|[A-Z][a-z]+) (?:replies|answers|confirms|gets back|decides|responds|signs off)\b"
+    r"|\b(?i:waiting to hear (?:from|back))\b"
+    # an arrangement that lasts while the writer tries something: "on for our accounts only while we check the player"
+    r"|\b(?i:(?:while|until) (?:I|we) (?:check|test|try|verify|debug|look into|wait for|finish|sort out))\b"
+    # work not yet out of the writer's hands: "Nothing deployed yet", "nothing is pushed."
+    r"|\b(?i:nothing (?:is |has been |was )?(?:pushed|committed|merged|deployed|released|shipped|uploaded|sent)(?:\s+yet\b|(?=\s*(?:[.;:,]|$))))"
+    # done but for one piece: "feature-complete except the appeals form"
+    r"|\b(?i:(?:feature-?complete|done|finished|complete|working) (?:except|but for|apart from) (?:the|a|an|one|two)\b)",
+)
+# A clock time of the writer's day beside a past act ("Pushed 3.4.1 at noon", "Gave up around four").
+_CLOCK = re.compile(r"\b(?:at noon|around (?:noon|one|two|three|four|five|six|seven|eight|nine|ten|eleven|\d{1,2}(?::\d\d)?\s*(?:am|pm)?))\b",
+                    re.IGNORECASE)
+_PAST_ACT = re.compile(r"^\W*(?:[A-Za-z][a-z]+ed|gave|ran|got|went|spent|sent|made|built|took)\b", re.IGNORECASE)
+_REASON = re.compile(r"\b(?:because|since|so that|due to|in order to)\b|[,;]\s+so\b", re.IGNORECASE)
+_LABEL = re.compile(r"^\W*(?:[\w-]+\s+){0,4}?[\w-]+\s*:\s+(?=[a-z])")
+_CONDITION = re.compile(r"\b(?:when|whenever|if|unless|once)\b", re.IGNORECASE)
+_GENERIC = re.compile(r"^\W*(?:a|an|any|every|each|no)\s", re.IGNORECASE)
+
+
+# Part of the work moved, the rest "still" on the old path: "Fines and waitlists still read the old tables".
+_STILL_OLD = re.compile(
+    r"\bstill\s+(?:[a-z]+\s+){1,2}?(?:through |to |from |on |against |at |with |in )?the (?:old|previous|legacy)\b", re.IGNORECASE
+)
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+def work_note(sentence: str) -> str | None:
+    """What marks `sentence` (English, stating no rule) as the state of work in one sitting, or None.
+
+    Table rows are a board's to judge (`session_shape`): a row of counts is a record as often as a snapshot.
+    """
+    if "|" in sentence:
+        return None
+    found = _label(sentence) or _item_state(sentence) or _position(sentence) or _not_done(sentence)
+    if found is not None:
+        return found
+    for pattern in (_PLACEHOLDER, _AWAITED):
+        m = pattern.search(sentence)
+        if m is not None:
+            return m.group().strip()
+    m = _STILL_OLD.search(sentence)
+    if m is not None and not _REASON.search(sentence) and not _YEAR.search(sentence):
+        return m.group().strip()
+    return _act(sentence)
+
+
+def tally(sentence: str) -> str | None:
+    """Counts that tally work in progress ("412 of 960 scores scanned", "318 green, two skipped"), or None.
+
+    Weaker than `work_note`: a lesson cites the run that taught it ("56 passed / 6 failed. Every
+    failure was …"), so the caller counts a tally only in a card that states no rule.
+    """
+    return None if "|" in sentence else _tally(sentence)
+
+
+def _label(sentence: str) -> str | None:
+    m = _NEXT_LABEL.match(sentence)
+    return m.group().strip(" :\u2014\u2013-") if m is not None else None
+
+
+def _item_state(sentence: str) -> str | None:
+    if _GENERIC.match(sentence) or _CONDITION.search(sentence) or DATE.search(sentence):
+        return None  # "A PR that touches …", "CI is red when the lockfile drifts": a kind, a condition; "merged 2026-07-06": a record
+    m = _ITEM_STATE.search(sentence)
+    return m.group().strip() if m is not None else None
+
+
+def _position(sentence: str) -> str | None:
+    m = _POSITION.search(sentence)
+    return m.group().strip() if m is not None else None
+
+
+def _not_done(sentence: str) -> str | None:
+    m = _NOT_DONE.search(sentence)
+    if m is None or m.group("verb").lower() in _KNOWING or _NOT_DONE_TAIL.search(sentence, m.end()):
+        return None
+    return m.group().strip()
+
+
+def _tally(sentence: str) -> str | None:
+    m = _TALLY_OF.search(sentence) or _TO_GO.search(sentence)
+    if m is not None and not finite(m.group()) and m.group().split()[-1].lower() not in _STATIVE:
+        return m.group().strip()
+    runs = list(_RUN_COUNT.finditer(sentence))
+    if len(runs) >= 2 or (runs and re.search(r"\b(?:suite|run|build)\s+(?:is\s+|was\s+)?at\b", sentence, re.IGNORECASE)):
+        return runs[0].group().strip()
+    # "2,310 entries merged, 48 flagged for review": two counts, each closed by what was done to them, no verb.
+    segments = [s for s in re.split(r"[,;]\s*", sentence) if s.strip()]
+    counted = [s for s in segments if (c := _SEGMENT_COUNT.match(s)) is not None and c.group("verb").lower() not in _PERMIT
+               and not finite(s)]
+    if len(counted) >= 2:
+        return ", ".join(s.strip() for s in counted[:2])[:60]
+    return None
+
+
+def _act(sentence: str) -> str | None:
+    """The writer's act in the past, subject left out: with a preposition ("Looked at the"), or at a clock time of the day."""
+    body = _LABEL.sub("", sentence, count=1)  # "Fleet GPS gaps: ruled out the antenna"
+    if body != sentence and (told := elided(body[:1].upper() + body[1:])) is not None:
+        return told
+    m = _ACT_PREP.match(body)
+    if m is not None and m.group("verb").lower() not in _STATIVE and not _REASON.search(sentence) and not DATE.search(sentence):
+        # "Counted at the gate, visitors get a wristband": a participle before the main clause, not an act.
+        clause = re.split(r"[;:\u2014\u2013]", body[m.end():], maxsplit=1)[0]
+        head, comma, main = clause.partition(",")
+        if not finite(head) and not (comma and _main_clause(main)):
+            return m.group().strip()
+    c = _CLOCK.search(sentence)
+    if c is not None and _PAST_ACT.match(body) and not DATE.search(sentence) and not _REASON.search(sentence):
+        return f"{body.split()[0]} … {c.group()}"
+    return None
+
+
+# What a diary puts after a comma: another fragment ("ruled out the SIM", "back to SVG", "nothing obvious").
+_FRAGMENT_OPENERS = frozenset({"back", "no", "nothing", "none", "still", "then", "not", "now", "so", "but", "and", "also",
+                               "same", "probably", "maybe", "will", "next", "one", "two", "three", "all", "only", "just"})
+
+
+def _main_clause(text: str) -> bool:
+    """Whether `text` after a participle's comma is a main clause with its own subject ("visitors get a wristband")."""
+    words = text.split()
+    if finite(text, inflected=True):
+        return True
+    return len(words) >= 3 and words[0].isalpha() and words[0].islower() and words[0] not in _FRAGMENT_OPENERS \
+        and not words[0].endswith(("ed", "ing"))
