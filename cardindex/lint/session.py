@@ -15,7 +15,8 @@ import re
 from collections.abc import Iterator
 
 from cardindex.lint.context import Hit, LintContext
-from cardindex.meaning import session_shape, session_words
+from cardindex.meaning import session_shape, session_status, session_words
+from cardindex.meaning.content import has_cjk
 from cardindex.meaning.text import body_lines, prose
 from cardindex.store.card import Card
 
@@ -67,11 +68,17 @@ def temporal(card: Card, ctx: LintContext) -> Iterator[Hit]:
     still hold next week.
     """
     found = session_words.temporal(_statement_lines(card), lesson=card.type == "feedback")
+    if found is not None and found.why == session_words.TALLY_WHY and _shape(card, ("board",)) is not None:
+        found = None  # the board's counts are S102's to report
     report = _shape(card, ("report",))
     if found is not None and (report is None or found.line <= report.line):
         yield _hit(found.line, repr(found.matched), found.why)
     elif report is not None:
         yield _hit(report.line, "a dated report", report.message)
+    elif card.type not in ("feedback", "user"):
+        cjk = next(((n, w) for n, line in _statement_lines(card) if has_cjk(line) and (w := session_status.cjk_next(line))), None)
+        if cjk is not None:
+            yield _hit(cjk[0], repr(cjk[1]), "names the next sitting's work: a plan for the next session")
 
 
 def todo_list(card: Card, ctx: LintContext) -> Iterator[Hit]:

@@ -335,6 +335,9 @@ def _shapes(card: Card) -> list[ShapeHit]:
             heading = _head(line) if (done or opened) else (False, False)
         if not (done or opened) and has_cjk(line):
             cjk_done, cjk_open, head = session_status.cjk_state(line)
+            snapshot = session_status.cjk_snapshot(line)
+            if "board" not in found and snapshot is not None:
+                found["board"] = ShapeHit("board", number, f"a status line: how the work stands now ({snapshot!r})")
             if head:
                 cjk_head = cjk_head or number
             # An item under "다음 단계" / "남은 과제" is one of what is left to do, as under "Remaining:".

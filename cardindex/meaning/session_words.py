@@ -279,6 +279,9 @@ def temporal(lines: Iterable[tuple[int, str]], lesson: bool = False) -> WordHit 
     return _work_state(lines)
 
 
+TALLY_WHY = "a tally of work in progress: counts that the next sitting changes"
+
+
 def _work_state(lines: list[tuple[int, str]]) -> WordHit | None:
     """The first English sentence that gives a piece of work its state in this sitting (`session_ellipsis.work_state`).
 
@@ -294,7 +297,7 @@ def _work_state(lines: list[tuple[int, str]]) -> WordHit | None:
                 ruled = True
                 continue
             if tallied is None and (counted := session_work.tally(sentence)) is not None:
-                tallied = WordHit(number, counted, "a tally of work in progress: counts that the next sitting changes")
+                tallied = WordHit(number, counted, TALLY_WHY)
             found = session_ellipsis.work_state(sentence)
             if found is not None:
                 return WordHit(number, found, "the state of a piece of work in one session")
