@@ -85,12 +85,12 @@ def cjk_state(line: str) -> tuple[bool, bool, bool]:
     return done, opened, head  # "상태: 초안 완료, 미발행" heads and reports at once
 
 
-# "현재 상태: 실발송 이력 없음", "当前状态：…": a label that says the rest of the line is how things stand now.
+# "현재 상태: 실발송 이력 없음", "当前状态" with a full-width colon: a label that says the rest of the line is how things stand now.
 _CJK_NOW_LABEL = re.compile(
     r"^\s*(?:#{1,6}\s*|[-*+]\s*)?(?:\*\*)?[^\w]{0,5}\s*(?:현재\s*(?:상태|상황|진행\s*상황)|진행\s*상황|当前(?:状态|进度)|现状|現在の(?:状態|状況)|進捗)"
     r"(?:\*\*)?\s*[:\uff1a](?:\*\*)?\s*\S"
 )
-# A piece of work marked done on a day: "완료(2026-05-29, main 머지)", "已完成（2026-05-29）" (as English "Done May 12").
+# A piece of work marked done on a day: "완료(2026-05-29, main 머지)", "已完成" and a full-width parenthesis (as English "Done May 12").
 # Only as the label that opens a line and heads what was done: "설치 완료(2026-06-11)" in a sentence tells history.
 _CJK_DONE_ON = re.compile(r"^\s*(?:[-*+]\s*)?(?:\*\*)?\s*(?:완료|已完成|完了)\s*[(\uff08]\s*(?:19|20)\d\d[-./]\d{1,2}[-./]\d{1,2}")
 
