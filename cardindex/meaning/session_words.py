@@ -78,6 +78,7 @@ _PAST_CLAUSE = re.compile(
     r"(?P<verb>[a-z]{2,}ed|built|wrote|ran|made|got|found|tried|broke|took|began|kept|lost|sent|spent|put|shipped|split|did|saw|hit)\b"
     r"(?!\s+(?:that|out|to)\b)"
 )
+_AND_PAST = re.compile(r"\b(?:and|then),?\s+(?:then\s+|also\s+)?(?P<verb>[a-z]{2,}ed)\s+(?:up\s+|out\s+)?(?:the|a|an|my|our|it|them|two|three)\b")
 # Verbs of deciding, knowing and wanting tell a standing fact ("we decided to…"), not a story.
 _NOT_WORK = frozenset({
     "decided", "agreed", "learned", "noticed", "realized", "realised", "wanted", "needed", "preferred", "used", "called",
@@ -340,6 +341,9 @@ def narrative(lines: list[tuple[int, str]]) -> WordHit | None:
             for m in _PAST_CLAUSE.finditer(sentence):
                 if m.group("verb") not in _NOT_WORK and not session_moment.object_relative(sentence, m.start()):
                     clauses.append(WordHit(number, m.group().strip(), "first-person narrative of work done in one session"))
+                    # "I wired the map … and cleaned up the legend": the same subject, a second act
+                    clauses.extend(WordHit(number, m.group().strip(), "first-person narrative of work done in one session")
+                                   for c in _AND_PAST.finditer(sentence, m.end()) if c.group("verb") not in _NOT_WORK)
     if not clauses and not left_out:
         return None
     ruled = any(english(t) and durable(t) for t in told)

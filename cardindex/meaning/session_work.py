@@ -52,7 +52,7 @@ _STATIVE = frozenset({
 })
 _ACT_PREP = re.compile(
     r"^\W*(?P<verb>(?-i:[A-Z])[a-z]+ed|(?-i:Gave|Ran|Dug|Fell|Got|Came|Went|Spent))"
-    r"(?:\s+(?:up|back|out|off|in))?\s+(?:at|on|onto|into|through|with)\s+(?:the|a|an|my|our|this|that|these|those|#\d+)\b",
+    r"(?:\s+(?:up|back|out|off|in))?\s+(?:at|on|on to|onto|into|through|with)\s+(?:the|a|an|my|our|this|that|these|those|#\d+)\b",
     re.IGNORECASE,
 )
 # An act the writer has not done: "I have not touched …", "Haven't flashed any", "I have only looked at …".
@@ -122,6 +122,89 @@ _STILL_OLD = re.compile(
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 
 
+# A verbless item closed by what was done to it: "v0.3 tagged locally", "release notes drafted", "Phase 2 complete".
+_DONE_ITEM = re.compile(
+    r"^\W*(?P<item>(?:[\w./#()-]+\s+){1,5}?)(?:(?:locally|already|now)\s+)?(?P<pp>[a-z]{3,}ed|done|built|written|complete|finished|"
+    r"merged|shipped|landed|not (?:yet )?(?:[a-z]+ed|opened|built|written|run|done))(?:\s+(?:locally|already|now|too))?\W*$",
+    re.IGNORECASE,
+)
+# Labels that say what state the items after them are in: "Uncommitted: …", "Not built: …", "Open PRs: …".
+_STATE_LABEL = re.compile(
+    r"^\W*(?:uncommitted|unpushed|unmerged|not (?:yet )?(?:built|done|merged|pushed|wired|started|ported|tested)|in flight"
+    r"|open (?:PRs|pull requests|merge requests|branches)|then|after that|afterwards)\s*:\s*\S",
+    re.IGNORECASE,
+)
+# The writer's act in progress, subject left out: "Continuing with the refunds module", "Still seeing the duplicates".
+_ING_ACT = re.compile(
+    r"^\W*(?:(?-i:[A-Z])[a-z]+ing(?:\s+(?:on|up|back|over))?\s+(?:with|on|onto|to|through|into|at)\s+(?:the|a|an|my|our|this|that)\b"
+    r"|still\s+(?:seeing|getting|hitting|chasing|debugging|fighting|investigating|looking (?:at|into)|working (?:on|through)|trying)\b)",
+    re.IGNORECASE,
+)
+# Part of the work moved: "Half the stores are on the new feed", "Most of the parser is in".
+_PARTIAL = re.compile(
+    r"\b(?:half|most|some|part|a few|all but (?:one|two|three|\d+))(?: of)? the [\w -]{1,30}?\s(?:is|are|have been|has been)\s+"
+    r"(?:now\s+)?(?:in|done|wired|merged|ported|migrated|converted|on the new|using the new|moved to the new|switched to the new)\b",
+    re.IGNORECASE,
+)
+# A state of the writer's work said with its subject left out, or what comes next.
+_BARE_STATE = re.compile(
+    r"^\W*ready for (?:review|merge|QA|testing|release|deploy)\b"
+    r"|\bawaiting (?:[\w-]+ ){0,2}?(?:sign-?off|review|approval|merge|deploy|reply|answer|feedback|confirmation)\s*(?=[.;,)]|$)"
+    r"|\bworking (?:tree|copy) (?:is )?dirty\b"
+    r"|(?:^|[;,]\s*)not (?:yet )?(?:merged|pushed|deployed|committed|released|opened|reviewed|run)\s*(?=[.;]|$)"
+    r"|\b(?:begins|starts|comes|follows) next\s*(?=[.;,]|$)",
+    re.IGNORECASE,
+)
+# Nouns of work items (the brief's "branch, PR, ticket, test count" and their kin): an item of a work board names one,
+# or a number; "Uploads scanned, thumbnails generated" describes a pipeline, not work done.
+_WORK_NOUN = re.compile(
+    r"\d|\b(?:phase|step|stage|pass|draft|version|release|notes|docs|tests?|specs?|migration|branch|PR|MR|ticket|issue|"
+    r"milestone|spike|prototype|port|refactor|review|fix|patch|commit|tag|changelog|screens?|page|endpoint|importer|exporter|"
+    r"script|job|schema|fixtures?|mockups?|copy|translations?|slides|deck|report|chapter|section)s?\b",
+    re.IGNORECASE,
+)
+_DEFINES = re.compile(r"\b(?:means|mean|is when|stands for)\b|=", re.IGNORECASE)
+
+
+# A clause that ends in its line: a line may wrap mid-sentence ("Widening the provider with a" / "read raised …").
+_ENDED = re.compile(r"[.;:!?\u2014]")
+_VERB_OBJECT = re.compile(r"\b[a-z]{3,}(?<!s)(?:s|ed)\s+(?:a|an|the|new|no|that|to|it|them|its|their|one|two|\d)\b")
+
+
+def _predicate(text: str) -> bool:
+    """Whether `text` holds a finite verb: an auxiliary, or a verb in -s before its object ("… requires a signed agreement")."""
+    return finite(text) or _VERB_OBJECT.search(text) is not None
+
+
+_CLOSING = re.compile(
+    r"^(?:done|complete|completed|finished|merged|shipped|landed|not (?:yet )?(?:opened|built|written|run|done|merged|pushed|"
+    r"deployed|started|tested|wired|reviewed|committed|released|migrated|ported))$",
+    re.IGNORECASE,
+)
+
+
+def _board(sentence: str, *, closing: bool) -> str | None:
+    """Items closed by what was done to them, with no verb: by a closing state ("Phase 2 complete", "PR not opened"),
+    or else (not `closing`) by any participle, two items at least ("v0.3 tagged locally, release notes drafted")."""
+    if _DEFINES.search(sentence) or DATE.search(sentence):
+        return None
+    segments = [x for x in re.split(r"[,;]\s*", sentence.rstrip(" .")) if x.strip()]
+    closed = []
+    for x in segments:
+        d = _DONE_ITEM.match(x)
+        if d is None or finite(d.group("item")) or not _WORK_NOUN.search(d.group("item")):
+            continue
+        pp = d.group("pp").lower()
+        if pp in _PERMIT or pp in _STATIVE or (closing and not _CLOSING.match(pp)):
+            continue
+        closed.append(x.strip())
+    if closing and closed and (len(segments) <= 2 or 2 * len(closed) >= len(segments)):
+        return closed[0][:60]  # "First pass of the glossary done; second pass after review"
+    if not closing and len(closed) >= 2 and 2 * len(closed) >= len(segments):
+        return ", ".join(closed[:2])[:60]
+    return None
+
+
 def work_note(sentence: str) -> str | None:
     """What marks `sentence` (English, stating no rule) as the state of work in one sitting, or None.
 
@@ -129,13 +212,19 @@ def work_note(sentence: str) -> str | None:
     """
     if "|" in sentence:
         return None
-    found = _label(sentence) or _item_state(sentence) or _position(sentence) or _not_done(sentence)
+    found = _label(sentence) or _item_state(sentence) or _position(sentence) or _not_done(sentence) or _board(sentence, closing=True)
     if found is not None:
         return found
-    for pattern in (_PLACEHOLDER, _AWAITED):
+    for pattern in (_PLACEHOLDER, _AWAITED, _STATE_LABEL, _BARE_STATE):
         m = pattern.search(sentence)
         if m is not None:
             return m.group().strip()
+    m = _ING_ACT.search(sentence)
+    if m is not None and _ENDED.search(sentence, m.end()) and not sentence.startswith("#") and not _predicate(sentence[m.end():]):  # "Working with the county API requires …": a subject
+        return m.group().strip()
+    m = _PARTIAL.search(sentence)
+    if m is not None and not _REASON.search(sentence) and not _YEAR.search(sentence):
+        return m.group().strip()
     m = _STILL_OLD.search(sentence)
     if m is not None and not _REASON.search(sentence) and not _YEAR.search(sentence):
         return m.group().strip()
@@ -148,7 +237,7 @@ def tally(sentence: str) -> str | None:
     Weaker than `work_note`: a lesson cites the run that taught it ("56 passed / 6 failed. Every
     failure was …"), so the caller counts a tally only in a card that states no rule.
     """
-    return None if "|" in sentence else _tally(sentence)
+    return None if "|" in sentence else (_tally(sentence) or _board(sentence, closing=False))
 
 
 def _label(sentence: str) -> str | None:
@@ -197,7 +286,7 @@ def _act(sentence: str) -> str | None:
     if body != sentence and (told := elided(body[:1].upper() + body[1:])) is not None:
         return told
     m = _ACT_PREP.match(body)
-    if m is not None and m.group("verb").lower() not in _STATIVE and not _REASON.search(sentence) and not DATE.search(sentence):
+    if m is not None and _ENDED.search(body, m.end()) and m.group("verb").lower() not in _STATIVE and not _REASON.search(sentence) and not DATE.search(sentence):
         # "Counted at the gate, visitors get a wristband": a participle before the main clause, not an act.
         clause = re.split(r"[;:\u2014\u2013]", body[m.end():], maxsplit=1)[0]
         head, comma, main = clause.partition(",")
