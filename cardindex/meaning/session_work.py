@@ -70,6 +70,7 @@ _TALLY_OF = re.compile(rf"\b{_N} of (?:the )?{_N}(?:\s+[\w-]+){{0,3}}\s+(?!(?:ne
 _TO_GO = re.compile(rf"\b{_N} (?:more )?(?:[\w-]+ )?to go\b|\b{_N} [\w-]+ in,\s*{_N}", re.IGNORECASE)
 _RUN_COUNT = re.compile(rf"\b{_N}\s+(?:tests?\s+)?(?:passed|passing|green|failed|failing|skipped|xfail(?:ed)?|errored|flaky)\b",
                         re.IGNORECASE)
+_RUN_RATIO = re.compile(r"\b\d[\d,]*\s*/\s*\d[\d,]*\s+(?:tests?\s+|specs?\s+|checks?\s+)?(?:passing|passed|green)\b", re.IGNORECASE)
 _SEGMENT_COUNT = re.compile(rf"^\W*(?:[\w-]+ ){{0,3}}?{_N}\s+(?:[\w-]+\s+){{0,2}}(?P<verb>[a-z]+ed)\b", re.IGNORECASE)
 _PERMIT = frozenset({"allowed", "permitted", "required", "supported", "reserved", "included", "expected", "needed",
                      "limited", "capped", "seeded", "named", "called", "based"})
@@ -268,6 +269,9 @@ def _tally(sentence: str) -> str | None:
     m = _TALLY_OF.search(sentence) or _TO_GO.search(sentence)
     if m is not None and not finite(m.group()) and m.group().split()[-1].lower() not in _STATIVE:
         return m.group().strip()
+    ratio = _RUN_RATIO.search(sentence)
+    if ratio is not None:
+        return ratio.group().strip()
     runs = list(_RUN_COUNT.finditer(sentence))
     if len(runs) >= 2 or (runs and re.search(r"\b(?:suite|run|build)\s+(?:is\s+|was\s+)?at\b", sentence, re.IGNORECASE)):
         return runs[0].group().strip()
