@@ -164,6 +164,22 @@ _WORK_NOUN = re.compile(
     r"script|job|schema|fixtures?|mockups?|copy|translations?|slides|deck|report|chapter|section)s?\b",
     re.IGNORECASE,
 )
+# Work between start and end: "Midway through the Terraform split", "refactor underway", "mostly there".
+_UNDERWAY = re.compile(
+    r"^\W*(?:mid-?way|part-?way) (?:through|into) (?:the|my|our|this)\b|\b(?:is |are )?(?:now )?under ?way\s*(?=[.;:,]|$)"
+    r"|\b(?:mostly|almost|nearly) (?:there|done|finished|ported|migrated|converted)\b"
+    r"|\b(?:about|roughly|nearly|almost|only) half (?:converted|done|ported|migrated|written|wired|finished)\b"
+    # someone at work on it now: "Priya is reviewing the schema PR" (a habit is told in the simple present)
+    r"|(?-i:\b[A-Z][a-z]+) is (?:reviewing|testing|fixing|porting|rewriting|migrating|refactoring|debugging|investigating|"
+    r"looking into|working on|implementing|drafting)\b"
+    # broken since an event of the work, changed only here
+    r"|\b(?:is|are|has been|have been) (?:broken|failing|red|down) since (?:the|this|my|our|yesterday|last)\b"
+    r"|\b(?:I|we) (?:[a-z]+ed|set|put|made|kept)\b[^.;]{0,60}\b(?:locally only|only locally|only on my (?:machine|laptop|branch))\b",
+    re.IGNORECASE,
+)
+# "Jobs that are almost done cannot be cancelled": a class of things; "reviews every contract from now on": a standing duty.
+_RELATIVE = re.compile(r"\b(?:that|which|who)\s+(?:is|are)\s+$", re.IGNORECASE)
+_STANDING = re.compile(r"\b(?:from now on|going forward|until further notice|permanently)\b", re.IGNORECASE)
 _DEFINES = re.compile(r"\b(?:means|mean|is when|stands for)\b|=", re.IGNORECASE)
 
 
@@ -220,6 +236,10 @@ def work_note(sentence: str) -> str | None:
         m = pattern.search(sentence)
         if m is not None:
             return m.group().strip()
+    m = _UNDERWAY.search(sentence)
+    if m is not None and not _GENERIC.match(sentence) and not DATE.search(sentence) and not _YEAR.search(sentence) \
+            and not _RELATIVE.search(sentence, 0, m.start()) and not _STANDING.search(sentence):
+        return m.group().strip()
     m = _ING_ACT.search(sentence)
     if m is not None and _ENDED.search(sentence, m.end()) and not sentence.startswith("#") and not _predicate(sentence[m.end():]):  # "Working with the county API requires …": a subject
         return m.group().strip()
