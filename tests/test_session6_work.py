@@ -118,6 +118,18 @@ DURABLE = [
  "Translations reviewed by a native speaker get a check mark.",
  "Version 2 done right means the old links keep working.",
  "Looked at from the street, the depot sign must face east.",
+
+ "Progress is tracked on the board, never in memory.",
+ "Midway through a shift, drivers take a 20-minute break.",
+ "The festival is under way from 1 to 3 June.",
+ "Jobs that are almost done cannot be cancelled.",
+ "Lena is reviewing all contracts for the Dutch office from now on.",
+ "We store drafts locally only, and sync them on publish.",
+ "Part of the fee goes to the county.",
+ "The legacy site is down since the host retired it in 2024.",
+ "Most of the volunteers prefer evening shifts.",
+ "The app mostly works offline; only payments need a connection.",
+ "Maria is leading the Thursday rota as the shift coordinator role.",
 ]
 SESSION = [
  "Got as far as the export dialog; the date picker is not wired.",
@@ -277,3 +289,31 @@ def test_cjk_units() -> None:
     assert session_status.cjk_snapshot("상태 정의: 대기, 완료") is None
     assert session_status.cjk_next("다음 단계는 사용자 검토") == "다음 단계는"
     assert session_status.cjk_next("다음 세션에서는 항상 인계 파일을 먼저 읽는다.") is None
+
+
+NOTES = {
+    # Work notes as an agent leaves them in a memory file: a progress section, a diary, a run, a hand-off.
+    "progress.md": "## Progress\n\nThe parser rewrite is mostly there. Tokenizer and AST are done; the printer is about half converted.",
+    "diary.md": "Removed the legacy cookie path. Kept the JWT middleware as is. The refresh endpoint still returns 500 on expired tokens.",
+    "run.md": "Test suite: 1,832 passing, 2 failing (both in test_geo).",
+    "reviewing.md": "Priya is reviewing the schema PR; she wants the index names changed.",
+    "underway.md": "Big refactor of the notification service underway: the email channel is ported, SMS and push are not.",
+    "broken.md": "The docs site build is broken since the theme bump; I pinned the old theme locally only.",
+    "midway.md": "Midway through the Terraform split: network and DNS modules extracted, compute still in the root module.",
+}
+RULES = {
+    "adr.md": "## Status\n\nAccepted.\n\n## Decision\n\nEvents are stored as JSON lines, one file per day.",
+    "progress-rule.md": "Progress is tracked on the board, never in memory.",
+    "shift.md": "Midway through a shift, drivers take a 20-minute break.",
+    "class.md": "Jobs that are almost done cannot be cancelled.",
+    "duty.md": "Lena is reviewing all contracts for the Dutch office from now on.",
+    "drafts.md": "We store drafts locally only, and sync them on publish.",
+    "offline.md": "The app mostly works offline; only payments need a connection.",
+}
+
+
+def test_work_notes_of_an_agent_and_the_rules_beside_them(tmp_path: Path, run_cli: Callable[..., Result]) -> None:
+    cards = {name: f"---\ndescription: Note {name}\ntype: project\n---\n{body}\n" for name, body in (NOTES | RULES).items()}
+    vault = make_vault(tmp_path / "v", cards)
+    _, findings = lint_json(run_cli, vault, "--select", "session")
+    assert {f["path"] for f in findings} == set(NOTES)
