@@ -317,3 +317,17 @@ def test_work_notes_of_an_agent_and_the_rules_beside_them(tmp_path: Path, run_cl
     vault = make_vault(tmp_path / "v", cards)
     _, findings = lint_json(run_cli, vault, "--select", "session")
     assert {f["path"] for f in findings} == set(NOTES)
+
+
+def test_import_of_a_hand_kept_memory_md_refuses_its_work_notes(tmp_path: Path, run_cli: Callable[..., Result]) -> None:
+    root = tmp_path / "memory"
+    root.mkdir()
+    (root / "MEMORY.md").write_text(
+        "# Memory\n\n- The release branch is cut every second Tuesday.\n"
+        "- PR 212 has one approval; the colour change is still to make.\n"
+        "- Up to step 4 of the scale calibration.\n", encoding="utf-8")
+    result = run_cli("--vault", str(root), "import", str(root / "MEMORY.md"), "--apply")
+    assert result.exit_code == 1, result.stderr  # refusals
+    index = (root / "MEMORY.md").read_text(encoding="utf-8")
+    assert "second Tuesday" in index
+    assert "PR 212" not in index and "step 4" not in index
