@@ -109,7 +109,7 @@ _PERSONAL = re.compile(r"\b(?:I|we|my|our|me|us|today|tonight|tomorrow|yesterday
 _SENTENCE = re.compile(r"(?:[^.!?]|[.!?]+(?![*_\"')\]]*(?:\s|$)))+(?:[.!?]+[*_\"')\]]*)?")
 
 _STRONG = re.compile(
-    r"(?i)(?:WIP|TODO|FIXME|work in progress|in this session|this session|left off|halfway|half-way|"
+    r"(?i)(?:WIP|TODO|FIXME|work in progress|in this session|this session|next session|left off|halfway|half-way|"
     r"right now|just (?:pushed|merged|finished|started|opened|deployed|fixed|ran|added|created)|CI is|"
     r"(?:I|we)(?:'m| am| are|'re) (?:\w+ )?in the middle of|(?:before|after) lunch|rest of the day|"
     rf"(?:I|we)(?:'ve| have) been\b(?!\s+{_LESSON_PARTICIPLE})|on my (?:laptop|machine|branch))"

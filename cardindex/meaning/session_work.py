@@ -71,6 +71,7 @@ _TO_GO = re.compile(rf"\b{_N} (?:more )?(?:[\w-]+ )?to go\b|\b{_N} [\w-]+ in,\s*
 _RUN_COUNT = re.compile(rf"\b{_N}\s+(?:tests?\s+)?(?:passed|passing|green|failed|failing|skipped|xfail(?:ed)?|errored|flaky)\b",
                         re.IGNORECASE)
 _RUN_RATIO = re.compile(r"\b\d[\d,]*\s*/\s*\d[\d,]*\s+(?:tests?\s+|specs?\s+|checks?\s+)?(?:passing|passed|green)\b", re.IGNORECASE)
+_RUN_LABEL = re.compile(r"\b(?:suite|run|build)\s+(?:is\s+|was\s+)?at\b|^\W*(?:tests?|suite|specs?|ci|checks?)\s*:", re.IGNORECASE)
 _SEGMENT_COUNT = re.compile(rf"^\W*(?:[\w-]+ ){{0,3}}?{_N}\s+(?:[\w-]+\s+){{0,2}}(?P<verb>[a-z]+ed)\b", re.IGNORECASE)
 _PERMIT = frozenset({"allowed", "permitted", "required", "supported", "reserved", "included", "expected", "needed",
                      "limited", "capped", "seeded", "named", "called", "based"})
@@ -177,6 +178,8 @@ _UNDERWAY = re.compile(
     r"|\b(?:I|we) (?:[a-z]+ed|set|put|made|kept)\b[^.;]{0,60}\b(?:locally only|only locally|only on my (?:machine|laptop|branch))\b",
     re.IGNORECASE,
 )
+# The writer's own next act, subject left out: "Going to split the auth module out next", "Need to rerun the seeds".
+_PLAN = re.compile(r"^\W*(?:(?:going|planning|hoping|meaning) to|(?:still )?need to)\s+(?!be\b)[a-z]+\b(?!-)", re.IGNORECASE)
 # "Jobs that are almost done cannot be cancelled": a class of things; "reviews every contract from now on": a standing duty.
 _RELATIVE = re.compile(r"\b(?:that|which|who)\s+(?:is|are)\s+$", re.IGNORECASE)
 _STANDING = re.compile(r"\b(?:from now on|going forward|until further notice|permanently)\b", re.IGNORECASE)
@@ -240,6 +243,11 @@ def work_note(sentence: str) -> str | None:
     if m is not None and not _GENERIC.match(sentence) and not DATE.search(sentence) and not _YEAR.search(sentence) \
             and not _RELATIVE.search(sentence, 0, m.start()) and not _STANDING.search(sentence):
         return m.group().strip()
+    m = _PLAN.search(sentence)
+    # "Going to production requires …": a subject; "- Need to balance cost and quality": an item of a list of needs
+    if m is not None and not _predicate(sentence[m.end():]) and not (m.group().lower().lstrip("-*+ ").startswith(("need", "still"))
+                                                                       and sentence.lstrip()[:1] in "-*+"):
+        return m.group().strip()
     m = _ING_ACT.search(sentence)
     if m is not None and _ENDED.search(sentence, m.end()) and not sentence.startswith("#") and not _predicate(sentence[m.end():]):  # "Working with the county API requires …": a subject
         return m.group().strip()
@@ -293,7 +301,7 @@ def _tally(sentence: str) -> str | None:
     if ratio is not None:
         return ratio.group().strip()
     runs = list(_RUN_COUNT.finditer(sentence))
-    if len(runs) >= 2 or (runs and re.search(r"\b(?:suite|run|build)\s+(?:is\s+|was\s+)?at\b", sentence, re.IGNORECASE)):
+    if len(runs) >= 2 or (runs and _RUN_LABEL.search(sentence)):
         return runs[0].group().strip()
     # "2,310 entries merged, 48 flagged for review": two counts, each closed by what was done to them, no verb.
     segments = [s for s in re.split(r"[,;]\s*", sentence) if s.strip()]
