@@ -70,6 +70,8 @@ _TALLY_OF = re.compile(rf"\b{_N} of (?:the )?{_N}(?:\s+[\w-]+){{0,3}}\s+(?!(?:ne
 _TO_GO = re.compile(rf"\b{_N} (?:more )?(?:[\w-]+ )?to go\b|\b{_N} [\w-]+ in,\s*{_N}", re.IGNORECASE)
 _RUN_COUNT = re.compile(rf"\b{_N}\s+(?:tests?\s+)?(?:passed|passing|green|failed|failing|skipped|xfail(?:ed)?|errored|flaky)\b",
                         re.IGNORECASE)
+_DIGITS = re.compile(r"\d")
+_COUNT_WORDS = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|a few|several)\b", re.IGNORECASE)
 _RUN_RATIO = re.compile(r"\b\d[\d,]*\s*/\s*\d[\d,]*\s+(?:tests?\s+|specs?\s+|checks?\s+)?(?:passing|passed|green)\b", re.IGNORECASE)
 _RUN_LABEL = re.compile(r"\b(?:suite|run|build)\s+(?:is\s+|was\s+)?at\b|^\W*(?:tests?|suite|specs?|ci|checks?)\s*:", re.IGNORECASE)
 _SEGMENT_COUNT = re.compile(rf"^\W*(?:[\w-]+ ){{0,3}}?{_N}\s+(?:[\w-]+\s+){{0,2}}(?P<verb>[a-z]+ed)\b", re.IGNORECASE)
@@ -229,35 +231,62 @@ def work_note(sentence: str) -> str | None:
     """What marks `sentence` (English, stating no rule) as the state of work in one sitting, or None.
 
     Table rows are a board's to judge (`session_shape`): a row of counts is a record as often as a snapshot.
+    Each family of signs is asked only when the sentence holds a word it needs (lint reads every sentence).
     """
     if "|" in sentence:
         return None
-    found = _label(sentence) or _item_state(sentence) or _position(sentence) or _not_done(sentence) or _board(sentence, closing=True)
+    low = sentence.lower()
+    first = _FIRST.match(low)
+    head = first.group(1) if first is not None else ""
+    found = ((_label(sentence) if head in _LABEL_HEADS else None)
+             or (_item_state(sentence) if any(h in low for h in _ITEM_HINTS) else None)
+             or (_position(sentence) if head in _POSITION_HEADS or "back up" in low else None)
+             or (_not_done(sentence) if "n't" in low or " not" in low or " only" in low else None)
+             or (_board(sentence, closing=True) if any(h in low for h in _CLOSING_HINTS) else None))
     if found is not None:
         return found
-    for pattern in (_PLACEHOLDER, _AWAITED, _STATE_LABEL, _BARE_STATE):
-        m = pattern.search(sentence)
+    for pattern, hints in _PLAIN:
+        m = pattern.search(sentence) if any(h in low for h in hints) else None
         if m is not None:
             return m.group().strip()
-    m = _UNDERWAY.search(sentence)
+    m = _UNDERWAY.search(sentence) if any(h in low for h in _UNDERWAY_HINTS) else None
     if m is not None and not _GENERIC.match(sentence) and not DATE.search(sentence) and not _YEAR.search(sentence) \
             and not _RELATIVE.search(sentence, 0, m.start()) and not _STANDING.search(sentence):
         return m.group().strip()
-    m = _PLAN.search(sentence)
+    m = _PLAN.search(sentence) if head in _PLAN_HEADS else None
     # "Going to production requires …": a subject; "- Need to balance cost and quality": an item of a list of needs
     if m is not None and not _predicate(sentence[m.end():]) and not (m.group().lower().lstrip("-*+ ").startswith(("need", "still"))
                                                                        and sentence.lstrip()[:1] in "-*+"):
         return m.group().strip()
-    m = _ING_ACT.search(sentence)
-    if m is not None and _ENDED.search(sentence, m.end()) and not sentence.startswith("#") and not _predicate(sentence[m.end():]):  # "Working with the county API requires …": a subject
+    m = _ING_ACT.search(sentence) if head.endswith("ing") or head == "still" else None
+    # "Working with the county API requires …": a subject
+    if m is not None and _ENDED.search(sentence, m.end()) and not sentence.startswith("#") and not _predicate(sentence[m.end():]):
         return m.group().strip()
-    m = _PARTIAL.search(sentence)
+    m = _PARTIAL.search(sentence) if any(h in low for h in _PARTIAL_HINTS) else None
     if m is not None and not _REASON.search(sentence) and not _YEAR.search(sentence):
         return m.group().strip()
-    m = _STILL_OLD.search(sentence)
+    m = _STILL_OLD.search(sentence) if "still" in low else None
     if m is not None and not _REASON.search(sentence) and not _YEAR.search(sentence):
         return m.group().strip()
-    return _act(sentence)
+    return _act(sentence) if head.endswith("ed") or head in _IRREGULAR_HEADS or ":" in sentence or "noon" in low or "around" in low else None
+
+
+# The words each family needs, so that a sentence with none of them is passed over cheaply.
+_FIRST = re.compile(r"^\W*([\w'-]+)")
+_LABEL_HEADS = frozenset({"for", "open", "queue", "parked", "saved", "kept", "left", "still"})
+_ITEM_HINTS = ("#", "pr", "mr", "request", "issue", "ticket", "-", "ci", "branch", "build", "draft", "fork", "stash", "patch")
+_POSITION_HEADS = frozenset({"got", "as", "i'm", "i", "we're", "we", "up", "reached", "ended", "finished", "stopped", "left", "back"})
+_CLOSING_HINTS = ("done", "complete", "finished", "merged", "shipped", "landed", "not ")
+_PLAIN = (
+    (_PLACEHOLDER, ("still",)),
+    (_AWAITED, ("until", "waiting", "nothing", "except", "but for", "apart from", "while")),
+    (_STATE_LABEL, (":",)),
+    (_BARE_STATE, ("ready", "awaiting", "working", "not ", "next")),
+)
+_UNDERWAY_HINTS = ("way", "mostly", "almost", "nearly", "half", " is ", "since", "locally")
+_PLAN_HEADS = frozenset({"going", "planning", "hoping", "meaning", "need", "still"})
+_PARTIAL_HINTS = ("half", "most", "some", "part", "few", "all but")
+_IRREGULAR_HEADS = frozenset({"gave", "ran", "dug", "fell", "got", "came", "went", "spent", "sent", "made", "built", "took"})
 
 
 def tally(sentence: str) -> str | None:
@@ -266,7 +295,11 @@ def tally(sentence: str) -> str | None:
     Weaker than `work_note`: a lesson cites the run that taught it ("56 passed / 6 failed. Every
     failure was …"), so the caller counts a tally only in a card that states no rule.
     """
-    return None if "|" in sentence else (_tally(sentence) or _board(sentence, closing=False))
+    if "|" in sentence:
+        return None
+    counted = _tally(sentence) if _DIGITS.search(sentence) or _COUNT_WORDS.search(sentence) else None
+    # a board needs two items, each closed by a participle
+    return counted or (_board(sentence, closing=False) if ("," in sentence or ";" in sentence) and "ed" in sentence else None)
 
 
 def _label(sentence: str) -> str | None:
