@@ -15,14 +15,18 @@ import re
 from collections.abc import Iterator
 
 from cardindex.lint.context import Hit, LintContext
-from cardindex.meaning import session_shape, session_words
+from cardindex.meaning import session_shape, session_status, session_words
+from cardindex.meaning.content import has_cjk
 from cardindex.meaning.text import body_lines, prose
 from cardindex.store.card import Card
 
 _CHECKBOX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*)")
 # Unticked boxes under a heading (or in a card) named so are a checklist to follow each time.
-_CHECKLIST = re.compile(r"\b(?:checklists?|runbooks?|procedures?|pre-?flight)\b", re.IGNORECASE)
+# So are boxes under a heading that names when they recur ("Every Friday before doors open", "Before each release").
+_CHECKLIST = re.compile(
+    r"\b(?:checklists?|runbooks?|procedures?|pre-?flight)\b|^\W*(?:(?:before|after|on)\s+)?(?:every|each|whenever)\b", re.IGNORECASE
+)
 
 
 def _hit(line: int, what: str, why: str) -> Hit:
@@ -64,11 +68,17 @@ def temporal(card: Card, ctx: LintContext) -> Iterator[Hit]:
     still hold next week.
     """
     found = session_words.temporal(_statement_lines(card), lesson=card.type == "feedback")
+    if found is not None and found.why == session_words.TALLY_WHY and _shape(card, ("board",)) is not None:
+        found = None  # the board's counts are S102's to report
     report = _shape(card, ("report",))
     if found is not None and (report is None or found.line <= report.line):
         yield _hit(found.line, repr(found.matched), found.why)
     elif report is not None:
         yield _hit(report.line, "a dated report", report.message)
+    elif card.type not in ("feedback", "user"):
+        cjk = next(((n, w) for n, line in _statement_lines(card) if has_cjk(line) and (w := session_status.cjk_next(line))), None)
+        if cjk is not None:
+            yield _hit(cjk[0], repr(cjk[1]), "names the next sitting's work: a plan for the next session")
 
 
 def todo_list(card: Card, ctx: LintContext) -> Iterator[Hit]:

@@ -61,7 +61,10 @@ _PAUSE_ING = re.compile(
 _NOT_ACT = frozenset({"nothing", "something", "anything", "everything", "during", "according", "bring", "sing", "king",
                       "thing", "spring", "string", "ring", "wing", "morning", "evening", "ceiling", "building"})
 # "Was going to flash the firmware, but …": the plan of the sitting, the subject left out.
-_WAS_GOING = re.compile(r"^\W*(?:was|were)\s+(?:just\s+)?(?:going|planning|meaning|hoping|about)\s+to\b", re.IGNORECASE)
+_WAS_GOING = re.compile(
+    r"^\W*(?:was|were)\s+(?:just\s+)?(?:(?:going|planning|meaning|hoping|about)\s+to|in the middle of|midway through|halfway through)\b",
+    re.IGNORECASE,
+)
 # "Cannot reproduce the spike locally", "Still unclear why …", "Not sure whether …": what the writer does not know yet.
 _UNKNOWN = re.compile(
     r"^\W*(?:(?:still\s+)?(?:unclear|not sure|not clear|no idea)\s+(?:why|whether|if|what|how|where|which)\b"
@@ -71,7 +74,7 @@ _UNKNOWN = re.compile(
 # "Questions for Thursday's call": the agenda of one day's meeting.
 _ONE_MEETING = re.compile(
     r"\b(?:on|at|in|for|before|after|during)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day's\s+"
-    r"(?:call|meeting|standup|stand-up|sync|review|demo|check-in|1:1|session)\b",
+    r"(?:call|meeting|standup|stand-up|sync|review|demo|check-in|1:1|session|walkthrough|presentation|workshop|retro|planning)\b",
     re.IGNORECASE,
 )
 # "X has not happened", "hasn't been run": a task not done as of the writing (not "a refund that has not been applied").

@@ -238,6 +238,12 @@ def _period_report(card: Card) -> ShapeHit | None:
 
 
 _HEADING_TEXT = re.compile(r"^\s{0,3}#{1,6}\s+(.+)")
+# "## Progress", "### Where things stand": a section of how far the work is ("## Status" may be an ADR's "Accepted").
+_PROGRESS_HEADING = re.compile(
+    r"^\s{0,3}#{1,6}\s+(?:\*\*)?(?:progress(?: so far)?|current (?:state|progress)|where (?:things|it|we) stand|state of play|"
+    r"work ?log|progress log)(?:\*\*)?\s*:?\s*$",
+    re.IGNORECASE,
+)
 
 
 def snapshot_title(card: Card) -> ShapeHit | None:
@@ -335,6 +341,9 @@ def _shapes(card: Card) -> list[ShapeHit]:
             heading = _head(line) if (done or opened) else (False, False)
         if not (done or opened) and has_cjk(line):
             cjk_done, cjk_open, head = session_status.cjk_state(line)
+            snapshot = session_status.cjk_snapshot(line)
+            if "board" not in found and snapshot is not None:
+                found["board"] = ShapeHit("board", number, f"a status line: how the work stands now ({snapshot!r})")
             if head:
                 cjk_head = cjk_head or number
             # An item under "다음 단계" / "남은 과제" is one of what is left to do, as under "Remaining:".
@@ -350,6 +359,8 @@ def _shapes(card: Card) -> list[ShapeHit]:
             states[1] |= opened
             if done and opened and "board" not in found and len(_STATUS.findall(line)) >= 3 and not _ARROW.search(line):
                 found["board"] = ShapeHit("board", number, "a status line: items marked done and items still open")
+        if "board" not in found and _PROGRESS_HEADING.match(raw):
+            found["board"] = ShapeHit("board", number, "a status snapshot: a section that says how far the work is")
         digits = _DIGIT.search(raw) is not None  # dates, counts, bars and hashes need one
         if digits and "entry" not in found:
             dated = _DATED_LINE.match(raw)

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
-from cardindex.meaning import session_ellipsis, session_moment
+from cardindex.meaning import session_ellipsis, session_moment, session_work
 from cardindex.meaning.session_dates import DATE
 from cardindex.meaning.session_shape import defines_state, english
 
@@ -24,7 +24,7 @@ _SESSION_NOUN_WHY = "true only inside this session"
 # (regex, what to say): dates the sentence, or names where the work stopped and what comes next.
 _TEMPORAL = [
     (rf"\bcurrently\s+(?:(?:still|also|busy|just)\s+)?(?:{_ING}|on\b|in the middle\b|blocked\b|stuck\b|halfway\b)", "'currently …ing' is progress, not a fact"),
-    (rf"\b(?:right now|at the moment(?!\s+{_DET}\b)|as of (?:now|writing|this writing)|for the time being)\b", "dates the sentence to this moment"),
+    (rf"\b(?:right now|(?:at|for) the moment(?!\s+{_DET}\b)|as of (?:now|writing|this writing)|for the time being)\b", "dates the sentence to this moment"),
     (r"^\W*at the moment (?:the|this|our|my)\b(?![^,;]*[,;])", "dates the sentence to this moment"),
     (r"\bfor now\b", "'for now' is a plan for this session"),
     (r"\b(?:work in progress|in progress|WIP|not (?:finished|done|pushed|merged) yet|half-?way(?: through| done)?)\b", "work in progress is session state"),
@@ -78,6 +78,7 @@ _PAST_CLAUSE = re.compile(
     r"(?P<verb>[a-z]{2,}ed|built|wrote|ran|made|got|found|tried|broke|took|began|kept|lost|sent|spent|put|shipped|split|did|saw|hit)\b"
     r"(?!\s+(?:that|out|to)\b)"
 )
+_AND_PAST = re.compile(r"\b(?:and|then),?\s+(?:then\s+|also\s+)?(?P<verb>[a-z]{2,}ed)\s+(?:up\s+|out\s+)?(?:the|a|an|my|our|it|them|two|three)\b")
 # Verbs of deciding, knowing and wanting tell a standing fact ("we decided to…"), not a story.
 _NOT_WORK = frozenset({
     "decided", "agreed", "learned", "noticed", "realized", "realised", "wanted", "needed", "preferred", "used", "called",
@@ -108,7 +109,7 @@ _PERSONAL = re.compile(r"\b(?:I|we|my|our|me|us|today|tonight|tomorrow|yesterday
 _SENTENCE = re.compile(r"(?:[^.!?]|[.!?]+(?![*_\"')\]]*(?:\s|$)))+(?:[.!?]+[*_\"')\]]*)?")
 
 _STRONG = re.compile(
-    r"(?i)(?:WIP|TODO|FIXME|work in progress|in this session|this session|left off|halfway|half-way|"
+    r"(?i)(?:WIP|TODO|FIXME|work in progress|in this session|this session|next session|left off|halfway|half-way|"
     r"right now|just (?:pushed|merged|finished|started|opened|deployed|fixed|ran|added|created)|CI is|"
     r"(?:I|we)(?:'m| am| are|'re) (?:\w+ )?in the middle of|(?:before|after) lunch|rest of the day|"
     rf"(?:I|we)(?:'ve| have) been\b(?!\s+{_LESSON_PARTICIPLE})|on my (?:laptop|machine|branch))"
@@ -279,18 +280,35 @@ def temporal(lines: Iterable[tuple[int, str]], lesson: bool = False) -> WordHit 
     return _work_state(lines)
 
 
+TALLY_WHY = "a tally of work in progress: counts that the next sitting changes"
+
+
 def _work_state(lines: list[tuple[int, str]]) -> WordHit | None:
-    """The first English sentence that gives a piece of work its state in this sitting (`session_ellipsis.work_state`)."""
+    """The first English sentence that gives a piece of work its state in this sitting (`session_ellipsis.work_state`).
+
+    A tally of work (`session_work.tally`) counts only in a card that states no rule.
+    """
+    tallied: WordHit | None = None
+    ruled = False
     for number, line in lines:
         for sentence in sentences(line):
-            if english(sentence) and not durable(sentence):
-                found = session_ellipsis.work_state(sentence)
-                if found is not None:
-                    return WordHit(number, found, "the state of a piece of work in one session")
-                found = session_moment.moment(sentence)
-                if found is not None:
-                    return WordHit(number, found, "a note of the writer's sitting: what is being done, where it stands, what is unknown now")
-    return None
+            if not english(sentence):
+                continue
+            if durable(sentence):
+                ruled = True
+                continue
+            if tallied is None and (counted := session_work.tally(sentence)) is not None:
+                tallied = WordHit(number, counted, TALLY_WHY)
+            found = session_ellipsis.work_state(sentence)
+            if found is not None:
+                return WordHit(number, found, "the state of a piece of work in one session")
+            found = session_moment.moment(sentence)
+            if found is not None:
+                return WordHit(number, found, "a note of the writer's sitting: what is being done, where it stands, what is unknown now")
+            found = session_work.work_note(sentence)
+            if found is not None:
+                return WordHit(number, found, "work told where it stands in this sitting: its state, its place, what is not done, who is awaited")
+    return None if ruled else tallied
 
 
 def narrative(lines: list[tuple[int, str]]) -> WordHit | None:
@@ -323,6 +341,9 @@ def narrative(lines: list[tuple[int, str]]) -> WordHit | None:
             for m in _PAST_CLAUSE.finditer(sentence):
                 if m.group("verb") not in _NOT_WORK and not session_moment.object_relative(sentence, m.start()):
                     clauses.append(WordHit(number, m.group().strip(), "first-person narrative of work done in one session"))
+                    # "I wired the map … and cleaned up the legend": the same subject, a second act
+                    clauses.extend(WordHit(number, m.group().strip(), "first-person narrative of work done in one session")
+                                   for c in _AND_PAST.finditer(sentence, m.end()) if c.group("verb") not in _NOT_WORK)
     if not clauses and not left_out:
         return None
     ruled = any(english(t) and durable(t) for t in told)

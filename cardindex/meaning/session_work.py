@@ -1,0 +1,377 @@
+"""Work told by its aspect: a sentence whose truth changes with the next commit or the next sitting.
+
+Session notes seldom say "currently"; they say where a task stands in the grammar of a
+work log. A specific piece of work (PR 212, LIB-88, "the alerts branch", CI) is given a
+workflow state ("has one approval", "is rebased on main", "reopened by QA", "red on
+lint"); the writer's own act is told in the past with the subject left out and a
+preposition before its object ("Looked at the drift", "Gave up on the socket approach");
+an act not done is told in the negated perfect ("I have not touched the fallback",
+"Haven't flashed any of them"); counts tally work ("412 of 960 scores scanned", "2,310
+merged, 48 flagged", "318 green, two skipped"); a part of the system is "still a mock";
+the place in a sequence is named ("Up to step 4", "Ended on the matrix"); a label
+addresses the next sitting ("For whoever continues:", "Left to check:", "Open question
+for Priya:"); a person's answer is awaited ("until she replies").
+
+Durable text uses the same words in other grammar: a generic subject ("A PR that touches
+the fare tables needs …"), a condition ("When a PR shows 'waiting for review' …"), a
+stative participle that says where a thing is ("Stored at the root", "Built on the actor
+model"), a reason ("still uses the old SDK because the depot devices …"), a limit ("up
+to 5 users"). `session_words` asks these only of English sentences that state no rule.
+Pure functions of one sentence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from cardindex.meaning.session_dates import DATE
+from cardindex.meaning.session_ellipsis import elided
+from cardindex.meaning.session_moment import finite
+
+# A specific piece of work: a numbered PR or issue, a tracker id, a named branch, CI, a draft.
+_ITEM = (
+    r"(?:\b(?:PR|MR|pull request|merge request|issue|ticket)\s*#?\d+\b|(?<![\w&])#\d+\b|(?-i:\b[A-Z][A-Z0-9]{1,9}-\d{1,5}\b)"
+    r"|\b(?:the|my|our) [\w./-]+ branch\b|\b(?:the|my|our) (?:release|feature|fix) branch\b|(?-i:\bCI\b)|\bthe build\b"
+    r"|\b(?:the|my|our) (?:draft|fork|stash|patch)\b(?: of [\w -]{1,30}?)?)"
+)
+# A workflow state given to it in the same clause: review, rebase, colour of the run, distance from upstream.
+_ITEM_STATE = re.compile(
+    rf"{_ITEM}[^.;:,]{{0,40}}?\b(?:(?:is|are|was|got|now|still)\s+)*"
+    r"(?:(?:re)?opened|rebased|approved|red|green|failing|passing|unmerged|unpushed|in review|in draft|a draft|stuck|reverted"
+    r"|has (?:one|two|three|no|\d+) (?:approvals?|reviews?|comments?|conflicts?)|(?:one|two|three|no|\d+) (?:approvals?)"
+    r"|(?:one|two|three|four|five|\d+) commits? (?:behind|ahead)|behind upstream|ahead of (?:main|master|upstream))\b",
+    re.IGNORECASE,
+)
+# The writer's act, subject left out, with a preposition before its object ("Looked at the drift").
+_STATIVE = frozenset({
+    "located", "stored", "hosted", "kept", "placed", "mounted", "pinned", "built", "based", "served", "cached", "saved",
+    "published", "listed", "shown", "displayed", "documented", "written", "defined", "declared", "configured",
+    "registered", "scheduled", "triggered", "called", "named", "focused", "centred", "centered", "tuned", "designed",
+    "limited", "restricted", "used", "hidden", "exposed", "backed", "keyed", "gated", "scoped", "aimed", "modelled",
+    "modeled", "tested", "rated", "priced", "measured", "run", "set", "seated", "printed", "found",
+})
+_ACT_PREP = re.compile(
+    r"^\W*(?P<verb>(?-i:[A-Z])[a-z]+ed|(?-i:Gave|Ran|Dug|Fell|Got|Came|Went|Spent))"
+    r"(?:\s+(?:up|back|out|off|in))?\s+(?:at|on|on to|onto|into|through|with)\s+(?:the|a|an|my|our|this|that|these|those|#\d+)\b",
+    re.IGNORECASE,
+)
+# An act the writer has not done: "I have not touched …", "Haven't flashed any", "I have only looked at …".
+_NOT_DONE = re.compile(
+    r"(?:^\W*(?:have|has)|\b(?:I|we)(?:\s+have|'ve))(?:n't|\s+not|\s+only|\s+not yet)\s+(?P<verb>[a-z]+ed|made|done|run|built|written|"
+    r"touched|sent|begun|seen)\b(?!\s+(?:before|since|in years|ever)\b)",
+    re.IGNORECASE,
+)
+_NOT_DONE_TAIL = re.compile(r"\b(?:before|since|ever|in years|for years|never)\b", re.IGNORECASE)
+_KNOWING = frozenset({"needed", "wanted", "decided", "used", "liked", "noticed", "learned", "expected", "considered", "tried"})
+# Counts that tally work: "412 of 960 scores scanned", "140 files in, 60 to go", "318 green, two skipped".
+_N = r"(?:\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)"
+_TALLY_OF = re.compile(rf"\b{_N} of (?:the )?{_N}(?:\s+[\w-]+){{0,3}}\s+(?!(?:need|needs|must|may|can)\b)(?:[a-z]+ed|done|built|left|to go)\b",
+                       re.IGNORECASE)
+_TO_GO = re.compile(rf"\b{_N} (?:more )?(?:[\w-]+ )?to go\b|\b{_N} [\w-]+ in,\s*{_N}", re.IGNORECASE)
+_RUN_COUNT = re.compile(rf"\b{_N}\s+(?:tests?\s+)?(?:passed|passing|green|failed|failing|skipped|xfail(?:ed)?|errored|flaky)\b",
+                        re.IGNORECASE)
+_DIGITS = re.compile(r"\d")
+_COUNT_WORDS = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|a few|several)\b", re.IGNORECASE)
+_RUN_RATIO = re.compile(r"\b\d[\d,]*\s*/\s*\d[\d,]*\s+(?:tests?\s+|specs?\s+|checks?\s+)?(?:passing|passed|green)\b", re.IGNORECASE)
+_RUN_LABEL = re.compile(r"\b(?:suite|run|build)\s+(?:is\s+|was\s+)?at\b|^\W*(?:tests?|suite|specs?|ci|checks?)\s*:", re.IGNORECASE)
+_SEGMENT_COUNT = re.compile(rf"^\W*(?:[\w-]+ ){{0,3}}?{_N}\s+(?:[\w-]+\s+){{0,2}}(?P<verb>[a-z]+ed)\b", re.IGNORECASE)
+_PERMIT = frozenset({"allowed", "permitted", "required", "supported", "reserved", "included", "expected", "needed",
+                     "limited", "capped", "seeded", "named", "called", "based"})
+# A part of the system that is a placeholder for now: "is still a mock", "still hard-coded".
+_PLACEHOLDER = re.compile(
+    r"\bstill\s+(?:(?:is|are|was)\s+)?(?:a |an )?(?:mock|mocked|stub|stubbed|hard-?coded|placeholder|fake|untested|unwired|"
+    r"empty|blank|commented out)\b",
+    re.IGNORECASE,
+)
+# The place in a sequence: "Up to step 4", "Ended on the permissions matrix", "Stopped where …", "Back on the queue after …".
+_POSITION = re.compile(
+    r"^\W*(?:got )?as far as (?:the|step|page|row|chapter|section)\b"
+    r"|^\W*(?:(?:I'm|I am|we're|we are)\s+)?(?:up to|got to|reached)\s+(?:step|stage|page|row|chapter|section|item|part|round|phase|task)\s+\d+\b"
+    r"|^\W*(?:ended|finished|stopped|left (?:it|things|off))\s+(?:on|at|where|with)\b"
+    r"|^\W*back on (?:the|my|our)\b[^.;]{0,60}\bafter\b"
+    r"|\bpick(?:ing|ed)? (?:the |my |our )(?:[\w-]+ ){1,3}back up\b",
+    re.IGNORECASE,
+)
+# A label that addresses the next sitting or a pending question.
+_NEXT_LABEL = re.compile(
+    r"^\W*(?i:for whoever (?:[\w']+ ){0,3}?(?:continues|picks (?:this|it) up|is next|comes next|takes over)"
+    r"|open questions? for (?-i:[A-Z][a-z]+)|(?:queue|parked|saved|kept) for later|left to (?:check|do|try|test|decide)"
+    r"|still to (?:check|do|try|test|decide))\b\s*[:\u2014\u2013-]",
+)
+# A reply awaited from one person: "until she replies", "Waiting to hear from the librarian".
+_AWAITED = re.compile(
+    r"\buntil (?:she|he|[A-Z][a-z]+) (?:replies|answers|confirms|gets back|decides|responds|signs off)\b"
+    r"|\b(?i:waiting to hear (?:from|back))\b"
+    # an arrangement that lasts while the writer tries something: "on for our accounts only while we check the player"
+    r"|\b(?i:(?:while|until) (?:I|we) (?:check|test|try|verify|debug|look into|wait for|finish|sort out))\b"
+    # work not yet out of the writer's hands: "Nothing deployed yet", "nothing is pushed."
+    r"|\b(?i:nothing (?:is |has been |was )?(?:pushed|committed|merged|deployed|released|shipped|uploaded|sent)(?:\s+yet\b|(?=\s*(?:[.;:,]|$))))"
+    # done but for one piece: "feature-complete except the appeals form"
+    r"|\b(?i:(?:feature-?complete|done|finished|complete|working) (?:except|but for|apart from) (?:the|a|an|one|two)\b)",
+)
+# A clock time of the writer's day beside a past act ("Pushed 3.4.1 at noon", "Gave up around four").
+_CLOCK = re.compile(r"\b(?:at noon|around (?:noon|one|two|three|four|five|six|seven|eight|nine|ten|eleven|\d{1,2}(?::\d\d)?\s*(?:am|pm)?))\b",
+                    re.IGNORECASE)
+_PAST_ACT = re.compile(r"^\W*(?:[A-Za-z][a-z]+ed|gave|ran|got|went|spent|sent|made|built|took)\b", re.IGNORECASE)
+_REASON = re.compile(r"\b(?:because|since|so that|due to|in order to)\b|[,;]\s+so\b", re.IGNORECASE)
+_LABEL = re.compile(r"^\W*(?:[\w-]+\s+){0,4}?[\w-]+\s*:\s+(?=[a-z])")
+_CONDITION = re.compile(r"\b(?:when|whenever|if|unless|once)\b", re.IGNORECASE)
+_GENERIC = re.compile(r"^\W*(?:a|an|any|every|each|no)\s", re.IGNORECASE)
+
+
+# Part of the work moved, the rest "still" on the old path: "Fines and waitlists still read the old tables".
+_STILL_OLD = re.compile(
+    r"\bstill\s+(?:[a-z]+\s+){1,2}?(?:through |to |from |on |against |at |with |in )?the (?:old|previous|legacy)\b", re.IGNORECASE
+)
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+# A verbless item closed by what was done to it: "v0.3 tagged locally", "release notes drafted", "Phase 2 complete".
+_DONE_ITEM = re.compile(
+    r"^\W*(?P<item>(?:[\w./#()-]+\s+){1,5}?)(?:(?:locally|already|now)\s+)?(?P<pp>[a-z]{3,}ed|done|built|written|complete|finished|"
+    r"merged|shipped|landed|not (?:yet )?(?:[a-z]+ed|opened|built|written|run|done))(?:\s+(?:locally|already|now|too))?\W*$",
+    re.IGNORECASE,
+)
+# Labels that say what state the items after them are in: "Uncommitted: …", "Not built: …", "Open PRs: …".
+_STATE_LABEL = re.compile(
+    r"^\W*(?:uncommitted|unpushed|unmerged|not (?:yet )?(?:built|done|merged|pushed|wired|started|ported|tested)|in flight"
+    r"|open (?:PRs|pull requests|merge requests|branches)|then|after that|afterwards)\s*:\s*\S",
+    re.IGNORECASE,
+)
+# The writer's act in progress, subject left out: "Continuing with the refunds module", "Still seeing the duplicates".
+_ING_ACT = re.compile(
+    r"^\W*(?:(?-i:[A-Z])[a-z]+ing(?:\s+(?:on|up|back|over))?\s+(?:with|on|onto|to|through|into|at)\s+(?:the|a|an|my|our|this|that)\b"
+    r"|still\s+(?:seeing|getting|hitting|chasing|debugging|fighting|investigating|looking (?:at|into)|working (?:on|through)|trying)\b)",
+    re.IGNORECASE,
+)
+# Part of the work moved: "Half the stores are on the new feed", "Most of the parser is in".
+_PARTIAL = re.compile(
+    r"\b(?:half|most|some|part|a few|all but (?:one|two|three|\d+))(?: of)? the [\w -]{1,30}?\s(?:is|are|have been|has been)\s+"
+    r"(?:now\s+)?(?:in|done|wired|merged|ported|migrated|converted|on the new|using the new|moved to the new|switched to the new)\b",
+    re.IGNORECASE,
+)
+# A state of the writer's work said with its subject left out, or what comes next.
+_BARE_STATE = re.compile(
+    r"^\W*ready for (?:review|merge|QA|testing|release|deploy)\b"
+    r"|\bawaiting (?:[\w-]+ ){0,2}?(?:sign-?off|review|approval|merge|deploy|reply|answer|feedback|confirmation)\s*(?=[.;,)]|$)"
+    r"|\bworking (?:tree|copy) (?:is )?dirty\b"
+    r"|(?:^|[;,]\s*)not (?:yet )?(?:merged|pushed|deployed|committed|released|opened|reviewed|run)\s*(?=[.;]|$)"
+    r"|\b(?:begins|starts|comes|follows) next\s*(?=[.;,]|$)",
+    re.IGNORECASE,
+)
+# Nouns of work items (the brief's "branch, PR, ticket, test count" and their kin): an item of a work board names one,
+# or a number; "Uploads scanned, thumbnails generated" describes a pipeline, not work done.
+_WORK_NOUN = re.compile(
+    r"\d|\b(?:phase|step|stage|pass|draft|version|release|notes|docs|tests?|specs?|migration|branch|PR|MR|ticket|issue|"
+    r"milestone|spike|prototype|port|refactor|review|fix|patch|commit|tag|changelog|screens?|page|endpoint|importer|exporter|"
+    r"script|job|schema|fixtures?|mockups?|copy|translations?|slides|deck|report|chapter|section)s?\b",
+    re.IGNORECASE,
+)
+# Work between start and end: "Midway through the Terraform split", "refactor underway", "mostly there".
+_UNDERWAY = re.compile(
+    r"^\W*(?:mid-?way|part-?way) (?:through|into) (?:the|my|our|this)\b|\b(?:is |are )?(?:now )?under ?way\s*(?=[.;:,]|$)"
+    r"|\b(?:mostly|almost|nearly) (?:there|done|finished|ported|migrated|converted)\b"
+    r"|\b(?:about|roughly|nearly|almost|only) half (?:converted|done|ported|migrated|written|wired|finished)\b"
+    # someone at work on it now: "Priya is reviewing the schema PR" (a habit is told in the simple present)
+    r"|(?-i:\b[A-Z][a-z]+) is (?:reviewing|testing|fixing|porting|rewriting|migrating|refactoring|debugging|investigating|"
+    r"looking into|working on|implementing|drafting)\b"
+    # broken since an event of the work, changed only here
+    r"|\b(?:is|are|has been|have been) (?:broken|failing|red|down) since (?:the|this|my|our|yesterday|last)\b"
+    r"|\b(?:I|we) (?:[a-z]+ed|set|put|made|kept)\b[^.;]{0,60}\b(?:locally only|only locally|only on my (?:machine|laptop|branch))\b",
+    re.IGNORECASE,
+)
+# The writer's own next act, subject left out: "Going to split the auth module out next", "Need to rerun the seeds".
+_PLAN = re.compile(r"^\W*(?:(?:going|planning|hoping|meaning) to|(?:still )?need to)\s+(?!be\b)[a-z]+\b(?!-)", re.IGNORECASE)
+# "Jobs that are almost done cannot be cancelled": a class of things; "reviews every contract from now on": a standing duty.
+_RELATIVE = re.compile(r"\b(?:that|which|who)\s+(?:is|are)\s+$", re.IGNORECASE)
+_STANDING = re.compile(r"\b(?:from now on|going forward|until further notice|permanently)\b", re.IGNORECASE)
+_DEFINES = re.compile(r"\b(?:means|mean|is when|stands for)\b|=", re.IGNORECASE)
+
+
+# A clause that ends in its line: a line may wrap mid-sentence ("Widening the provider with a" / "read raised …").
+_ENDED = re.compile(r"[.;:!?\u2014]")
+_VERB_OBJECT = re.compile(r"\b[a-z]{3,}(?<!s)(?:s|ed)\s+(?:a|an|the|new|no|that|to|it|them|its|their|one|two|\d)\b")
+
+
+def _predicate(text: str) -> bool:
+    """Whether `text` holds a finite verb: an auxiliary, or a verb in -s before its object ("… requires a signed agreement")."""
+    return finite(text) or _VERB_OBJECT.search(text) is not None
+
+
+_CLOSING = re.compile(
+    r"^(?:done|complete|completed|finished|merged|shipped|landed|not (?:yet )?(?:opened|built|written|run|done|merged|pushed|"
+    r"deployed|started|tested|wired|reviewed|committed|released|migrated|ported))$",
+    re.IGNORECASE,
+)
+
+
+def _board(sentence: str, *, closing: bool) -> str | None:
+    """Items closed by what was done to them, with no verb: by a closing state ("Phase 2 complete", "PR not opened"),
+    or else (not `closing`) by any participle, two items at least ("v0.3 tagged locally, release notes drafted")."""
+    if _DEFINES.search(sentence) or DATE.search(sentence):
+        return None
+    segments = [x for x in re.split(r"[,;]\s*", sentence.rstrip(" .")) if x.strip()]
+    closed = []
+    for x in segments:
+        d = _DONE_ITEM.match(x)
+        if d is None or finite(d.group("item")) or not _WORK_NOUN.search(d.group("item")):
+            continue
+        pp = d.group("pp").lower()
+        if pp in _PERMIT or pp in _STATIVE or (closing and not _CLOSING.match(pp)):
+            continue
+        closed.append(x.strip())
+    if closing and closed and (len(segments) <= 2 or 2 * len(closed) >= len(segments)):
+        return closed[0][:60]  # "First pass of the glossary done; second pass after review"
+    if not closing and len(closed) >= 2 and 2 * len(closed) >= len(segments):
+        return ", ".join(closed[:2])[:60]
+    return None
+
+
+def work_note(sentence: str) -> str | None:
+    """What marks `sentence` (English, stating no rule) as the state of work in one sitting, or None.
+
+    Table rows are a board's to judge (`session_shape`): a row of counts is a record as often as a snapshot.
+    Each family of signs is asked only when the sentence holds a word it needs (lint reads every sentence).
+    """
+    if "|" in sentence:
+        return None
+    low = sentence.lower()
+    first = _FIRST.match(low)
+    head = first.group(1) if first is not None else ""
+    found = ((_label(sentence) if head in _LABEL_HEADS else None)
+             or (_item_state(sentence) if any(h in low for h in _ITEM_HINTS) else None)
+             or (_position(sentence) if head in _POSITION_HEADS or "back up" in low else None)
+             or (_not_done(sentence) if "n't" in low or " not" in low or " only" in low else None)
+             or (_board(sentence, closing=True) if any(h in low for h in _CLOSING_HINTS) else None))
+    if found is not None:
+        return found
+    for pattern, hints in _PLAIN:
+        m = pattern.search(sentence) if any(h in low for h in hints) else None
+        if m is not None:
+            return m.group().strip()
+    m = _UNDERWAY.search(sentence) if any(h in low for h in _UNDERWAY_HINTS) else None
+    if m is not None and not _GENERIC.match(sentence) and not DATE.search(sentence) and not _YEAR.search(sentence) \
+            and not _RELATIVE.search(sentence, 0, m.start()) and not _STANDING.search(sentence):
+        return m.group().strip()
+    m = _PLAN.search(sentence) if head in _PLAN_HEADS else None
+    # "Going to production requires …": a subject; "- Need to balance cost and quality": an item of a list of needs
+    if m is not None and not _predicate(sentence[m.end():]) and not (m.group().lower().lstrip("-*+ ").startswith(("need", "still"))
+                                                                       and sentence.lstrip()[:1] in "-*+"):
+        return m.group().strip()
+    m = _ING_ACT.search(sentence) if head.endswith("ing") or head == "still" else None
+    # "Working with the county API requires …": a subject
+    if m is not None and _ENDED.search(sentence, m.end()) and not sentence.startswith("#") and not _predicate(sentence[m.end():]):
+        return m.group().strip()
+    m = _PARTIAL.search(sentence) if any(h in low for h in _PARTIAL_HINTS) else None
+    if m is not None and not _REASON.search(sentence) and not _YEAR.search(sentence):
+        return m.group().strip()
+    m = _STILL_OLD.search(sentence) if "still" in low else None
+    if m is not None and not _REASON.search(sentence) and not _YEAR.search(sentence):
+        return m.group().strip()
+    return _act(sentence) if head.endswith("ed") or head in _IRREGULAR_HEADS or ":" in sentence or "noon" in low or "around" in low else None
+
+
+# The words each family needs, so that a sentence with none of them is passed over cheaply.
+_FIRST = re.compile(r"^\W*([\w'-]+)")
+_LABEL_HEADS = frozenset({"for", "open", "queue", "parked", "saved", "kept", "left", "still"})
+_ITEM_HINTS = ("#", "pr", "mr", "request", "issue", "ticket", "-", "ci", "branch", "build", "draft", "fork", "stash", "patch")
+_POSITION_HEADS = frozenset({"got", "as", "i'm", "i", "we're", "we", "up", "reached", "ended", "finished", "stopped", "left", "back"})
+_CLOSING_HINTS = ("done", "complete", "finished", "merged", "shipped", "landed", "not ")
+_PLAIN = (
+    (_PLACEHOLDER, ("still",)),
+    (_AWAITED, ("until", "waiting", "nothing", "except", "but for", "apart from", "while")),
+    (_STATE_LABEL, (":",)),
+    (_BARE_STATE, ("ready", "awaiting", "working", "not ", "next")),
+)
+_UNDERWAY_HINTS = ("way", "mostly", "almost", "nearly", "half", " is ", "since", "locally")
+_PLAN_HEADS = frozenset({"going", "planning", "hoping", "meaning", "need", "still"})
+_PARTIAL_HINTS = ("half", "most", "some", "part", "few", "all but")
+_IRREGULAR_HEADS = frozenset({"gave", "ran", "dug", "fell", "got", "came", "went", "spent", "sent", "made", "built", "took"})
+
+
+def tally(sentence: str) -> str | None:
+    """Counts that tally work in progress ("412 of 960 scores scanned", "318 green, two skipped"), or None.
+
+    Weaker than `work_note`: a lesson cites the run that taught it ("56 passed / 6 failed. Every
+    failure was …"), so the caller counts a tally only in a card that states no rule.
+    """
+    if "|" in sentence:
+        return None
+    counted = _tally(sentence) if _DIGITS.search(sentence) or _COUNT_WORDS.search(sentence) else None
+    # a board needs two items, each closed by a participle
+    return counted or (_board(sentence, closing=False) if ("," in sentence or ";" in sentence) and "ed" in sentence else None)
+
+
+def _label(sentence: str) -> str | None:
+    m = _NEXT_LABEL.match(sentence)
+    return m.group().strip(" :\u2014\u2013-") if m is not None else None
+
+
+def _item_state(sentence: str) -> str | None:
+    if _GENERIC.match(sentence) or _CONDITION.search(sentence) or DATE.search(sentence):
+        return None  # "A PR that touches …", "CI is red when the lockfile drifts": a kind, a condition; "merged 2026-07-06": a record
+    m = _ITEM_STATE.search(sentence)
+    return m.group().strip() if m is not None else None
+
+
+def _position(sentence: str) -> str | None:
+    m = _POSITION.search(sentence)
+    return m.group().strip() if m is not None else None
+
+
+def _not_done(sentence: str) -> str | None:
+    m = _NOT_DONE.search(sentence)
+    if m is None or m.group("verb").lower() in _KNOWING or _NOT_DONE_TAIL.search(sentence, m.end()):
+        return None
+    return m.group().strip()
+
+
+def _tally(sentence: str) -> str | None:
+    m = _TALLY_OF.search(sentence) or _TO_GO.search(sentence)
+    if m is not None and not finite(m.group()) and m.group().split()[-1].lower() not in _STATIVE:
+        return m.group().strip()
+    ratio = _RUN_RATIO.search(sentence)
+    if ratio is not None:
+        return ratio.group().strip()
+    runs = list(_RUN_COUNT.finditer(sentence))
+    if len(runs) >= 2 or (runs and _RUN_LABEL.search(sentence)):
+        return runs[0].group().strip()
+    # "2,310 entries merged, 48 flagged for review": two counts, each closed by what was done to them, no verb.
+    segments = [s for s in re.split(r"[,;]\s*", sentence) if s.strip()]
+    counted = [s for s in segments if (c := _SEGMENT_COUNT.match(s)) is not None and c.group("verb").lower() not in _PERMIT
+               and not finite(s)]
+    if len(counted) >= 2:
+        return ", ".join(s.strip() for s in counted[:2])[:60]
+    return None
+
+
+def _act(sentence: str) -> str | None:
+    """The writer's act in the past, subject left out: with a preposition ("Looked at the"), or at a clock time of the day."""
+    body = _LABEL.sub("", sentence, count=1)  # "Fleet GPS gaps: ruled out the antenna"
+    if body != sentence and (told := elided(body[:1].upper() + body[1:])) is not None:
+        return told
+    m = _ACT_PREP.match(body)
+    if m is not None and _ENDED.search(body, m.end()) and m.group("verb").lower() not in _STATIVE and not _REASON.search(sentence) and not DATE.search(sentence):
+        # "Counted at the gate, visitors get a wristband": a participle before the main clause, not an act.
+        clause = re.split(r"[;:\u2014\u2013]", body[m.end():], maxsplit=1)[0]
+        head, comma, main = clause.partition(",")
+        if not finite(head) and not (comma and _main_clause(main)):
+            return m.group().strip()
+    c = _CLOCK.search(sentence)
+    if c is not None and _PAST_ACT.match(body) and not DATE.search(sentence) and not _REASON.search(sentence):
+        return f"{body.split()[0]} … {c.group()}"
+    return None
+
+
+# What a diary puts after a comma: another fragment ("ruled out the SIM", "back to SVG", "nothing obvious").
+_FRAGMENT_OPENERS = frozenset({"back", "no", "nothing", "none", "still", "then", "not", "now", "so", "but", "and", "also",
+                               "same", "probably", "maybe", "will", "next", "one", "two", "three", "all", "only", "just"})
+
+
+def _main_clause(text: str) -> bool:
+    """Whether `text` after a participle's comma is a main clause with its own subject ("visitors get a wristband")."""
+    words = text.split()
+    if finite(text, inflected=True):
+        return True
+    return len(words) >= 3 and words[0].isalpha() and words[0].islower() and words[0] not in _FRAGMENT_OPENERS \
+        and not words[0].endswith(("ed", "ing"))
