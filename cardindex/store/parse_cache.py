@@ -103,7 +103,7 @@ class ParseCache:
         self.started = time.time_ns()
 
     def _shard(self, rel: str) -> _Shard:
-        number = zlib.crc32(rel.encode("utf-8", "surrogateescape")) % SHARDS
+        number = self.shard_number(rel)
         shard = self._shards[number]
         if shard is None:
             shard = self._shards[number] = _Shard(self.path / f"{number:02d}.marshal", self.enabled)
@@ -220,6 +220,10 @@ class ParseCache:
         except (TypeError, ValueError, KeyError, EOFError):
             return None
 
+    def shard_number(self, rel: str) -> int:
+        """Which shard holds `rel`'s stat and entry (a forked load splits the work by it)."""
+        return zlib.crc32(rel.encode("utf-8", "surrogateescape")) % SHARDS
+
     def save(self) -> None:
         """Keep what this run saw (dropping the rest): rewrite each shard that changed, remove those now empty.
 
@@ -228,25 +232,8 @@ class ParseCache:
         """
         if not self.enabled:
             return
-        changed = [s for s in self._shards if s is not None and (s.dirty or len(s.seen) != len(s.files))]
         try:
-            if changed and not self.folder.is_dir():
-                self.folder.mkdir(parents=True, exist_ok=True)
-                ignore = self.folder.parent / ".gitignore"
-                if not ignore.exists():
-                    write_atomic(ignore, STATE_IGNORE)
-                write_atomic(self.folder / "CACHEDIR.TAG", TAG)
-            if changed:
-                self.path.mkdir(exist_ok=True)
-            for shard in changed:
-                keys = {record[-1] for record in shard.seen.values()}
-                shard.entries = {k: v for k, v in shard.entries.items() if k in keys}
-                shard.files, shard.seen, shard.dirty = shard.seen, {}, False
-                shard.trusted_before = self.started - RACY_NS
-                if shard.files:
-                    write_atomic(shard.path, marshal.dumps((self.started, shard.files, shard.entries)), durable=False)
-                elif shard.path.exists():
-                    shard.path.unlink()
+            self._write([s for s in self._shards if s is not None])
             self._drop_unopened()
         except OSError:
             pass  # a cache that cannot be written only costs speed
@@ -258,6 +245,60 @@ class ParseCache:
                 # marshalled: 60 MB at 100k cards) need not live as long as its cards. A kept cache
                 # (`cards watch`) keeps them for its next run.
                 opened.entries = {}
+
+    def save_shards(self, numbers: frozenset[int]) -> dict[int, tuple[dict[str, Any], dict[bytes, bytes]]]:
+        """`save` of only the shards `numbers` (a forked load's child, whose files are all of theirs it was given).
+
+        Returns what each holds now (its stats, and its entries when cards are kept), for the
+        parent's `adopt`; a shard that could not be written is left out, and the parent saves it.
+        """
+        out: dict[int, tuple[dict[str, Any], dict[bytes, bytes]]] = {}
+        if not self.enabled:
+            return out
+        for number in sorted(numbers):
+            shard = self._shards[number]
+            if shard is None:
+                continue
+            try:
+                self._write([shard])
+            except OSError:
+                continue
+            out[number] = (shard.files, shard.entries if self._kept is not None else {})
+        return out
+
+    def adopt(self, saved: dict[int, tuple[dict[str, Any], dict[bytes, bytes]]]) -> None:
+        """Take shards another process of this run has written (`save_shards`) as saved: `save` leaves them be."""
+        for number, (files, entries) in saved.items():
+            shard = self._shards[number]
+            if shard is None:
+                continue
+            shard.files, shard.seen, shard.dirty = files, dict(files), False
+            shard.entries = entries
+            shard.trusted_before = self.started - RACY_NS
+            for key in entries:
+                self._where[key] = shard
+
+    def _write(self, opened: list[_Shard]) -> None:
+        """Rewrite each of `opened` that changed in this run (its stats become what the run saw)."""
+        changed = [s for s in opened if s.dirty or len(s.seen) != len(s.files)]
+        if not changed:
+            return
+        if not self.folder.is_dir():
+            self.folder.mkdir(parents=True, exist_ok=True)
+            ignore = self.folder.parent / ".gitignore"
+            if not ignore.exists():
+                write_atomic(ignore, STATE_IGNORE)
+            write_atomic(self.folder / "CACHEDIR.TAG", TAG)
+        self.path.mkdir(exist_ok=True)
+        for shard in changed:
+            keys = {record[-1] for record in shard.seen.values()}
+            shard.entries = {k: v for k, v in shard.entries.items() if k in keys}
+            shard.files, shard.seen, shard.dirty = shard.seen, {}, False
+            shard.trusted_before = self.started - RACY_NS
+            if shard.files:
+                write_atomic(shard.path, marshal.dumps((self.started, shard.files, shard.entries)), durable=False)
+            elif shard.path.exists():
+                shard.path.unlink()
 
     def _drop_unopened(self) -> None:
         """Remove the shard files this run never opened: none of the vault's cards hash to them now."""
