@@ -206,3 +206,21 @@ def test_the_flat_read_takes_the_common_card_and_leaves_blocks_to_the_loop() -> 
     assert fastparse._flat("description: x\n# note\n") is None
     assert fastparse._flat("type: a\ntype: b\n") == {}
     assert fastparse._flat("type:   padded  \nkey: a b \n") == {"type": "padded", "key": "a b"}
+
+
+def test_a_handed_back_entry_that_does_not_decode_is_read_again(tmp_path: Path, forking: list[int],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The child hands back its cards as cache entries; one the parent cannot decode costs a read, not a card."""
+    root = tmp_path / "v"
+    write_vault(root, 90)
+    serial = Vault(root, use_cache=False).cards
+    asked: list[str] = []
+
+    def undecodable(self: parse_cache.ParseCache, rel: str, entry: bytes) -> Card | None:
+        asked.append(rel)
+        return None
+
+    monkeypatch.setattr(parse_cache.ParseCache, "card_from", undecodable)
+    assert same_cards(Vault(root).cards, serial)
+    assert forking
+    assert len(asked) > 20  # the child's side came back as entries

@@ -166,16 +166,19 @@ def _in_two(root: str, files: Sequence[tuple[str, os.stat_result]], cache: Parse
         code = 1
         try:
             os.close(readfd)
-            made, texts = _made(root, files, child_side, True, cache)
+            made, texts, keys = _made(root, files, child_side, True, cache)
             records = cache.save_shards(theirs)
-            data = pickle.dumps((made, scan(texts), records), pickle.HIGHEST_PROTOCOL)
+            # Each card as its cache entry (marshal bytes: pickled as they are), or itself when it has none
+            handed_back = [card if key is None or card is None else cache.entry(card.path, key) or card
+                           for card, key in zip(made, keys, strict=True)]
+            data = pickle.dumps((handed_back, scan(texts), records), pickle.HIGHEST_PROTOCOL)
             with os.fdopen(writefd, "wb") as out:
                 out.write(data)
             code = 0
         finally:
             os._exit(code)
     os.close(writefd)
-    mine, texts = _made(root, files, child_side, False, cache)
+    mine, texts, _ = _made(root, files, child_side, False, cache)
     note(scan(texts))
     del texts
     chunks = []
@@ -192,18 +195,28 @@ def _in_two(root: str, files: Sequence[tuple[str, os.stat_result]], cache: Parse
         except (pickle.UnpicklingError, EOFError, ValueError, TypeError):
             handed = None
         del data
-    cards: list[Card | None]
+    theirs_back: list[Card | bytes | None]
     try:
-        cards, found, records = handed
-        if not isinstance(cards, list) or len(cards) + len(mine) != len(files) or not isinstance(records, dict):
+        theirs_back, found, records = handed
+        if (not isinstance(theirs_back, list) or len(theirs_back) + len(mine) != len(files)
+                or not isinstance(records, dict)):
             raise TypeError
     except (TypeError, ValueError):
-        cards, _ = _made(root, files, child_side, True, cache)  # the child failed: its files are read here
-    else:
-        note(found)
-        cache.adopt(records)
-    ours, other = iter(mine), iter(cards)
-    return [next(other) if side else next(ours) for side in child_side]
+        made, _, _ = _made(root, files, child_side, True, cache)  # the child failed: its files are read here
+        theirs_back, records, found = list(made), {}, {}
+    note(found)
+    cache.adopt(records)
+    ours, other = iter(mine), iter(theirs_back)
+    result: list[Card | None] = []
+    for (rel, st), side in zip(files, child_side, strict=True):
+        if not side:
+            result.append(next(ours))
+            continue
+        back = next(other)
+        if isinstance(back, bytes):  # the child's cache entry for it: decoded as a warm load would
+            back = cache.card_from(rel, back) or finish(root, rel, st, cache, read_raw(root, rel, st, None))
+        result.append(back)
+    return result
 
 
 def _split(numbers: list[int]) -> frozenset[int]:
@@ -222,19 +235,26 @@ def _split(numbers: list[int]) -> frozenset[int]:
 
 
 def _made(root: str, files: Sequence[tuple[str, os.stat_result]], child_side: list[bool], child: bool,
-          cache: ParseCache) -> tuple[list[Card | None], list[str]]:
-    """The cards of the files on the child's side (`child`) or on this one, in order, and the texts parsed."""
+          cache: ParseCache) -> tuple[list[Card | None], list[str], list[bytes | None]]:
+    """The cards of the files on the child's side (`child`) or on this one, in order, the texts parsed,
+    and each card's content hash (None for one gone or unreadable)."""
     from cardindex.store.progress import report
 
     cards: list[Card | None] = []
     texts: list[str] = []
+    keys: list[bytes | None] = []
     for (rel, st), side in zip(files, child_side, strict=True):
         if side is not child:
             continue
         if not child:
             report("reading cards", 2 * len(cards), len(files))
         raw = read_raw(root, rel, st, cache)
-        if isinstance(raw, tuple) and raw[1]:
-            texts.append(raw[1])
-        cards.append(finish(root, rel, st, cache, raw))
-    return cards, texts
+        key: bytes | None = None
+        if raw is not None and not isinstance(raw, Card):  # read: (content hash, text, parse)
+            key = raw[0]
+            if raw[1]:
+                texts.append(raw[1])
+        card = finish(root, rel, st, cache, raw)
+        cards.append(card)
+        keys.append(key if card is not None else None)
+    return cards, texts, keys

@@ -220,6 +220,17 @@ class ParseCache:
         except (TypeError, ValueError, KeyError, EOFError):
             return None
 
+    def entry(self, rel: str, key: bytes) -> bytes | None:
+        """The cache entry (marshal bytes) of `rel`'s content hash `key`, as `put` or `by_content` left it."""
+        return self._shard(rel).entries.get(key)
+
+    def card_from(self, rel: str, entry: bytes) -> Card | None:
+        """The card at `rel` from a cache entry another process of this run made (`entry`); None if it does not decode."""
+        card = self._get(rel, entry)
+        if card is not None:
+            self.handed_out(rel, card)
+        return card
+
     def shard_number(self, rel: str) -> int:
         """Which shard holds `rel`'s stat and entry (a forked load splits the work by it)."""
         return zlib.crc32(rel.encode("utf-8", "surrogateescape")) % SHARDS
