@@ -181,20 +181,15 @@ def _in_two(root: str, files: Sequence[tuple[str, os.stat_result]], cache: Parse
     mine, texts, _ = _made(root, files, child_side, False, cache)
     note(scan(texts))
     del texts
-    chunks = []
-    with os.fdopen(readfd, "rb") as pipe:
-        while chunk := pipe.read(1 << 20):
-            chunks.append(chunk)
-    _, status = os.waitpid(pid, 0)
     handed: Any = None
-    if status == 0:
-        data = b"".join(chunks)
-        chunks.clear()  # the pieces and the whole are not held at once (tens of MB at 100k cards)
-        try:
-            handed = pickle.loads(data)  # our own child's bytes, made by the code above
-        except (pickle.UnpicklingError, EOFError, ValueError, TypeError):
+    with os.fdopen(readfd, "rb") as pipe:
+        try:  # read as it comes: the whole hand-back is never held as bytes (tens of MB at 100k cards)
+            handed = pickle.load(pipe)  # our own child's bytes, made by the code above
+        except Exception:  # noqa: BLE001 - cut short or damaged: whatever it is, the files are read here instead
             handed = None
-        del data
+    _, status = os.waitpid(pid, 0)
+    if status != 0:
+        handed = None
     theirs_back: list[Card | bytes | None]
     try:
         theirs_back, found, records = handed
@@ -206,13 +201,14 @@ def _in_two(root: str, files: Sequence[tuple[str, os.stat_result]], cache: Parse
         theirs_back, records, found = list(made), {}, {}
     note(found)
     cache.adopt(records)
-    ours, other = iter(mine), iter(theirs_back)
+    ours, n = iter(mine), 0
     result: list[Card | None] = []
     for (rel, st), side in zip(files, child_side, strict=True):
         if not side:
             result.append(next(ours))
             continue
-        back = next(other)
+        back, theirs_back[n] = theirs_back[n], None  # each entry freed once decoded
+        n += 1
         if isinstance(back, bytes):  # the child's cache entry for it: decoded as a warm load would
             back = cache.card_from(rel, back) or finish(root, rel, st, cache, read_raw(root, rel, st, None))
         result.append(back)
