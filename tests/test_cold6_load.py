@@ -224,3 +224,33 @@ def test_a_handed_back_entry_that_does_not_decode_is_read_again(tmp_path: Path, 
     assert same_cards(Vault(root).cards, serial)
     assert forking
     assert len(asked) > 20  # the child's side came back as entries
+
+
+# --------------------------------------------------------------------------- the compact stats
+
+
+def test_the_archive_is_stat_afresh_on_each_load(tmp_path: Path) -> None:
+    """Only the live listing's stats are kept: an archived card edited between two loads of one Vault is read again."""
+    root = tmp_path / "v"
+    (root / "archive").mkdir(parents=True)
+    old = root / "archive" / "retired.md"
+    old.write_text("---\ndescription: The old export window\ntype: project\n---\nIt ran at 02:00.\n")
+    (root / "live.md").write_text("---\ndescription: The export window\ntype: project\n---\nIt runs at 03:00.\n")
+    settled(root)
+    vault = Vault(root)
+    assert vault.cards  # the live stats, kept
+    assert "02:00" in vault.archived()[0].text
+    old.write_text("---\ndescription: The old export window\ntype: project\n---\nIt ran at 01:30 at first.\n")
+    settled(root)
+    assert "01:30" in vault.archived()[0].text
+    assert "01:30" in Vault(root).archived()[0].text
+
+
+def test_the_kept_stat_is_the_files_own(tmp_path: Path) -> None:
+    path = tmp_path / "a.md"
+    path.write_text("---\ndescription: x\ntype: user\n---\n")
+    from cardindex.store.stats import stat_path
+
+    st, kept = os.stat(path), stat_path(str(path))
+    assert (kept.st_mtime_ns, kept.st_ctime_ns, kept.st_size, kept.st_ino) == (
+        st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)

@@ -21,6 +21,7 @@ from typing import Any
 from cardindex.store.card import MAX_BYTES, Card, Parsed, Problem, decode, parse
 from cardindex.store.parse_cache import ParseCache, digest
 from cardindex.store.scanned import note, scan
+from cardindex.store.stats import StatLike
 
 FORK_AT = 2000  # files to parse before a second process pays for its fork and the hand-back
 FREEZE_AT = 1000  # cards loaded before the collector is told to leave them be (`_freeze_once`)
@@ -34,7 +35,7 @@ def unreadable(rel: str, problem: Problem) -> Card:
     return Card(rel, "", {}, 0, (problem,))
 
 
-def read(root: str, rel: str, st: os.stat_result, cache: ParseCache | None) -> Card | None:
+def read(root: str, rel: str, st: StatLike, cache: ParseCache | None) -> Card | None:
     """The card at `rel` (stat `st`): from the cache by stat, by content, or parsed (and cached)."""
     if cache is not None:
         hit = cache.by_stat(rel, st)
@@ -43,7 +44,7 @@ def read(root: str, rel: str, st: os.stat_result, cache: ParseCache | None) -> C
     return finish(root, rel, st, cache, read_raw(root, rel, st, cache))
 
 
-def read_raw(root: str, rel: str, st: os.stat_result, cache: ParseCache | None) -> Read:
+def read_raw(root: str, rel: str, st: StatLike, cache: ParseCache | None) -> Read:
     """Read and hash one file, and parse it unless `cache` already holds what its bytes parse to."""
     if st.st_size > MAX_BYTES:
         return unreadable(rel, Problem(None, _TOO_BIG, kind="unreadable"))
@@ -64,7 +65,7 @@ def read_raw(root: str, rel: str, st: os.stat_result, cache: ParseCache | None) 
     return key, text, parsed
 
 
-def finish(root: str, rel: str, st: os.stat_result, cache: ParseCache | None, raw: Read) -> Card | None:
+def finish(root: str, rel: str, st: StatLike, cache: ParseCache | None, raw: Read) -> Card | None:
     """The card from what `read_raw` gave (in this process or a child), cached."""
     if raw is None or isinstance(raw, Card):
         return raw
@@ -87,7 +88,7 @@ def finish(root: str, rel: str, st: os.stat_result, cache: ParseCache | None, ra
     return card
 
 
-def load(root: str, files: Sequence[tuple[str, os.stat_result]], cache: ParseCache, *,
+def load(root: str, files: Sequence[tuple[str, StatLike]], cache: ParseCache, *,
          save: bool = True) -> list[Card | None]:
     """The card of each of `files` (vault-relative path, stat), None for one gone since; saves the cache
     (`save`: these are all the vault's cards; a save drops what the run did not look at).
@@ -138,7 +139,7 @@ def _freeze_once() -> None:
         gc.freeze()
 
 
-def _in_two(root: str, files: Sequence[tuple[str, os.stat_result]], cache: ParseCache) -> list[Card | None] | None:
+def _in_two(root: str, files: Sequence[tuple[str, StatLike]], cache: ParseCache) -> list[Card | None] | None:
     """The card of each of `files`, about half of them made in a forked child; None when forking is not safe or fails.
 
     The files are split by the parse cache's shard: the child reads, parses and scans the
@@ -230,7 +231,7 @@ def _split(numbers: list[int]) -> frozenset[int]:
     return frozenset(theirs)
 
 
-def _made(root: str, files: Sequence[tuple[str, os.stat_result]], child_side: list[bool], child: bool,
+def _made(root: str, files: Sequence[tuple[str, StatLike]], child_side: list[bool], child: bool,
           cache: ParseCache) -> tuple[list[Card | None], list[str], list[bytes | None]]:
     """The cards of the files on the child's side (`child`) or on this one, in order, the texts parsed,
     and each card's content hash (None for one gone or unreadable)."""

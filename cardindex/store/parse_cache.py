@@ -26,6 +26,7 @@ from typing import Any
 from cardindex import __version__
 from cardindex.store.atomic import write_atomic
 from cardindex.store.card import Card, Parsed, Problem
+from cardindex.store.stats import StatLike
 
 FORMAT = 7  # 7: SHARDS files in a folder, not one file
 SHARDS = 64
@@ -112,7 +113,7 @@ class ParseCache:
                 where.setdefault(key, shard)
         return shard
 
-    def trusted_key(self, rel: str, st: os.stat_result) -> bytes | None:
+    def trusted_key(self, rel: str, st: StatLike) -> bytes | None:
         """The content hash of `rel` when its stat proves it unchanged since cached, else None.
 
         The ctime counts too: tools can restore an mtime (touch -r, cp -p), not a ctime.
@@ -129,7 +130,7 @@ class ParseCache:
             return None
         return key if max(mtime, ctime) < shard.trusted_before else None
 
-    def by_stat(self, rel: str, st: os.stat_result) -> Card | None:
+    def by_stat(self, rel: str, st: StatLike) -> Card | None:
         """The cached card at `rel` when its stat shows it unchanged since it was cached."""
         if self._kept is not None:
             kept = self._kept.get(rel)
@@ -167,7 +168,7 @@ class ParseCache:
         shard = self._where.get(key)
         return shard.entries.get(key) if shard is not None else None
 
-    def by_content(self, rel: str, st: os.stat_result, key: bytes) -> Card | None:
+    def by_content(self, rel: str, st: StatLike, key: bytes) -> Card | None:
         own = self._shard(rel)
         entry = own.entries.get(key)
         if entry is None:  # moved from another path: its entry is in that path's shard
@@ -180,7 +181,7 @@ class ParseCache:
             self._note(own, rel, st, key)
         return found
 
-    def put(self, rel: str, st: os.stat_result, key: bytes, text: str | None, parsed: Parsed) -> None:
+    def put(self, rel: str, st: StatLike, key: bytes, text: str | None, parsed: Parsed) -> None:
         if not self.enabled:
             return
         meta, dates = _encode_meta(parsed.meta)
@@ -193,7 +194,7 @@ class ParseCache:
         self._where.setdefault(key, shard)
         self._note(shard, rel, st, key)
 
-    def _note(self, shard: _Shard, rel: str, st: os.stat_result, key: bytes) -> None:
+    def _note(self, shard: _Shard, rel: str, st: StatLike, key: bytes) -> None:
         record = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, key)
         shard.seen[rel] = record
         if shard.files.get(rel) != record:
