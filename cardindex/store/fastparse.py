@@ -45,6 +45,8 @@ _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _STAMP = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d+))?(Z?)")
 _DIGITS = "0123456789"
 _NESTED_OR_QUOTED = re.compile(r"[\[\]{}'\"]")  # in a flow list: YAML decides
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_KEYS: dict[str, bool] = {}  # field name -> whether it is one `_KEY_LINE` reads (most cards use the same few)
 
 
 def fast_fields(fm_lines: list[str]) -> dict[str, Any] | None:
@@ -52,6 +54,9 @@ def fast_fields(fm_lines: list[str]) -> dict[str, Any] | None:
     text = "".join(fm_lines)
     if not text.replace("\n", "").replace("\r", "").isprintable():  # tabs, control characters, odd spaces: YAML decides
         return None
+    flat = _flat(text)
+    if flat is not None:
+        return flat or None
     lines = text.splitlines()  # only \n and \r are left to split on
     out: dict[str, Any] = {}
     i, n = 0, len(lines)
@@ -91,6 +96,42 @@ def fast_fields(fm_lines: list[str]) -> dict[str, Any] | None:
             return None
         out[key] = block
     return out or None  # nothing but comments: YAML says None, and load_fields reports it
+
+
+def _flat(text: str) -> dict[str, Any] | None:
+    """`fast_fields` of frontmatter in the flat shape (nothing but `key: value` lines: no blank, comment,
+    indented or `- ` line, no `\r`), read with string methods instead of a regular expression per line
+    (most cards); None when `text` is not in that shape, and the line-by-line loop reads it.
+
+    Answers what that loop answers: the same keys, `value_of` of the same values, and {}
+    where the loop declines (a repeated key, a value only YAML can read)."""
+    if "\r" in text:
+        return None
+    lines = text.split("\n")
+    if lines[-1]:
+        return None  # no final newline: the loop reads it
+    out: dict[str, Any] = {}
+    keys = _KEYS
+    for line in lines[:-1]:
+        key, _, value = line.partition(": ")
+        ok = keys.get(key)
+        if ok is None:
+            ok = bool(_KEY.fullmatch(key))
+            if len(keys) < 10_000:
+                keys[key] = ok
+        if not ok:
+            return None
+        value = value.strip(" ")
+        if not value:
+            return None  # `key:` and a block below it: the loop reads that
+        key = intern(key)
+        if key in WORDS or key in out:
+            return {}
+        result = value_of(value)
+        if result is NO:
+            return {}
+        out[key] = result
+    return out
 
 
 def _skipped(line: str) -> bool:

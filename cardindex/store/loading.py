@@ -2,10 +2,11 @@
 
 `Vault` lists the files; this reads them. A file whose stat the parse cache trusts is
 not read; one whose bytes the cache knows is read and hashed, not parsed; the rest are
-parsed. When thousands must be parsed (a cold vault), half of them are parsed in a
-forked child, which hands its results back through a pipe: on two cores the parse
-takes about half the time. The child does only what the parent would (read, hash,
-parse); the parent puts everything in the cache and builds the cards, in listing order.
+parsed. When thousands must be parsed (a cold vault), the parse cache's shards are split
+between this process and a forked child: each reads, parses and scans for secrets the
+files of its shards, caches them and writes those shard files, so on two cores the whole
+load (cache writes included) takes about half the time. The child hands its cards back
+through a pipe; the cards come out in listing order.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ import gc
 import os
 import pickle
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from cardindex.store.card import MAX_BYTES, Card, Parsed, Problem, decode, parse
 from cardindex.store.parse_cache import ParseCache, digest
 from cardindex.store.scanned import note, scan
+from cardindex.store.stats import StatLike
 
 FORK_AT = 2000  # files to parse before a second process pays for its fork and the hand-back
 FREEZE_AT = 1000  # cards loaded before the collector is told to leave them be (`_freeze_once`)
@@ -33,7 +35,7 @@ def unreadable(rel: str, problem: Problem) -> Card:
     return Card(rel, "", {}, 0, (problem,))
 
 
-def read(root: str, rel: str, st: os.stat_result, cache: ParseCache | None) -> Card | None:
+def read(root: str, rel: str, st: StatLike, cache: ParseCache | None) -> Card | None:
     """The card at `rel` (stat `st`): from the cache by stat, by content, or parsed (and cached)."""
     if cache is not None:
         hit = cache.by_stat(rel, st)
@@ -42,7 +44,7 @@ def read(root: str, rel: str, st: os.stat_result, cache: ParseCache | None) -> C
     return finish(root, rel, st, cache, read_raw(root, rel, st, cache))
 
 
-def read_raw(root: str, rel: str, st: os.stat_result, cache: ParseCache | None) -> Read:
+def read_raw(root: str, rel: str, st: StatLike, cache: ParseCache | None) -> Read:
     """Read and hash one file, and parse it unless `cache` already holds what its bytes parse to."""
     if st.st_size > MAX_BYTES:
         return unreadable(rel, Problem(None, _TOO_BIG, kind="unreadable"))
@@ -63,7 +65,7 @@ def read_raw(root: str, rel: str, st: os.stat_result, cache: ParseCache | None) 
     return key, text, parsed
 
 
-def finish(root: str, rel: str, st: os.stat_result, cache: ParseCache | None, raw: Read) -> Card | None:
+def finish(root: str, rel: str, st: StatLike, cache: ParseCache | None, raw: Read) -> Card | None:
     """The card from what `read_raw` gave (in this process or a child), cached."""
     if raw is None or isinstance(raw, Card):
         return raw
@@ -86,7 +88,7 @@ def finish(root: str, rel: str, st: os.stat_result, cache: ParseCache | None, ra
     return card
 
 
-def load(root: str, files: Sequence[tuple[str, os.stat_result]], cache: ParseCache, *,
+def load(root: str, files: Sequence[tuple[str, StatLike]], cache: ParseCache, *,
          save: bool = True) -> list[Card | None]:
     """The card of each of `files` (vault-relative path, stat), None for one gone since; saves the cache
     (`save`: these are all the vault's cards; a save drops what the run did not look at).
@@ -99,17 +101,17 @@ def load(root: str, files: Sequence[tuple[str, os.stat_result]], cache: ParseCac
     try:
         found: list[Card | None] = [cache.by_stat(rel, st) for rel, st in files]
         missing = [i for i, card in enumerate(found) if card is None]
-        raws = _in_two(root, [files[i] for i in missing], cache) if len(missing) >= FORK_AT else None
-        from cardindex.store.progress import report
+        done = _in_two(root, [files[i] for i in missing], cache) if save and len(missing) >= FORK_AT else None
+        if done is not None:
+            for i, card in zip(missing, done, strict=True):
+                found[i] = card
+        else:
+            from cardindex.store.progress import report
 
-        for n, i in enumerate(missing):
-            report("reading cards", n, len(missing))
-            rel, st = files[i]
-            if raws is not None:
-                raw, raws[n] = raws[n], None  # handed on: what the card does not keep is freed as the load goes
-            else:
-                raw = read_raw(root, rel, st, cache)
-            found[i] = finish(root, rel, st, cache, raw)
+            for n, i in enumerate(missing):
+                report("reading cards", n, len(missing))
+                rel, st = files[i]
+                found[i] = finish(root, rel, st, cache, read_raw(root, rel, st, cache))
         if save:
             cache.save()
         return found
@@ -137,11 +139,20 @@ def _freeze_once() -> None:
         gc.freeze()
 
 
-def _in_two(root: str, files: Sequence[tuple[str, os.stat_result]], cache: ParseCache) -> list[Read] | None:
-    """`read_raw` of every file, the second half in a forked child; None when forking is not safe or fails."""
+def _in_two(root: str, files: Sequence[tuple[str, StatLike]], cache: ParseCache) -> list[Card | None] | None:
+    """The card of each of `files`, about half of them made in a forked child; None when forking is not safe or fails.
+
+    The files are split by the parse cache's shard: the child reads, parses and scans the
+    files of its shards, puts them in the cache and writes those shard files itself, then
+    hands its cards back through a pipe; this process does the same for the other shards
+    meanwhile, and adopts the child's shards as saved (`ParseCache.adopt`). A child that
+    fails costs only time: its files are read here, and its shards written here.
+    """
     if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2 or threading.active_count() > 1:
         return None  # forking a process with threads (the watcher's observer) can deadlock the child
-    half = len(files) // 2
+    numbers = [cache.shard_number(rel) for rel, _ in files]
+    theirs = _split(numbers)
+    child_side = [n in theirs for n in numbers]
     try:
         readfd, writefd = os.pipe()
     except OSError:
@@ -152,43 +163,95 @@ def _in_two(root: str, files: Sequence[tuple[str, os.stat_result]], cache: Parse
         os.close(readfd)
         os.close(writefd)
         return None
-    if pid == 0:  # the child: parse the second half (and scan it for secrets), hand it back, leave without cleanup
+    if pid == 0:  # the child: its shards' files, cached and saved, handed back; leave without cleanup
         code = 1
         try:
             os.close(readfd)
-            raws = [read_raw(root, rel, st, cache) for rel, st in files[half:]]
-            data = pickle.dumps((raws, scan(_texts(raws))), pickle.HIGHEST_PROTOCOL)
+            made, texts, keys = _made(root, files, child_side, True, cache)
+            records = cache.save_shards(theirs)
+            # Each card as its cache entry (marshal bytes: pickled as they are), or itself when it has none
+            handed_back = [card if key is None or card is None else cache.entry(card.path, key) or card
+                           for card, key in zip(made, keys, strict=True)]
+            data = pickle.dumps((handed_back, scan(texts), records), pickle.HIGHEST_PROTOCOL)
             with os.fdopen(writefd, "wb") as out:
                 out.write(data)
             code = 0
         finally:
             os._exit(code)
     os.close(writefd)
-    first = [read_raw(root, rel, st, cache) for rel, st in files[:half]]
-    note(scan(_texts(first)))
-    chunks = []
+    mine, texts, _ = _made(root, files, child_side, False, cache)
+    note(scan(texts))
+    del texts
+    handed: Any = None
     with os.fdopen(readfd, "rb") as pipe:
-        while chunk := pipe.read(1 << 20):
-            chunks.append(chunk)
+        try:  # read as it comes: the whole hand-back is never held as bytes (tens of MB at 100k cards)
+            handed = pickle.load(pipe)  # our own child's bytes, made by the code above
+        except Exception:  # noqa: BLE001 - cut short or damaged: whatever it is, the files are read here instead
+            handed = None
     _, status = os.waitpid(pid, 0)
-    second: list[Read] | None = None
-    if status == 0:
-        data = b"".join(chunks)
-        chunks.clear()  # the pieces and the whole are not held at once (tens of MB at 100k cards)
-        try:
-            handed: Any = pickle.loads(data)  # our own child's bytes, made by the code above
-            del data
-            second, found = handed
-            note(found)
-        except (pickle.UnpicklingError, EOFError, ValueError, TypeError):
-            second = None
-    if not isinstance(second, list) or len(second) != len(files) - half:
-        second = [read_raw(root, rel, st, cache) for rel, st in files[half:]]
-    return first + second
+    if status != 0:
+        handed = None
+    theirs_back: list[Card | bytes | None]
+    try:
+        theirs_back, found, records = handed
+        if (not isinstance(theirs_back, list) or len(theirs_back) + len(mine) != len(files)
+                or not isinstance(records, dict)):
+            raise TypeError
+    except (TypeError, ValueError):
+        made, _, _ = _made(root, files, child_side, True, cache)  # the child failed: its files are read here
+        theirs_back, records, found = list(made), {}, {}
+    note(found)
+    cache.adopt(records)
+    ours, n = iter(mine), 0
+    result: list[Card | None] = []
+    for (rel, st), side in zip(files, child_side, strict=True):
+        if not side:
+            result.append(next(ours))
+            continue
+        back, theirs_back[n] = theirs_back[n], None  # each entry freed once decoded
+        n += 1
+        if isinstance(back, bytes):  # the child's cache entry for it: decoded as a warm load would
+            back = cache.card_from(rel, back) or finish(root, rel, st, cache, read_raw(root, rel, st, None))
+        result.append(back)
+    return result
 
 
-def _texts(raws: list[Read]) -> Iterator[str]:
-    """The texts `read_raw` parsed (the cards' texts, as `finish` makes them)."""
-    for raw in raws:
-        if isinstance(raw, tuple) and raw[1]:
-            yield raw[1]
+def _split(numbers: list[int]) -> frozenset[int]:
+    """The shards whose files the child takes (`numbers`: each file's shard): about half the files, whole shards."""
+    counts: dict[int, int] = {}
+    for number in numbers:
+        counts[number] = counts.get(number, 0) + 1
+    theirs, mine, taken = set(), 0, 0
+    for number, count in sorted(counts.items(), key=lambda pair: -pair[1]):
+        if taken <= mine:
+            theirs.add(number)
+            taken += count
+        else:
+            mine += count
+    return frozenset(theirs)
+
+
+def _made(root: str, files: Sequence[tuple[str, StatLike]], child_side: list[bool], child: bool,
+          cache: ParseCache) -> tuple[list[Card | None], list[str], list[bytes | None]]:
+    """The cards of the files on the child's side (`child`) or on this one, in order, the texts parsed,
+    and each card's content hash (None for one gone or unreadable)."""
+    from cardindex.store.progress import report
+
+    cards: list[Card | None] = []
+    texts: list[str] = []
+    keys: list[bytes | None] = []
+    for (rel, st), side in zip(files, child_side, strict=True):
+        if side is not child:
+            continue
+        if not child:
+            report("reading cards", 2 * len(cards), len(files))
+        raw = read_raw(root, rel, st, cache)
+        key: bytes | None = None
+        if raw is not None and not isinstance(raw, Card):  # read: (content hash, text, parse)
+            key = raw[0]
+            if raw[1]:
+                texts.append(raw[1])
+        card = finish(root, rel, st, cache, raw)
+        cards.append(card)
+        keys.append(key if card is not None else None)
+    return cards, texts, keys

@@ -26,6 +26,7 @@ from typing import Any
 from cardindex import __version__
 from cardindex.store.atomic import write_atomic
 from cardindex.store.card import Card, Parsed, Problem
+from cardindex.store.stats import StatLike
 
 FORMAT = 7  # 7: SHARDS files in a folder, not one file
 SHARDS = 64
@@ -103,7 +104,7 @@ class ParseCache:
         self.started = time.time_ns()
 
     def _shard(self, rel: str) -> _Shard:
-        number = zlib.crc32(rel.encode("utf-8", "surrogateescape")) % SHARDS
+        number = self.shard_number(rel)
         shard = self._shards[number]
         if shard is None:
             shard = self._shards[number] = _Shard(self.path / f"{number:02d}.marshal", self.enabled)
@@ -112,7 +113,7 @@ class ParseCache:
                 where.setdefault(key, shard)
         return shard
 
-    def trusted_key(self, rel: str, st: os.stat_result) -> bytes | None:
+    def trusted_key(self, rel: str, st: StatLike) -> bytes | None:
         """The content hash of `rel` when its stat proves it unchanged since cached, else None.
 
         The ctime counts too: tools can restore an mtime (touch -r, cp -p), not a ctime.
@@ -129,7 +130,7 @@ class ParseCache:
             return None
         return key if max(mtime, ctime) < shard.trusted_before else None
 
-    def by_stat(self, rel: str, st: os.stat_result) -> Card | None:
+    def by_stat(self, rel: str, st: StatLike) -> Card | None:
         """The cached card at `rel` when its stat shows it unchanged since it was cached."""
         if self._kept is not None:
             kept = self._kept.get(rel)
@@ -167,7 +168,7 @@ class ParseCache:
         shard = self._where.get(key)
         return shard.entries.get(key) if shard is not None else None
 
-    def by_content(self, rel: str, st: os.stat_result, key: bytes) -> Card | None:
+    def by_content(self, rel: str, st: StatLike, key: bytes) -> Card | None:
         own = self._shard(rel)
         entry = own.entries.get(key)
         if entry is None:  # moved from another path: its entry is in that path's shard
@@ -180,7 +181,7 @@ class ParseCache:
             self._note(own, rel, st, key)
         return found
 
-    def put(self, rel: str, st: os.stat_result, key: bytes, text: str | None, parsed: Parsed) -> None:
+    def put(self, rel: str, st: StatLike, key: bytes, text: str | None, parsed: Parsed) -> None:
         if not self.enabled:
             return
         meta, dates = _encode_meta(parsed.meta)
@@ -193,7 +194,7 @@ class ParseCache:
         self._where.setdefault(key, shard)
         self._note(shard, rel, st, key)
 
-    def _note(self, shard: _Shard, rel: str, st: os.stat_result, key: bytes) -> None:
+    def _note(self, shard: _Shard, rel: str, st: StatLike, key: bytes) -> None:
         record = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, key)
         shard.seen[rel] = record
         if shard.files.get(rel) != record:
@@ -220,6 +221,21 @@ class ParseCache:
         except (TypeError, ValueError, KeyError, EOFError):
             return None
 
+    def entry(self, rel: str, key: bytes) -> bytes | None:
+        """The cache entry (marshal bytes) of `rel`'s content hash `key`, as `put` or `by_content` left it."""
+        return self._shard(rel).entries.get(key)
+
+    def card_from(self, rel: str, entry: bytes) -> Card | None:
+        """The card at `rel` from a cache entry another process of this run made (`entry`); None if it does not decode."""
+        card = self._get(rel, entry)
+        if card is not None:
+            self.handed_out(rel, card)
+        return card
+
+    def shard_number(self, rel: str) -> int:
+        """Which shard holds `rel`'s stat and entry (a forked load splits the work by it)."""
+        return zlib.crc32(rel.encode("utf-8", "surrogateescape")) % SHARDS
+
     def save(self) -> None:
         """Keep what this run saw (dropping the rest): rewrite each shard that changed, remove those now empty.
 
@@ -228,25 +244,8 @@ class ParseCache:
         """
         if not self.enabled:
             return
-        changed = [s for s in self._shards if s is not None and (s.dirty or len(s.seen) != len(s.files))]
         try:
-            if changed and not self.folder.is_dir():
-                self.folder.mkdir(parents=True, exist_ok=True)
-                ignore = self.folder.parent / ".gitignore"
-                if not ignore.exists():
-                    write_atomic(ignore, STATE_IGNORE)
-                write_atomic(self.folder / "CACHEDIR.TAG", TAG)
-            if changed:
-                self.path.mkdir(exist_ok=True)
-            for shard in changed:
-                keys = {record[-1] for record in shard.seen.values()}
-                shard.entries = {k: v for k, v in shard.entries.items() if k in keys}
-                shard.files, shard.seen, shard.dirty = shard.seen, {}, False
-                shard.trusted_before = self.started - RACY_NS
-                if shard.files:
-                    write_atomic(shard.path, marshal.dumps((self.started, shard.files, shard.entries)), durable=False)
-                elif shard.path.exists():
-                    shard.path.unlink()
+            self._write([s for s in self._shards if s is not None])
             self._drop_unopened()
         except OSError:
             pass  # a cache that cannot be written only costs speed
@@ -258,6 +257,60 @@ class ParseCache:
                 # marshalled: 60 MB at 100k cards) need not live as long as its cards. A kept cache
                 # (`cards watch`) keeps them for its next run.
                 opened.entries = {}
+
+    def save_shards(self, numbers: frozenset[int]) -> dict[int, tuple[dict[str, Any], dict[bytes, bytes]]]:
+        """`save` of only the shards `numbers` (a forked load's child, whose files are all of theirs it was given).
+
+        Returns what each holds now (its stats, and its entries when cards are kept), for the
+        parent's `adopt`; a shard that could not be written is left out, and the parent saves it.
+        """
+        out: dict[int, tuple[dict[str, Any], dict[bytes, bytes]]] = {}
+        if not self.enabled:
+            return out
+        for number in sorted(numbers):
+            shard = self._shards[number]
+            if shard is None:
+                continue
+            try:
+                self._write([shard])
+            except OSError:
+                continue
+            out[number] = (shard.files, shard.entries if self._kept is not None else {})
+        return out
+
+    def adopt(self, saved: dict[int, tuple[dict[str, Any], dict[bytes, bytes]]]) -> None:
+        """Take shards another process of this run has written (`save_shards`) as saved: `save` leaves them be."""
+        for number, (files, entries) in saved.items():
+            shard = self._shards[number]
+            if shard is None:
+                continue
+            shard.files, shard.seen, shard.dirty = files, dict(files), False
+            shard.entries = entries
+            shard.trusted_before = self.started - RACY_NS
+            for key in entries:
+                self._where[key] = shard
+
+    def _write(self, opened: list[_Shard]) -> None:
+        """Rewrite each of `opened` that changed in this run (its stats become what the run saw)."""
+        changed = [s for s in opened if s.dirty or len(s.seen) != len(s.files)]
+        if not changed:
+            return
+        if not self.folder.is_dir():
+            self.folder.mkdir(parents=True, exist_ok=True)
+            ignore = self.folder.parent / ".gitignore"
+            if not ignore.exists():
+                write_atomic(ignore, STATE_IGNORE)
+            write_atomic(self.folder / "CACHEDIR.TAG", TAG)
+        self.path.mkdir(exist_ok=True)
+        for shard in changed:
+            keys = {record[-1] for record in shard.seen.values()}
+            shard.entries = {k: v for k, v in shard.entries.items() if k in keys}
+            shard.files, shard.seen, shard.dirty = shard.seen, {}, False
+            shard.trusted_before = self.started - RACY_NS
+            if shard.files:
+                write_atomic(shard.path, marshal.dumps((self.started, shard.files, shard.entries)), durable=False)
+            elif shard.path.exists():
+                shard.path.unlink()
 
     def _drop_unopened(self) -> None:
         """Remove the shard files this run never opened: none of the vault's cards hash to them now."""

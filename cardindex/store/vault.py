@@ -10,9 +10,22 @@ from pathlib import Path
 
 from cardindex.errors import NotFound, Refused, UsageError
 from cardindex.store.card import Card, Problem
-from cardindex.store.config import CONFIG_FILE, DEFAULT_INDEX, Config, load_config
+from cardindex.store.config import DEFAULT_INDEX, Config, load_config
 from cardindex.store.lock import VaultLock
 from cardindex.store.parse_cache import ParseCache
+from cardindex.store.stats import Stat, stat_path
+from cardindex.store.vault_find import (  # re-exported: callers import them from here
+    REPO_VAULTS,
+    discover,
+    escaped,
+    find_root,
+    valid_name,
+    vault_of_file,
+    vaults_of_files,
+)
+
+__all__ = ["EDITOR_TEMP_NAMES", "NOT_CARDS", "REPO_VAULTS", "STATE_DIR", "Vault", "discover", "escaped", "find_root",
+           "today", "valid_name", "vault_of_file", "vaults_of_files"]
 
 STATE_DIR = ".cardindex"
 NOT_CARDS = {"INDEX.md", "README.md", "MEMORY.md"}
@@ -30,93 +43,6 @@ def today() -> dt.date:
     return dt.date.today()
 
 
-REPO_VAULTS = ("memory", ".claude/memory")  # where a repository keeps its vault, found from anywhere in it
-
-
-def find_root(vault: str | None) -> Path:
-    """The vault folder: `--vault`, else `$CARDS_VAULT`, else found from the current folder (`discover`)."""
-    chosen = vault or os.environ.get("CARDS_VAULT")
-    if not chosen:
-        found = discover(Path.cwd())
-        if found is None:
-            raise UsageError("not in a cards vault: no .cardindex.yaml in this folder or any above it, nor in "
-                             "memory/ or .claude/memory/ of this repository; run `cards init` to make one, "
-                             "or give --vault PATH")
-        return found
-    root = Path(chosen).expanduser()
-    if not root.is_dir():
-        raise UsageError(f"no such vault folder: {chosen}")
-    return root
-
-
-def discover(start: Path) -> Path | None:
-    """The vault for a command run in `start`, found the way git finds a repository.
-
-    The nearest folder at or above `start` holding `.cardindex.yaml`; from anywhere in a
-    git repository, also a vault at the repository's `memory/` or `.claude/memory/`
-    (holding `.cardindex.yaml`). The walk stops at the repository's top: a vault above it
-    (a home folder's, say) is not this repository's. None when there is none.
-    """
-    try:
-        here = start.resolve()
-    except OSError:
-        return None
-    for folder in (here, *here.parents):
-        if (folder / CONFIG_FILE).is_file():
-            return _shown_path(folder)
-        if (folder / ".git").exists():
-            for sub in REPO_VAULTS:
-                if (folder / sub / CONFIG_FILE).is_file():
-                    return _shown_path(folder / sub)
-            return None
-    return None
-
-
-def _shown_path(folder: Path) -> Path:
-    """`folder` relative to the current one when it is the current one or below it ('.' stays '.')."""
-    try:
-        rel = folder.relative_to(Path.cwd().resolve())
-    except (ValueError, OSError):
-        return folder
-    return rel if str(rel) != "." else Path(".")
-
-
-def vault_of_file(path: Path) -> Path | None:
-    """The nearest folder above `path` holding `.cardindex.yaml` or `INDEX.md` (None: no vault)."""
-    for folder in path.resolve().parents:
-        if (folder / CONFIG_FILE).is_file() or (folder / DEFAULT_INDEX).is_file():
-            return folder
-    return None
-
-
-def vaults_of_files(files: Sequence[str], vault_option: str | None) -> tuple[dict[Path, list[str]], list[str]]:
-    """Group files by their vault: `--vault`/`$CARDS_VAULT` when given, else each file's own.
-
-    Returns the groups (vault root -> vault-relative paths) and the files in no vault.
-    """
-    from cardindex.errors import UsageError
-
-    explicit = find_root(vault_option) if (vault_option or os.environ.get("CARDS_VAULT")) else None
-    groups: dict[Path, list[str]] = {}
-    outside: list[str] = []
-    for name in files:
-        path = Path(name)
-        if not path.is_file():
-            raise UsageError(f"no such file: {name}")
-        root = explicit or vault_of_file(path)
-        if root is None:
-            outside.append(name)
-            continue
-        try:
-            rel = path.resolve().relative_to(root.resolve()).as_posix()
-            rel = rel if valid_name(rel) else escaped(rel)  # the listing's name for it: one F001 finding
-        except ValueError:
-            outside.append(name)  # outside the --vault given
-            continue
-        groups.setdefault(root, []).append(rel)
-    return groups, outside
-
-
 class Vault:
     """A folder of cards and its settings. Cards load on first use."""
 
@@ -132,6 +58,7 @@ class Vault:
         # One listing and one parse cache per run, shared by fingerprint() and cards
         # (DirEntry keeps its stat, so nothing is listed or stat'ed twice).
         self._listing: list[tuple[str, os.DirEntry[str]]] | None = None
+        self._stats: dict[str, Stat] = {}  # each listed file's stat, taken once (`_stat`)
         self._cache: ParseCache | None = None
         # content_keys() of the listing above (the listing it was taken from, the keys): an add asks twice
         self._keys: tuple[list[tuple[str, os.DirEntry[str]]], list[tuple[str, bytes]]] | None = None
@@ -293,7 +220,7 @@ class Vault:
                 digest.update(os.fsencode(rel) + b"\0misnamed\0")  # never read: its name is its finding
                 continue
             try:
-                key = cache.trusted_key(rel, entry.stat())
+                key = cache.trusted_key(rel, self._stat(rel, entry))
             except OSError:
                 return None
             if key is None:
@@ -325,7 +252,7 @@ class Vault:
                 out.append((escaped(rel), b"misnamed"))
                 continue
             try:
-                key = cache.trusted_key(rel, entry.stat())
+                key = cache.trusted_key(rel, self._stat(rel, entry))
                 if key is None:
                     reads += 1
                     if reads > read_at_most:
@@ -342,7 +269,7 @@ class Vault:
         out = {}
         for rel, entry in self._live_listing():
             try:
-                out[rel if valid_name(rel) else escaped(rel)] = entry.stat().st_mtime_ns
+                out[rel if valid_name(rel) else escaped(rel)] = self._stat(rel, entry).st_mtime_ns
             except OSError:
                 continue
         return out
@@ -363,7 +290,19 @@ class Vault:
     def _live_listing(self) -> list[tuple[str, os.DirEntry[str]]]:
         if self._listing is None:
             self._listing = self._card_entries()
+            self._stats = {}
         return self._listing
+
+    def _stat(self, rel: str, entry: os.DirEntry[str], *, live: bool = True) -> Stat:
+        """The stat of a listed file, taken once per live listing, like `DirEntry.stat()` but without the entry
+        keeping the whole `os.stat_result` (`store/stats.py`); `live=False`: another listing's, taken afresh.
+        Raises OSError (gone since it was listed)."""
+        if not live:
+            return stat_path(entry.path)
+        found = self._stats.get(rel)
+        if found is None:
+            found = self._stats[rel] = stat_path(entry.path)
+        return found
 
     @property
     def parse_cache(self) -> ParseCache | None:
@@ -382,14 +321,14 @@ class Vault:
         from cardindex.store.loading import load
 
         cache = cache or ParseCache(self.state_dir, area, enabled=self.use_cache)
-        files: list[tuple[str, os.stat_result]] = []
+        files: list[tuple[str, Stat]] = []
         slots: list[Card | int] = []  # in listing order: a misnamed file's card, or its place in `files`
         for rel, entry in entries:
             if not valid_name(rel):
                 slots.append(_misnamed(rel))
                 continue
             try:
-                files.append((rel, entry.stat()))
+                files.append((rel, self._stat(rel, entry, live=area == "cards")))
             except OSError:
                 continue  # removed since the folder was listed
             slots.append(len(files) - 1)
@@ -424,11 +363,13 @@ class Vault:
     def invalidate(self) -> None:
         self._cards = None
         self._listing = None
+        self._stats = {}
         self._cache = None
 
     def changed(self, *, added: Sequence[Card] = (), removed: Sequence[str] = ()) -> None:
         """Update the loaded cards after this process wrote some, without reading the vault again."""
         self._listing = None  # listed before the write: list again when asked (`content_keys`, loading)
+        self._stats = {}
         if self._cards is None:
             return
         gone = set(removed) | {c.path for c in added}
@@ -483,20 +424,6 @@ class Vault:
 
 def _unreadable(rel: str, problem: Problem) -> Card:
     return Card(rel, "", {}, 0, (problem,))
-
-
-def valid_name(rel: str) -> bool:
-    """Whether a listed path is valid UTF-8 (os.scandir hands other bytes over as surrogates)."""
-    try:
-        rel.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def escaped(rel: str) -> str:
-    """A path that is not valid UTF-8, with its bad bytes shown as `\\xe9`: printable, and never a real card's."""
-    return os.fsencode(rel).decode("utf-8", "backslashreplace")
 
 
 def _misnamed(rel: str) -> Card:
