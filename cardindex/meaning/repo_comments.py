@@ -22,7 +22,7 @@ _BY_SUFFIX = {
     ".py": "#", ".sh": "#", ".rb": "#", ".ex": "#", ".exs": "#", ".lua": "--", ".sql": "--",
 }
 _BLOCK_OPEN = re.compile(r"^\s*/\*\*?\s?(.*)$")
-_BLOCK_LINE = re.compile(r"^\s*\*?\s?(.*?)\s*(?:\*/)?\s*$")
+_BLOCK_LINE = re.compile(r"^\s*\*?\s?(.*?)\s*$")
 _DOCSTRING = re.compile(r'^\s*(?:[rRbBuU]?)("""|\'\'\')(.*)$')
 _DECLARATION = re.compile(r"^\s*(?:export\s+|pub(?:\([^)]*\))?\s+|async\s+|public\s+|private\s+|static\s+)*"
                           r"(?:def|class|func|fn|function|const|let|var|type|struct|enum|trait|interface|impl)\s+"
@@ -58,7 +58,7 @@ def comment_blocks(rel: str, text: str) -> Iterator[tuple[int, str]]:
                 if i < len(lines) and quote in lines[i]:
                     block.append(lines[i][:lines[i].index(quote)].strip())
                 i += 1
-            yield first, _joined(block, "")
+            yield from _some(first, _joined(block, ""))
             continue
         if marker == "//" and (m := _BLOCK_OPEN.match(line)):
             rest = m.group(1)
@@ -69,12 +69,12 @@ def comment_blocks(rel: str, text: str) -> Iterator[tuple[int, str]]:
                 block.append(rest)
                 i += 1
                 while i < len(lines) and "*/" not in lines[i] and len(block) < MAX_BLOCK_LINES:
-                    block.append(_BLOCK_LINE.match(lines[i]).group(1))  # type: ignore[union-attr]
+                    block.append(_in_block(lines[i]))
                     i += 1
                 if i < len(lines):
-                    block.append(_BLOCK_LINE.match(lines[i]).group(1))  # type: ignore[union-attr]
+                    block.append(_in_block(lines[i].split("*/", 1)[0]))
                 i += 1
-            yield first, _joined(block, _next_declaration(lines, i))
+            yield from _some(first, _joined(block, _next_declaration(lines, i)))
             continue
         m = line_comment.match(line)
         if m is None:
@@ -87,7 +87,18 @@ def comment_blocks(rel: str, text: str) -> Iterator[tuple[int, str]]:
         while m is not None:  # the rest of an over-long run is skipped, not read as another block
             i += 1
             m = line_comment.match(lines[i]) if i < len(lines) else None
-        yield first, _joined(block, _next_declaration(lines, i))
+        yield from _some(first, _joined(block, _next_declaration(lines, i)))
+
+
+def _some(first: int, text: str) -> Iterator[tuple[int, str]]:
+    if text:
+        yield first, text
+
+
+def _in_block(line: str) -> str:
+    """A line inside `/* … */` without its leading ` * `."""
+    m = _BLOCK_LINE.match(line)
+    return m.group(1) if m else line.strip()
 
 
 def _next_declaration(lines: list[str], i: int) -> str:
