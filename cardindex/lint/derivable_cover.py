@@ -38,7 +38,7 @@ def covered_card(card: Card, repo: RepoFacts, said: Sequence[tuple[Sentence, set
     if not said or sum(len(stems) for _, stems in said) < MIN_STEMS:
         return None
     index = passage_index(repo)
-    cover = card_cover(index, [frozenset(stems) for _, stems in said])
+    cover = card_cover(index, [frozenset(stems) for _, stems in said], least=CARD_COVERED if not held else 0.0)
     if cover is None:
         return None
     units: dict[Unit, None] = dict.fromkeys(cover.units)

@@ -30,6 +30,7 @@ B = 0.75
 CANDIDATES = 12  # passages retrieved for the whole card, and ...
 PER_SENTENCE = 4  # ... for each of its sentences
 SECOND_ADDS = 2  # a second passage counts when it holds this many stems the first lacks (one is chance)
+QUERY_TERMS = 12
 _MAX_POSTINGS = 4_000  # a stem in more passages than this finds nothing worth ranking
 
 
@@ -79,13 +80,16 @@ def _length_table(index: UnitIndex) -> tuple[list[int], float]:
 
 
 def retrieve(index: UnitIndex, stems: Sequence[str], k: int) -> list[int]:
-    """The `k` passages of `index` that BM25 ranks highest for the query `stems` (ties by position)."""
+    """The `k` passages of `index` that BM25 ranks highest for the query `stems` (ties by position).
+
+    Ranked by the query's `QUERY_TERMS` rarest stems: a common one moves a score little
+    and costs the most to count.
+    """
     lengths, mean = _length_table(index)
     scores: dict[int, float] = defaultdict(float)
-    for stem in set(stems):
-        ids = index.postings.get(stem)
-        if not ids or len(ids) > _MAX_POSTINGS:
-            continue
+    terms = sorted((s for s in set(stems) if 0 < index.df.get(s, 0) <= _MAX_POSTINGS), key=lambda s: (index.df[s], s))
+    for stem in terms[:QUERY_TERMS]:
+        ids = index.postings[stem]
         idf = index.weight(stem)
         for i in ids:
             scores[i] += idf * (K1 + 1) / (1 + K1 * (1 - B + B * lengths[i] / mean))
@@ -103,13 +107,19 @@ def _held(index: UnitIndex, i: int, wanted: frozenset[str]) -> frozenset[str]:
     return shared | rescued(wanted - shared, unit)
 
 
-def card_cover(index: UnitIndex, said: Sequence[frozenset[str]]) -> CardCover | None:
-    """The best one or two passages for a card whose sentences have the stems `said`, and what they hold."""
+def card_cover(index: UnitIndex, said: Sequence[frozenset[str]], least: float = 0.0) -> CardCover | None:
+    """The best one or two passages for a card whose sentences have the stems `said`, and what they hold.
+
+    None when not even `least` of the card's weight is in the repo at all (its stems no
+    passage has weigh most): no passage can hold it, and none is looked for.
+    """
     wanted = frozenset().union(*said) if said else frozenset()
     if not wanted or not index.units:
         return None
     weights = {s: index.weight(s) for s in wanted}
     total = sum(weights.values())
+    if sum(w for s, w in weights.items() if s in index.df) < least * total:
+        return None
     found: dict[int, None] = dict.fromkeys(retrieve(index, sorted(wanted), CANDIDATES))
     if len(said) > 1:
         for stems in said:
