@@ -75,6 +75,9 @@ OWN = {
     "coalesce-vim": ("Editors and coalescing", ("Vim's swap files once caused double uploads before Lena tuned the "
                      "coalescing; JetBrains IDEs still write three temp files per save.")),
     "multipart-other": ("Part size elsewhere", "The backup tool next door uploads 16 MiB parts."),
+    "rescan-per-marit": ("Rescan interval", ("Per Marit, a full rescan of the watched folder runs every six hours to catch "
+                         "events the kernel dropped.")),
+    "archive-scope": ("Uploads of the tidal photo archive", "Files larger than the threshold are sent as a multipart upload."),
     "rescan-ops": ("Rescans on the NAS", "On the office NAS ops schedule the rescan at night to spare the disks."),
 }
 

@@ -379,7 +379,7 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
         uncovered += len(stems)
     # The card as one query: one or two passages (or, sentence by sentence, config records and blocks) hold most of
     # its information, and what they do not hold is no reason, date or value of its own.
-    whole_card = covered_card(card, repo, [(s, claim_stems(s.text)) for s in stating], held)
+    whole_card = covered_card(card, repo, [(s, claim_stems(s.text)) for s in all_sentences], held)
     if whole_card is not None:
         yield whole_card
         return

@@ -29,6 +29,7 @@ K1 = 1.2
 B = 0.75
 CANDIDATES = 12  # passages retrieved for the whole card, and ...
 PER_SENTENCE = 4  # ... for each of its sentences
+FIRST_HOLDS = 0.5  # a second passage completes one that holds this much of the card: two halves found apart are chance
 SECOND_ADDS = 2  # a second passage counts when it holds this many stems the first lacks (one is chance)
 QUERY_TERMS = 12
 _MAX_POSTINGS = 4_000  # a stem in more passages than this finds nothing worth ranking
@@ -136,7 +137,7 @@ def card_cover(index: UnitIndex, said: Sequence[frozenset[str]], least: float = 
     second = max(rest, key=lambda i: (weight(rest[i]), -i), default=None)
     units: tuple[Unit, ...] = (index.units[first],)
     together = held[first]
-    if second is not None and len(rest[second]) >= SECOND_ADDS:
+    if second is not None and len(rest[second]) >= SECOND_ADDS and weight(held[first]) >= FIRST_HOLDS * total:
         units += (index.units[second],)
         together = together | held[second]
     return CardCover(units, weight(together) / total, together, wanted - together)
