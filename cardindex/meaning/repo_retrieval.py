@@ -27,11 +27,11 @@ from cardindex.meaning.repo_match import UnitIndex
 
 K1 = 1.2
 B = 0.75
-CANDIDATES = 12  # passages retrieved for the whole card, and ...
-PER_SENTENCE = 4  # ... for each of its sentences
+CANDIDATES = 12  # passages retrieved for the whole card
 FIRST_HOLDS = 0.5  # a second passage completes one that holds this much of the card: two halves found apart are chance
 SECOND_ADDS = 2  # a second passage counts when it holds this many stems the first lacks (one is chance)
 QUERY_TERMS = 12
+POSTINGS_READ = 1_500
 _MAX_POSTINGS = 4_000  # a stem in more passages than this finds nothing worth ranking
 
 
@@ -83,14 +83,19 @@ def _length_table(index: UnitIndex) -> tuple[list[int], float]:
 def retrieve(index: UnitIndex, stems: Sequence[str], k: int) -> list[int]:
     """The `k` passages of `index` that BM25 ranks highest for the query `stems` (ties by position).
 
-    Ranked by the query's `QUERY_TERMS` rarest stems: a common one moves a score little
-    and costs the most to count.
+    Ranked by the query's `QUERY_TERMS` rarest stems, and past the third only while their
+    passages number at most `POSTINGS_READ`: a common stem moves a score little and costs
+    the most to count.
     """
     lengths, mean = _length_table(index)
     scores: dict[int, float] = defaultdict(float)
     terms = sorted((s for s in set(stems) if 0 < index.df.get(s, 0) <= _MAX_POSTINGS), key=lambda s: (index.df[s], s))
-    for stem in terms[:QUERY_TERMS]:
+    read = 0
+    for n, stem in enumerate(terms[:QUERY_TERMS]):
         ids = index.postings[stem]
+        if n >= 3 and read + len(ids) > POSTINGS_READ:
+            break  # the rarer stems have found the passages that can hold the card
+        read += len(ids)
         idf = index.weight(stem)
         for i in ids:
             scores[i] += idf * (K1 + 1) / (1 + K1 * (1 - B + B * lengths[i] / mean))
@@ -122,9 +127,6 @@ def card_cover(index: UnitIndex, said: Sequence[frozenset[str]], least: float = 
     if sum(w for s, w in weights.items() if s in index.df) < least * total:
         return None
     found: dict[int, None] = dict.fromkeys(retrieve(index, sorted(wanted), CANDIDATES))
-    if len(said) > 1:
-        for stems in said:
-            found.update(dict.fromkeys(retrieve(index, sorted(stems), PER_SENTENCE)))
     if not found:
         return None
     held = {i: _held(index, i, wanted) for i in found}
@@ -147,21 +149,3 @@ def sentence_share(index: UnitIndex, stems: frozenset[str], held: frozenset[str]
     """The weighted share of one sentence's `stems` that `held` (a card cover's stems) has."""
     total = sum(index.weight(s) for s in stems)
     return sum(index.weight(s) for s in stems & held) / total if total else 1.0
-
-
-def sentence_cover(index: UnitIndex, stems: frozenset[str], k: int = 6) -> tuple[tuple[Unit, ...], frozenset[str]]:
-    """The best one or two passages for one sentence's `stems`, and the stems they hold."""
-    found = retrieve(index, sorted(stems), k)
-    if not found:
-        return (), frozenset()
-    held = {i: _held(index, i, stems) for i in found}
-
-    def weight(x: frozenset[str]) -> float:
-        return sum(index.weight(s) for s in x)
-
-    first = max(held, key=lambda i: (weight(held[i]), -i))
-    rest = {i: held[i] - held[first] for i in held if i != first}
-    second = max(rest, key=lambda i: (weight(rest[i]), -i), default=None)
-    if second is None or len(rest[second]) < SECOND_ADDS:
-        return (index.units[first],), held[first]
-    return (index.units[first], index.units[second]), held[first] | held[second]
