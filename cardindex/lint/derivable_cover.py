@@ -45,8 +45,8 @@ def covered_card(card: Card, repo: RepoFacts, said: Sequence[tuple[Sentence, set
     """The finding for a card that one or two repo passages say, with nothing of its own.
 
     `held` gives the sentences that a passage, a config record or a block of records
-    (`repo_match`) holds on its own: a card of a CI job's steps is said by one block,
-    not by one passage.
+    (`repo_match`) holds on its own, as that judges it (a record by most of its own words
+    and little else): a card of a CI job's steps is said by one block, not by one passage.
     """
     said = [(s, stems) for s, stems in said if stems]
     if not said or sum(len(stems) for _, stems in said) < MIN_STEMS:
@@ -55,13 +55,15 @@ def covered_card(card: Card, repo: RepoFacts, said: Sequence[tuple[Sentence, set
     cover = card_cover(index, [frozenset(stems) for _, stems in said], least=CARD_COVERED if not held else 0.0)
     if cover is None:
         return None
-    units: dict[Unit, None] = dict.fromkeys(cover.units)
+    units: dict[Unit, set[str]] = {u: set(cover.held & set(u.stems.split())) for u in cover.units}
+    first_held: Unit | None = None
     together = set(cover.held)
     for sentence, stems in said:
         found = held.get(sentence)
+        first_held = first_held or (found.unit if found is not None else None)
         if found is not None and sentence_share(index, frozenset(stems), cover.held) < SENTENCE_HELD:
-            together |= stems - found.missing
-            units[found.unit] = None
+            together |= stems  # held as `repo_match` judges a sentence against one passage, record or block
+            units[found.unit] = units.get(found.unit, set()) | stems
     wanted = frozenset().union(*(stems for _, stems in said))
     if sentence_share(index, wanted, frozenset(together)) < CARD_COVERED:
         return None
@@ -73,6 +75,30 @@ def covered_card(card: Card, repo: RepoFacts, said: Sequence[tuple[Sentence, set
         if (sentence.reason or has_date(sentence.text)) and \
                 sentence_share(index, frozenset(stems), frozenset(together)) < SENTENCE_HELD:
             return None  # a reason, constraint or date the repo does not hold
-    shown = [u for u in units if together & set(u.stems.split())][:3]
-    verb = "say" if len(shown) > 1 else "says"
+    # A sentence one record or block holds is told by it, as `repo_match` found it; else the passages that hold most.
+    shown = [first_held] if first_held is not None else _fewest(units)
+    if len(shown) == 1:
+        verb = "records" if shown[0].label else "says"
+    else:
+        verb = "say"
     return Hit(said[0][0].line, f"{' and '.join(where(u) for u in shown)} already {verb} this", fix="archive")
+
+
+def _fewest(units: dict[Unit, set[str]]) -> list[Unit]:
+    """The fewest of `units` (at most three, each named once) that between them hold what they all hold.
+
+    `units` maps each passage, record or block to the card's stems it holds.
+    """
+    shown: list[Unit] = []
+    named: set[str] = set()
+    left = set().union(*units.values())
+    while left and len(shown) < 3:
+        best = max(units, key=lambda u: len(left & units[u]))
+        gained = left & units[best]
+        if not gained:
+            break
+        left -= gained
+        if where(best) not in named:
+            named.add(where(best))
+            shown.append(best)
+    return shown or list(units)[:1]
