@@ -31,7 +31,7 @@ from cardindex.meaning.words import Statement, Words
 from cardindex.store.atomic import write_atomic
 from cardindex.store.card import Card
 
-FORMAT = 3  # 3: the repo's facts in a file of their own (`remembered_facts`)
+FORMAT = 4  # 3: the repo's facts in a file of their own (`remembered_facts`); 4: with code comments
 _SOURCES = ("store", "index", "meaning", "secrets.py", "redaction.py", "lint")  # what cached results are computed by, under cardindex/
 
 Hits = tuple[tuple[Any, ...], ...]  # the fields of each `Hit`, as plain tuples

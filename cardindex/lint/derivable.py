@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
 
 from cardindex.lint.context import Hit, LintContext
+from cardindex.lint.derivable_cover import covered_card
 from cardindex.lint.derivable_layout import listing, only_the_tree, resolve
 from cardindex.lint.derivable_values import constant_values, record_values
 from cardindex.meaning.claims import Sentence, brings_in_others, english_prose, gives_reason, prose_of, sentences
@@ -24,7 +25,6 @@ from cardindex.meaning.repo_facts import RepoFacts, Symbol, constants_named
 from cardindex.meaning.repo_match import (
     COVERED,
     Cover,
-    UnitIndex,
     block_cover,
     claim_stems,
     commit_cover,
@@ -314,7 +314,7 @@ def commit(card: Card, ctx: LintContext) -> Iterator[Hit]:
             return
 
 
-COVERED_SHARE = 0.75  # of a card's content stems, in sentences some repo passage covers
+COVERED_SHARE = 0.75  # past this share of a card's stems in sentences no passage covers, stop looking sentence by sentence
 COPIED_SENTENCES = 5  # sentences of one card mostly covered by passages of one doc: the card copies that doc
 COPIED_COVERAGE = 0.7  # ... each at least this much
 COPIED_SHARE = 0.05  # ... when they hold at least this share of its content stems
@@ -359,10 +359,8 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
     body = [s for s in all_sentences if not s.description and len(set(content_stems(s.text))) >= 3]
     claims = body or [s for s in all_sentences if s.description]
     index = unit_index(repo)
-    covered = 0
-    first = None
-    adds = False  # an uncovered sentence gives a reason, constraint or date the repo lacks
     by_doc: dict[str, list[tuple[Sentence, Cover, int]]] = {}
+    held: dict[Sentence, Cover] = {}  # sentences one passage, record or block holds
     said = [(sentence, claim_stems(sentence.text)) for sentence in claims]
     total = sum(len(stems) for _, stems in said)
     uncovered = 0
@@ -376,23 +374,14 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
         if cover is not None and cover.coverage >= COPIED_COVERAGE and not cover.unit.label:
             by_doc.setdefault(cover.unit.path, []).append((sentence, cover, len(stems)))
         if cover is not None and cover.coverage >= COVERED:
-            covered += len(stems)
-            first = first or (sentence, cover)
+            held[sentence] = cover
             continue
         uncovered += len(stems)
-        adds = adds or sentence.reason or has_date(sentence.text)
-    if first is not None and not adds and covered >= COVERED_SHARE * total:
-        sentence, cover = first
-        unit = cover.unit
-        label = f" ({unit.label}) already records this" if unit.label else " already says this"
-        yield Hit(sentence.line, f"{unit.path} line {unit.line}{label}", fix="archive")
-        return
-    # A short card whose sentences one passage or block holds together ("API tests need Postgres; `make db` starts it").
-    whole = _whole_card(repo, index, said)
-    if whole is not None:
-        unit = whole.unit
-        label = f" ({unit.label}) already records this" if unit.label else " already says this"
-        yield Hit(said[0][0].line, f"{unit.path} line {unit.line}{label}", fix="archive")
+    # The card as one query: one or two passages (or, sentence by sentence, config records and blocks) hold most of
+    # its information, and what they do not hold is no reason, date or value of its own.
+    whole_card = covered_card(card, repo, [(s, claim_stems(s.text)) for s in all_sentences], held)
+    if whole_card is not None:
+        yield whole_card
         return
     # A long card that copies one doc: many of its sentences are that doc's, whatever it adds.
     copied = max(by_doc.values(), key=len, default=[])
@@ -406,24 +395,6 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
     if summary is not None:
         yield Hit(said[summary.sentence][0].line, f"sums up {summary.path}, which it names: {summary.strong} of its "
                   f"sentences reword that doc (line {summary.line} and on)", fix="archive")
-
-
-WHOLE_SENTENCES = 4  # a card of at most this many sentences may be covered as one claim
-
-
-def _whole_card(repo: RepoFacts, index: UnitIndex, said: list[tuple[Sentence, set[str]]]) -> Cover | None:
-    """The passage or block that covers all of a short card's claims at once, when none of them adds a reason or date.
-
-    A sentence of three words ("`make db` starts it") is too short to be judged alone
-    against a long passage; the card's sentences read together are not.
-    """
-    if not 2 <= len(said) <= WHOLE_SENTENCES or any(s.reason or has_date(s.text) for s, _ in said):
-        return None
-    union = sorted(set().union(*(stems for _, stems in said)))
-    cover = index.best(union)
-    if cover is None or cover.coverage < COVERED:
-        cover = block_cover(repo, union) or cover
-    return cover if cover is not None and cover.coverage >= COVERED else None
 
 
 def _named_docs(repo: RepoFacts, card: Card) -> list[str]:

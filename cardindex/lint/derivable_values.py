@@ -40,7 +40,7 @@ def _scales(unit: str | None) -> set[float]:
 
 
 def _equal(stated: float, unit: str | None, value: float) -> bool:
-    return any(abs(stated * scale - value) <= 1e-12 * max(1.0, abs(value)) for scale in _scales(unit))
+    return any(abs(stated * scale - value) <= 1e-14 * max(1.0, abs(value)) for scale in _scales(unit))
 
 
 def _as_number(text: str) -> float | None:

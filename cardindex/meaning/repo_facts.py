@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 from cardindex.meaning import doc_blocks, repo_configs, repo_files
 from cardindex.meaning.content import content_stems
+from cardindex.meaning.repo_comments import comment_blocks
 from cardindex.meaning.repo_files import Record, constants
 from cardindex.meaning.words import words
 from cardindex.store.parse_cache import RACY_NS
@@ -99,6 +100,7 @@ class RepoFacts(NamedTuple):
     subjects: list[tuple[str, str, str, frozenset[str]]]  # (hash, subject, normalized, its words)
     subject_index: dict[str, list[int]]  # word -> indexes into subjects
     by_name: dict[str, list[str]]  # last path component -> files and folders with it
+    comments: list[Unit]  # code comments and docstrings as passages (`repo_comments`), read by `repo_retrieval` only
 
 
 def _git(root: Path, *args: str) -> str | None:
@@ -231,6 +233,13 @@ def _doc_units(rel: str, text: str) -> Iterator[Unit]:
             yield Unit(rel, line, " ".join(dict.fromkeys(run)), "")
 
 
+def _comment_units(rel: str, text: str) -> Iterator[Unit]:
+    """A code file's comment blocks and docstrings as docs passages (`repo_comments`), at their lines."""
+    for first, block in comment_blocks(rel, text):
+        for unit in _doc_units(rel, block):
+            yield unit._replace(line=first + unit.line - 1)
+
+
 def record_unit(record: Record) -> Unit:
     """A config record as a passage: its slot, its value and what its kind of file calls such a thing.
 
@@ -248,6 +257,7 @@ def load_repo_facts(root: Path, vault: Path) -> RepoFacts:
     dirs = {f.rsplit("/", i)[0] for f in files for i in range(1, f.count("/") + 1)}
     symbols: dict[str, Symbol] = {}
     units: list[Unit] = []
+    comments: list[Unit] = []  # read after the docs: a cap on passages keeps the docs
     records: list[Record] = []
     code = hashlib.blake2b(digest_size=16)
     for rel in files:
@@ -271,6 +281,8 @@ def load_repo_facts(root: Path, vault: Path) -> RepoFacts:
             code.update(rel.encode("utf-8", "surrogateescape") + b"\0" + text.encode("utf-8", "surrogateescape"))
             if not _TEST_PATH.search(rel):
                 records.extend(constants(rel, text))
+                if len(comments) < MAX_UNITS:
+                    comments.extend(_comment_units(rel, text))
             for pattern in _SYMBOL_PATTERNS:
                 for m in pattern.finditer(text):
                     name = m.group(1)
@@ -289,7 +301,7 @@ def load_repo_facts(root: Path, vault: Path) -> RepoFacts:
     for name in [*files, *dirs]:
         by_name[name.rsplit("/", 1)[-1]].append(name)
     return RepoFacts(root, frozenset(files), frozenset(dirs), symbols, units[:MAX_UNITS], records, code.digest(), pairs,
-                     subjects, dict(subject_index), dict(by_name))
+                     subjects, dict(subject_index), dict(by_name), comments[:MAX_UNITS])
 
 
 def facts_digest(facts: RepoFacts | None, part: str) -> bytes:
@@ -303,7 +315,7 @@ def facts_digest(facts: RepoFacts | None, part: str) -> bytes:
     value: object = {
         "files": (sorted(facts.files), sorted(facts.dirs)),
         "symbols": (sorted(facts.symbols.items()), [r for r in facts.records if r.kind == "constant"], facts.code_digest),
-        "docs": (facts.units, [r for r in facts.records if r.kind != "constant"]),
+        "docs": (facts.units, [r for r in facts.records if r.kind != "constant"], facts.comments),
         "commits": facts.commits,
     }[part]
     return hashlib.blake2b(repr(value).encode("utf-8", "surrogateescape"), digest_size=16).digest()
@@ -328,11 +340,11 @@ def plain_facts(facts: RepoFacts) -> tuple[Any, ...]:
     """`facts` in marshal's types, for the lint cache."""
     return (str(facts.root), sorted(facts.files), sorted(facts.dirs), {k: tuple(v) for k, v in facts.symbols.items()},
             [tuple(u) for u in facts.units], [tuple(r) for r in facts.records], facts.code_digest, facts.commits,
-            facts.subjects, facts.subject_index, facts.by_name)
+            facts.subjects, facts.subject_index, facts.by_name, [tuple(u) for u in facts.comments])
 
 
 def facts_of_plain(plain: tuple[Any, ...]) -> RepoFacts:
-    root, files, dirs, symbols, units, records, code_digest, commits, subjects, subject_index, by_name = plain
+    root, files, dirs, symbols, units, records, code_digest, commits, subjects, subject_index, by_name, comments = plain
     return RepoFacts(Path(root), frozenset(files), frozenset(dirs), {k: Symbol(*v) for k, v in symbols.items()},
                      [Unit(*u) for u in units], [Record(*r) for r in records], code_digest, [tuple(c) for c in commits],
-                     [tuple(x) for x in subjects], subject_index, by_name)
+                     [tuple(x) for x in subjects], subject_index, by_name, [Unit(*u) for u in comments])

@@ -26,9 +26,10 @@ _MAX_POSTINGS = 4_000  # a stem in more passages than this is no use for finding
 _MAX_CANDIDATES = 1_500
 
 
-# Light verbs and prepositions: a sentence rewording a passage brings its own ("goes through", "has to").
+# Light verbs, prepositions and the conjunctions and quantifiers the stop list keeps: a sentence rewording a
+# passage brings its own ("goes through", "has to", "if … also …"); none of them says what the repo records.
 LIGHT = frozenset(content_stems("has have had having go goes went gone going through get gets got onto within across use uses "
-                                "using give gives gave given giving"))
+                                "using give gives gave given giving if whenever while also just any both ever already"))
 
 
 def claim_stems(text: str) -> set[str]:
