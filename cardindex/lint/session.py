@@ -14,15 +14,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from cardindex.lazy import lazy_pattern
 from cardindex.lint.context import Hit, LintContext
 from cardindex.meaning import session_shape, session_words
 from cardindex.meaning.text import body_lines, prose
 from cardindex.store.card import Card
 
-_CHECKBOX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s")
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*)")
+_CHECKBOX = lazy_pattern(r"^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s")
+_HEADING = lazy_pattern(r"^\s{0,3}#{1,6}\s+(.*)")
 # Unticked boxes under a heading (or in a card) named so are a checklist to follow each time.
-_CHECKLIST = re.compile(r"\b(?:checklists?|runbooks?|procedures?|pre-?flight)\b", re.IGNORECASE)
+_CHECKLIST = lazy_pattern(r"\b(?:checklists?|runbooks?|procedures?|pre-?flight)\b", re.IGNORECASE)
 
 
 def _hit(line: int, what: str, why: str) -> Hit:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from cardindex.lazy import lazy_pattern
+
 _UNITS = {w: n for n, w in enumerate(["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
                                       "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
                                       "eighteen", "nineteen"], 1)}
@@ -30,7 +32,7 @@ _FACTOR = {  # unit -> (the unit compared in, how many of it one is)
 _NUMBER = (r"(?P<n>\d+(?:\.\d+)?|(?:{tens})(?:[\s-](?:{units}))?|{units}|an?|half\s+an?|a\s+half|a\s+quarter\s+of\s+an?"
            r"|quarter\s+of\s+an?|half\s+of\s+an?|half)").format(tens="|".join(_TENS), units="|".join(_UNITS))
 _UNIT = r"(?P<u>{})s?".format("|".join(sorted(_FACTOR, key=len, reverse=True)))
-_QUANTITY = re.compile(rf"(?i)\b{_NUMBER}(?:\s*|\s*-\s*)(?<![a-z]){_UNIT}\b")
+_QUANTITY = lazy_pattern(rf"(?i)\b{_NUMBER}(?:\s*|\s*-\s*)(?<![a-z]){_UNIT}\b")
 _FRACTIONS = {"half": 0.5, "quarter": 0.25}
 
 
