@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from importlib import resources
 
 # What the tables are built from: the data file and the code of `words.normal` and `stem` (all of meaning/).
 SOURCES = ("meaning",)
@@ -55,6 +54,8 @@ def _flat(groups: dict[str, set[int]] | dict[str, frozenset[int]]) -> dict[str, 
 
 def build_groups() -> dict[str, frozenset[int]]:
     """Each normalized word (as `words` gives it) → the groups it is in, from the data file."""
+    from importlib import resources  # with tempfile, shutil, bz2 and lzma: only when the table is built
+
     from cardindex.meaning.words import normal
 
     text = resources.files("cardindex.meaning").joinpath("data/synonyms.txt").read_text(encoding="utf-8")
