@@ -36,7 +36,9 @@ _FOLDER: list[Path] = []  # the cache folder of the vault opened last with its c
 
 def use(folder: Path | None) -> None:
     """Keep tables in `folder` (a vault's `.cardindex/cache`), or nowhere (None)."""
-    _FOLDER[:] = [] if folder is None else [folder]
+    wanted = [] if folder is None else [folder]
+    if _FOLDER != wanted:  # the same vault opened again keeps the object it had (nothing freed, nothing made)
+        _FOLDER[:] = wanted
 
 
 def inputs_digest(name: str, folders: Sequence[str]) -> bytes:
