@@ -13,8 +13,9 @@ lint, consolidation) → writes. Imports point down only, in this order (top to 
 - `meaning/`: what cards state: statements, similarity, what the repository says.
 - `store/`: the files: card, vault, the one writer, the one job writer, journal, lock, config.
 - `gitmerge.py`: the INDEX.md merge driver (only the three versions git hands it).
-- base: `errors.py` (the one exception root), `secrets.py` (what a secret is) and
-  `redaction.py` (the one redaction), which every layer may use.
+- base: `errors.py` (the one exception root), `secrets.py` (what a secret is),
+  `redaction.py` (the one redaction) and `lazy.py` (patterns compiled on first use),
+  which every layer may use.
 
 tests/test_layers.py keeps it so, and finds any import circle.
 """

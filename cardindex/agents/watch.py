@@ -278,6 +278,22 @@ class Watcher:
         self._cache = ParseCache(root / STATE_DIR, "cards", enabled=use_cache) if use_cache else None
         if self._cache is not None:
             self._cache.keep_cards()
+        self._due: tuple[Vault, list[Card], dt.date, str | None] | None = None  # the last pass, for `remember_ranking`
+
+    def remember_ranking(self) -> None:
+        """Keep the last pass's INDEX.md ranking for the next `cards add` (`index.ranking_later`), once, after the
+        pass wrote the index: its fingerprint of every card is not in the time between a save and INDEX.md."""
+        due, self._due = self._due, None
+        if due is None:
+            return
+        vault, cards, today, written = due
+        if written is None:
+            return
+        from cardindex.errors import LockTimeout
+        from cardindex.index.ranking_later import remember
+
+        with contextlib.suppress(LockTimeout), vault.lock():  # a writer at work: its own render keeps one
+            remember(vault, today, cards, written)
 
     def refresh(self, today: dt.date) -> tuple[Vault, list[Card], Change]:
         """Bring the index up to date from disk; return the vault, its cards as on disk, and the change."""
@@ -312,7 +328,10 @@ class Watcher:
                     broken.append(card)
             good = {c.path: self._good[c.path] for c in broken if c.path in self._good}
             shown = [good.get(c.path, c) for c in cards] if good else None  # broken ones: their last good versions
-            result = index.write(vault, today, cards=shown)
+            # The cards as loaded, not the vault's: `write` then keeps no ranking for `cards add`, whose
+            # fingerprint of every card is taken after INDEX.md is written (`remember_ranking`).
+            result = index.write(vault, today, cards=shown if shown is not None else cards)
+            self._due = (vault, cards, today, index.read_index(vault)) if shown is None and self.use_cache else None
         removed = sorted(path for path in seen if path not in now)
         self._seen = now
         for path in removed:

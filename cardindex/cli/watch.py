@@ -49,6 +49,7 @@ def run(
     _say(change.summary(first=True))
     findings = lint_cards(fresh, cards, cards, now)
     _show(formatter, findings)
+    watcher.remember_ranking()
     if findings and output_format == "text":
         _say(summary(findings, len(cards)))
     return 1 if any(f.severity == "error" for f in findings) else 0  # warnings never fail, as in `cards lint`
@@ -85,6 +86,7 @@ def _watch(vault: Vault, watcher: Watcher, formatter: Formatter, *, debounce: fl
             _say(f"warning: {fallback}")
         _, _, change = watcher.refresh(today())
         _say(change.summary(first=True))
+        watcher.remember_ranking()
         how = f"polling every {POLL_INTERVAL:g} s" if poll or fallback else "inotify"
         _say(f"watching {vault.root} ({how}); Ctrl-C to stop")
         while trigger.wait(lambda: bool(stop)):
@@ -97,6 +99,7 @@ def _watch(vault: Vault, watcher: Watcher, formatter: Formatter, *, debounce: fl
                 _say(change.summary(first=False))
                 changed = set(change.added) | set(change.changed)
                 _show(formatter, lint_cards(fresh, cards, [c for c in cards if c.path in changed], now))
+                watcher.remember_ranking()
             except LockTimeout as exc:  # another writer held the vault for CARDS_LOCK_TIMEOUT: try again
                 _say(f"error: {exc}")
                 trigger.poke()

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
 
+from cardindex.lazy import lazy_pattern
 from cardindex.lint.context import Hit, LintContext
 from cardindex.lint.derivable_cover import covered_card
 from cardindex.lint.derivable_layout import listing, only_the_tree, resolve
@@ -36,18 +37,18 @@ from cardindex.meaning.repo_synonyms import with_synonyms
 from cardindex.meaning.text import description_line
 from cardindex.store.card import Card
 
-_PATH_LINE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.[A-Za-z0-9]{1,6})(?::|#L| line | lines? )(\d+)\b")
-_PATH = re.compile(r"(?<![\w/.:-])((?:[\w.-]+/)+[\w.-]*|[\w-]+\.[A-Za-z0-9]{1,6})(?![\w/])")
-_IDENT = re.compile(r"`([A-Za-z_][\w.]*)(?:\(\))?`|\b([A-Za-z_]\w*)\(\)|\b([A-Za-z]+(?:_[A-Za-z0-9]+)+|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[A-Z][A-Z0-9]*_[A-Z0-9_]+)\b")
+_PATH_LINE = lazy_pattern(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.[A-Za-z0-9]{1,6})(?::|#L| line | lines? )(\d+)\b")
+_PATH = lazy_pattern(r"(?<![\w/.:-])((?:[\w.-]+/)+[\w.-]*|[\w-]+\.[A-Za-z0-9]{1,6})(?![\w/])")
+_IDENT = lazy_pattern(r"`([A-Za-z_][\w.]*)(?:\(\))?`|\b([A-Za-z_]\w*)\(\)|\b([A-Za-z]+(?:_[A-Za-z0-9]+)+|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[A-Z][A-Z0-9]*_[A-Z0-9_]+)\b")
 
 # A sentence with one of these states a constraint from outside the code.
-_CONSTRAINT = re.compile(
+_CONSTRAINT = lazy_pattern(
     r"(?i)\b(?:must|mustn't|never|always|should|shouldn't|don't|do not|does not need|required?|because|"
     r"since|limit|legal|law|compliance|contract|sandbox|times? out|timeout|policy|sla|"
     r"regulat\w*|deadline|until|forbidden|allowed|approv\w*|avoid|careful|"
     r"warning|beware|breaks?|broke|fragile|flaky|hack|workaround|agreed|decided)\b"
 )
-_DESCRIBES = re.compile(
+_DESCRIBES = lazy_pattern(
     r"(?i)\b(?:does|returns?|computes?|calculates?|handles?|takes|accepts?|validates?|parses?|builds?|"
     r"creates?|sends?|stores?|reads?|writes?|checks?|converts?|applies|multiplies|adds|wraps?|"
     r"implements?|raises?|retries|caches?|holds?|defines?|is (?:a|an|the) (?:\w+ )?(?:function|class|method|"
@@ -56,16 +57,16 @@ _DESCRIBES = re.compile(
     r"responds?|looks? (?:\w+ ){0,3}up|dispatch\w*|with (?:\w+ )?fields|hard-?coded|(?:is|are) (?:set to )?(?:\d|\"|'))"
     r"\b|\s=\s"
 )
-_LAYOUT = re.compile(
+_LAYOUT = lazy_pattern(
     r"(?i)\b(?:lives? in|live under|is in|are in|sits? in|located|can be found|found in|defined in|"
     r"contains?|holds|is under|are under|layout|structure|folder|directory|module|package|split into)\b"
 )
 
 
 # Cheap to look for first: what `_PATH_LINE` and `_IDENT` cannot match without.
-_LINE_HINT = re.compile(r"\.[A-Za-z0-9]{1,6}(?::|#L| lines? )\d")
-_NAME_HINT = re.compile(r"[`_]|\(\)|[a-z0-9][A-Z]")
-_CONSTANT_HINT = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")
+_LINE_HINT = lazy_pattern(r"\.[A-Za-z0-9]{1,6}(?::|#L| lines? )\d")
+_NAME_HINT = lazy_pattern(r"[`_]|\(\)|[a-z0-9][A-Z]")
+_CONSTANT_HINT = lazy_pattern(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")
 
 
 def _may_reach(a: str, b: str, score: float) -> bool:
@@ -107,7 +108,7 @@ def file_line(card: Card, ctx: LintContext) -> Iterator[Hit]:
 
 
 # Another system's thing: its URL or domain, "their …", "Stripe's … API", "the GitHub API".
-_EXTERNAL = re.compile(
+_EXTERNAL = lazy_pattern(
     r"https?://|\b\w+\.(?:com|io|org|net|dev)\b|\b(?:their|theirs)\b"
     r"|\b\w+(?:'s|\u2019s)\s+(?:[\w`-]+\s+){0,3}(?i:api|apis|endpoint|sdk|object|service|server|site|portal)\b"
     r"|\b[Tt]he\s+[A-Z]\w*\s+(?i:api|sdk)\b")
@@ -121,7 +122,7 @@ def _plain_word(name: str) -> bool:
 _KEYWORDS = frozenset(content_stems(
     "def class return self cls function const let var import from export pub fn func if else elif none null nil true "
     "false new this struct impl type interface async await static public private int str string bool void"))
-_NEXT_DEFINITION = re.compile(r"^(?:export\s+|pub\s+|async\s+)*(?:def|class|function|fn|func|const|struct|enum|type|interface)\b")
+_NEXT_DEFINITION = lazy_pattern(r"^(?:export\s+|pub\s+|async\s+)*(?:def|class|function|fn|func|const|struct|enum|type|interface)\b")
 
 
 def _defined_words(repo: RepoFacts, symbol: Symbol) -> set[str]:
@@ -151,7 +152,7 @@ def _backed(repo: RepoFacts, name: str, named: set[str], sentence: str) -> bool:
 
 
 # Where one clause of a sentence ends: a semicolon, a dash, a table cell, "x: y", a parenthetical's edges.
-_CLAUSE_END = re.compile(r"[;\u2014\u2013|]|:\s|\s-\s|\s\(|\)(?=\s|$)")
+_CLAUSE_END = lazy_pattern(r"[;\u2014\u2013|]|:\s|\s-\s|\s\(|\)(?=\s|$)")
 
 
 def _subject_of_cue(part: str, start: int, end: int) -> bool:

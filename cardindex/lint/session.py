@@ -14,17 +14,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from cardindex.lazy import lazy_pattern
 from cardindex.lint.context import Hit, LintContext
 from cardindex.meaning import session_shape, session_status, session_words
 from cardindex.meaning.content import has_cjk
 from cardindex.meaning.text import body_lines, prose
 from cardindex.store.card import Card
 
-_CHECKBOX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s")
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*)")
+_CHECKBOX = lazy_pattern(r"^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s")
+_HEADING = lazy_pattern(r"^\s{0,3}#{1,6}\s+(.*)")
 # Unticked boxes under a heading (or in a card) named so are a checklist to follow each time.
 # So are boxes under a heading that names when they recur ("Every Friday before doors open", "Before each release").
-_CHECKLIST = re.compile(
+_CHECKLIST = lazy_pattern(
     r"\b(?:checklists?|runbooks?|procedures?|pre-?flight)\b|^\W*(?:(?:before|after|on)\s+)?(?:every|each|whenever)\b", re.IGNORECASE
 )
 

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from cardindex.lazy import lazy_pattern
 from cardindex.lint.context import Hit, LintContext
 from cardindex.store.card import Card, id_list
 
@@ -71,15 +72,15 @@ def superseded_but_live(card: Card, ctx: LintContext) -> Iterator[Hit]:
 
 # A repo-relative file path: two or more parts, the last with an extension, optionally `:LINE`.
 # Not a URL, not absolute, not home-relative (those name other machines and repos).
-_PATH = re.compile(
+_PATH = lazy_pattern(
     r"(?<![\w./~:@*{-])((?:[\w.-]+/)+[\w-]+(?:\.[\w-]+)*\.[A-Za-z][\w]{0,7})(?::(\d{1,6}))?(?!\.?[\w/*{<])")
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = lazy_pattern(
     r"YYYY|XXX|\bMM\b|\bDD\b|example|sample|your[-_]|my[-_]|foo|bar\b"
     # A part that stands for any name: one letter (`scripts/x.mjs`), one capital repeated
     # (`backlog/NNN.md`), or a number's pattern (`docs/adr/NNNN-title.md`).
     r"|(?:^|/)[a-z](?:\.\w+)*$|(?:^|/)(?-i:([A-Z])\1{1,5})(?=[-_.\w]*$)",
     re.IGNORECASE)
-_URLISH = re.compile(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S*", re.IGNORECASE)
+_URLISH = lazy_pattern(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S*", re.IGNORECASE)
 
 
 def dead_reference(card: Card, ctx: LintContext) -> Iterator[Hit]:
@@ -134,7 +135,7 @@ def _dead_paths(card: Card, root: Path, ctx: LintContext, text: str) -> Iterator
 
 
 # A file named without its folder, with a line: "rpc_server.zig:7712", "billing.py:88-95".
-_NAMED_LINE = re.compile(r"(?<![\w./~:@*{-])([A-Za-z_][\w-]*(?:\.[\w-]+)*\.[A-Za-z]\w{0,7}):(\d{1,6})(?![\w.:/])")
+_NAMED_LINE = lazy_pattern(r"(?<![\w./~:@*{-])([A-Za-z_][\w-]*(?:\.[\w-]+)*\.[A-Za-z]\w{0,7}):(\d{1,6})(?![\w.:/])")
 
 
 def _dead_lines(card: Card, ctx: LintContext, text: str) -> Iterator[Hit]:
@@ -198,10 +199,10 @@ def _inside_vault(ctx: LintContext, folder: Path) -> bool:
 
 
 # A status the card gives itself, on a line of its own or in its description: "Status: RESOLVED", "[FIXED]".
-_SELF_STATUS = re.compile(
+_SELF_STATUS = lazy_pattern(
     r"(?im)(?:^[\s>*_#-]*status\s*[:=]\s*[*_`\[(]*\s*|[\[(]\s*(?=\w+\s*[\])])|\s[-\u2013\u2014]\s+(?=[A-Z]{4}))"
     r"(resolved|fixed|closed|obsolete|superseded|deprecated|no longer (?:applies|relevant|true)|outdated)\b")
-_SELF_DONE_TITLE = re.compile(r"(?:^|[\s\[(])(RESOLVED|FIXED|OBSOLETE|SUPERSEDED|DEPRECATED|OUTDATED)(?:$|[\s\]):.,])")
+_SELF_DONE_TITLE = lazy_pattern(r"(?:^|[\s\[(])(RESOLVED|FIXED|OBSOLETE|SUPERSEDED|DEPRECATED|OUTDATED)(?:$|[\s\]):.,])")
 
 
 def says_resolved(card: Card, ctx: LintContext) -> Iterator[Hit]:

@@ -25,9 +25,9 @@ Prose only: code spans, fenced code, URLs and quoted phrases are skipped. Pure f
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Iterator, Sequence
 
+from cardindex.lazy import lazy_pattern
 from cardindex.meaning.stem import stem
 from cardindex.meaning.words import CALENDAR, words
 
@@ -46,11 +46,11 @@ _SINCE = frozenset(["since", "as-of", "starting", "effective", "beginning"])
 _CONTRASTS = (("instead", "of"), ("rather", "than"), ("in", "place", "of"), ("in", "favour", "of"),
               ("in", "favor", "of"), ("from",))
 _PAST_IRREGULAR = frozenset(["went", "gone", "became", "become"])
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'\u2019]*(?:[.][A-Za-z0-9]+)*|\d[\w./:-]*")
-_VERSION_OR_DATE = re.compile(r"(?i)^(?:v?\d+(?:\.\d+)+|v\d+|\d{4}(?:-\d{2}){0,2}|q[1-4])$")
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_NON_PROSE = re.compile(r"`[^`\n]*`|\b(?:https?|ftp|file)://\S+|\"[^\"\n]{1,80}\"|\u201c[^\u201d\n]{1,80}\u201d")
-_SENTENCES = re.compile(r"(?<=[.!?;:])\s+|\n+")
+_WORD = lazy_pattern(r"[A-Za-z][A-Za-z0-9'\u2019]*(?:[.][A-Za-z0-9]+)*|\d[\w./:-]*")
+_VERSION_OR_DATE = lazy_pattern(r"(?i)^(?:v?\d+(?:\.\d+)+|v\d+|\d{4}(?:-\d{2}){0,2}|q[1-4])$")
+_FENCE = lazy_pattern(r"^\s*(```|~~~)")
+_NON_PROSE = lazy_pattern(r"`[^`\n]*`|\b(?:https?|ftp|file)://\S+|\"[^\"\n]{1,80}\"|\u201c[^\u201d\n]{1,80}\u201d")
+_SENTENCES = lazy_pattern(r"(?<=[.!?;:])\s+|\n+")
 MAX_CHARS = 1500  # a change is said near the top; a long reference card's later history is not its value
 
 

@@ -8,32 +8,32 @@ carries something no repo file states, and so does the card that holds it.
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
+from cardindex.lazy import lazy_pattern
 from cardindex.meaning.language import is_english
 from cardindex.meaning.text import description_line, statements
 from cardindex.store.card import Card
 
-_LABEL = re.compile(r"^\s*(?:[-*>]\s*)?(?:#+\s*)?\**\s*([A-Za-z][A-Za-z ]{1,20}?)\s*\**\s*:?\**\s*(?::|$)")
+_LABEL = lazy_pattern(r"^\s*(?:[-*>]\s*)?(?:#+\s*)?\**\s*([A-Za-z][A-Za-z ]{1,20}?)\s*\**\s*:?\**\s*(?::|$)")
 _REASON_LABELS = {"why", "reason", "reasons", "rationale", "because", "background", "context", "incident", "evidence",
                   "source", "history", "origin", "motivation"}
 _FACT_LABELS = {"how to apply", "how", "rule", "fact", "what", "apply", "usage", "details"}
 # Words that give a why, a who or an outside party's demand: what a repo file does not say of itself.
-_OUTSIDE = re.compile(
+_OUTSIDE = lazy_pattern(
     r"(?i)\b(?:because|since(?!\s+(?:v?\d|version|release|commit))|so that|otherwise|or else|in order to|"
     r"must|mustn't|never|always|should|shouldn't|don't|do not|legal|law|compliance|contract(?:ual)?|policy|sla|"
     r"regulat\w*|deadline|forbidden|avoid|careful|beware|fragile|flaky|hack|workaround|agreed|decided|"
     r"decision|chose|prefers?|preferred|depends on|relies on|expects?|keep|pinned)\b|,\s*so\b"
 )
 # Of those, the ones that bring in someone else: a person's wish or decision, a party outside the team, a rule.
-_OUTSIDE_PARTY = re.compile(
+_OUTSIDE_PARTY = lazy_pattern(
     r"(?i)\b(?:asked|requested|wants?|prefers?|preferred|decided|decision|agreed|chose|policy|contract(?:ual)?|legal|"
     r"law|compliance|regulat\w*|customers?|partners?|vendors?|clients?|insurer|auditors?|third[- ]party|upstream|"
     r"downstream|depends on|relies on|expects?|keep|pinned|deadline|sla)\b"
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
-_LINK_TARGET = re.compile(r"\]\([^)\s]*\)|<https?://[^>]*>|\bhttps?://\S+")
+_SENTENCE_END = lazy_pattern(r"(?<=[.!?;])\s+")
+_LINK_TARGET = lazy_pattern(r"\]\([^)\s]*\)|<https?://[^>]*>|\bhttps?://\S+")
 
 
 class Sentence(NamedTuple):
@@ -78,10 +78,10 @@ def sentences(card: Card) -> tuple[Sentence, ...]:
     return found
 
 
-_INLINE_CODE = re.compile(r"`[^`\n]*`")
-_LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
-_LETTER = re.compile(r"[^\W\d_]")
-_CODE_LIKE = re.compile(r"[_/.()\[\]=<>→]|[a-z][A-Z]|\d")  # a word that is a name, a path or an expression
+_INLINE_CODE = lazy_pattern(r"`[^`\n]*`")
+_LATIN = lazy_pattern(r"[A-Za-z\u00c0-\u024f]")
+_LETTER = lazy_pattern(r"[^\W\d_]")
+_CODE_LIKE = lazy_pattern(r"[_/.()\[\]=<>→]|[a-z][A-Z]|\d")  # a word that is a name, a path or an expression
 
 
 def prose_of(text: str) -> str:

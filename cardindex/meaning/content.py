@@ -11,16 +11,17 @@ from __future__ import annotations
 import functools
 import re
 
+from cardindex.lazy import lazy_pattern
 from cardindex.meaning.stem import stems
 from cardindex.meaning.words import STOP
 
-_TOKEN = re.compile(r"\d+(?:\.\d+)+|[^\W_]+", re.UNICODE)
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_CJK = re.compile(r"[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
-_DATE = re.compile(r"\b(?:19|20)\d\d-\d\d(?:-\d\d)?\b")
-_NUMBER = re.compile(r"(?<![\w.])\d[\d_,]*(?:\.\d+)?(?![\w.]*\w)")
+_TOKEN = lazy_pattern(r"\d+(?:\.\d+)+|[^\W_]+", re.UNICODE)
+_CAMEL = lazy_pattern(r"(?<=[a-z0-9])(?=[A-Z])")
+_CJK = lazy_pattern(r"[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_DATE = lazy_pattern(r"\b(?:19|20)\d\d-\d\d(?:-\d\d)?\b")
+_NUMBER = lazy_pattern(r"(?<![\w.])\d[\d_,]*(?:\.\d+)?(?![\w.]*\w)")
 # One spelling of "not": "Don't push to main" and "nobody pushes to main" both deny the same thing.
-_CONTRACTED = re.compile(r"(?i)\b(?:(can)|(won)|(\w+)n)['\u2019]t\b")
+_CONTRACTED = lazy_pattern(r"(?i)\b(?:(can)|(won)|(\w+)n)['\u2019]t\b")
 _DENIALS = frozenset({"never", "nobody", "no", "none", "cannot", "not"})
 
 

@@ -10,13 +10,14 @@ is read as one more passage, beside its items. Pure functions of a file's passag
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
-_ROW = re.compile(r"^\s*\|")
-_RULE = re.compile(r"^\s*\|?[\s:|-]+\|?\s*$")  # | --- | :---: |
-_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s")
+from cardindex.lazy import lazy_pattern
+
+_ROW = lazy_pattern(r"^\s*\|")
+_RULE = lazy_pattern(r"^\s*\|?[\s:|-]+\|?\s*$")  # | --- | :---: |
+_ITEM = lazy_pattern(r"^\s*(?:[-*+]|\d{1,3}[.)])\s")
 MAX_ITEMS = 12  # a longer list is a catalogue: its items are read one by one
 
 

@@ -39,12 +39,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
-import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 from typing import NamedTuple
 
+from cardindex.lazy import lazy_pattern
 from cardindex.meaning.words import Statement, words
 from cardindex.store.card import Card
 
@@ -61,9 +61,9 @@ CONTAINED_BLOCK = 60  # a word in more documents than this does not find where a
 TITLE_BLOCK = 40  # two title words shared by more documents than this say nothing
 REASON = "restated"
 
-_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
-_NAME_SHAPE = re.compile(r"[A-Z].*[A-Z]|\d")  # two capitals (an acronym, CamelCase) or a digit
-_FENCE = re.compile(r"^\s*(?:```|~~~)")
+_BULLET = lazy_pattern(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_NAME_SHAPE = lazy_pattern(r"[A-Z].*[A-Z]|\d")  # two capitals (an acronym, CamelCase) or a digit
+_FENCE = lazy_pattern(r"^\s*(?:```|~~~)")
 
 __all__ = ["COSINE", "MUTUAL", "REASON", "Document", "Documents", "document", "signature", "units"]
 

@@ -18,18 +18,18 @@ stays a card.
 from __future__ import annotations
 
 import functools
-import re
 
+from cardindex.lazy import lazy_pattern
 from cardindex.store.card import Card
 
 MIN_POINTERS = 5  # fewer pointers than this is a card with a "see also" list
 POINTING_ITEMS = 0.5  # the share of the list items that point at another file
 LISTED_LINES = 0.6  # the share of the body's non-blank lines (headings aside) that are list items
 
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_ITEM = re.compile(r"^\s{0,8}(?:[-*+]|\d{1,4}[.)])\s+\S")
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s|^\s*(?:-{3,}|\*{3,}|_{3,})\s*$|^\s*<!--.*-->\s*$")
-_POINTER = re.compile(
+_FENCE = lazy_pattern(r"^\s*(```|~~~)")
+_ITEM = lazy_pattern(r"^\s{0,8}(?:[-*+]|\d{1,4}[.)])\s+\S")
+_HEADING = lazy_pattern(r"^\s{0,3}#{1,6}\s|^\s*(?:-{3,}|\*{3,}|_{3,})\s*$|^\s*<!--.*-->\s*$")
+_POINTER = lazy_pattern(
     r"\]\(\s*<?[^)\s]+\.md(?:#[^)\s]*)?>?\s*(?:\"[^\"]*\")?\)"  # [text](file.md) or [text](file.md#part)
     r"|\[\[[^\]\n]+\]\]"  # [[wikilink]]
     r"|^\s{0,8}[-*+]\s+\d{1,4}\.\s"  # "- 50. Title — hook": a bullet naming a numbered card

@@ -26,6 +26,8 @@ import unicodedata
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from cardindex.lazy import lazy_pattern
+
 
 # English function words. Ambiguous ones that are also common function words of the
 # other languages below ("a", "in", "do", "to", "die", "an", "so", "was") are left out.
@@ -64,14 +66,14 @@ _OTHER = _closed_class(
     "die come sin ore lo el ale den de est sans"
 )
 
-_CODE_FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
-_NOISE = re.compile(
+_CODE_FENCE = lazy_pattern(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
+_NOISE = lazy_pattern(
     r"`[^`\n]*`"  # inline code
     r"|\b(?:https?|ftp|file)://\S+|\bwww\.\S+"  # URLs
     r"|\S*[/\\]\S*"  # paths
     r"|\S*[_=<>{}()\[\]#@$%^&*|~]\S*"  # identifiers, markup, expressions
 )
-_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?")
+_WORD = lazy_pattern(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?")
 
 FOREIGN_LETTERS = 6  # this many letters of another script make a line foreign, however much Latin it has
 FOREIGN_SHARE = 0.15  # (or this share of its Latin letters, for a short line: "Deploy 목요일")

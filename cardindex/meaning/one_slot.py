@@ -27,10 +27,10 @@ multi-valued key are two facts.
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Mapping
 from typing import NamedTuple, Protocol
 
+from cardindex.lazy import lazy_pattern
 from cardindex.meaning import slots, value_forms
 from cardindex.meaning.change import change_signal, retired
 from cardindex.meaning.polarity import denied_against
@@ -46,8 +46,8 @@ SHARED = 0.34  # and of the shorter masked description the other description say
 MEASURED = value_forms.MEASURED
 MAX_LINES = 6  # prose lines read: a longer card is a document (`documents`)
 
-_REASON = re.compile(r"(?i)^\W*(?:why|how to apply|source|see also|related|context|reason|because|example)\b[^:]{0,20}:")
-_FENCE = re.compile(r"^\s*(?:```|~~~)")
+_REASON = lazy_pattern(r"(?i)^\W*(?:why|how to apply|source|see also|related|context|reason|because|example)\b[^:]{0,20}:")
+_FENCE = lazy_pattern(r"^\s*(?:```|~~~)")
 
 
 class Verdict(NamedTuple):
@@ -85,7 +85,7 @@ def _share(w: Words, said: set[str], weight: Mapping[str, float], default: float
     return sum(weight.get(t, default) for t in tokens & said) / total if total else 0.0
 
 
-_ASKS = re.compile(r"(?i)\b(?:how\s+(?:long|often|many|much|fast|soon)|what|which|when|where|who|whom|whose)\b")
+_ASKS = lazy_pattern(r"(?i)\b(?:how\s+(?:long|often|many|much|fast|soon)|what|which|when|where|who|whom|whose)\b")
 
 
 def _masked_words(text: str) -> Words:
@@ -134,7 +134,7 @@ def slot_share(a: Card, b: Card, weight: Mapping[str, float]) -> float:
     return max(whole, stated)
 
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*_(\"'])")
+_SENTENCE = lazy_pattern(r"(?<=[.!?])\s+(?=[A-Z`*_(\"'])")
 
 
 def _first(text: str) -> str:

@@ -15,10 +15,11 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from cardindex.lazy import lazy_pattern
 from cardindex.meaning.repo_files import Record
 
-_LINE_COMMENT = re.compile(r'("(?:[^"\\\n]|\\.)*")|//[^\n]*|/\*.*?\*/', re.DOTALL)
-_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+_LINE_COMMENT = lazy_pattern(r'("(?:[^"\\\n]|\\.)*")|//[^\n]*|/\*.*?\*/', re.DOTALL)
+_TRAILING_COMMA = lazy_pattern(r",(\s*[}\]])")
 
 
 def _jsonc(text: str) -> Any:
@@ -63,7 +64,7 @@ def json_settings(path: str, text: str) -> Iterator[Record]:
         yield Record(path, _line(text, key.rsplit(".", 1)[-1]), "setting", f"{tool}.{key}", value)
 
 
-_INSTRUCTION = re.compile(r"^\s*(FROM|EXPOSE|CMD|ENTRYPOINT|WORKDIR|USER|ENV|ARG)\s+(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
+_INSTRUCTION = lazy_pattern(r"^\s*(FROM|EXPOSE|CMD|ENTRYPOINT|WORKDIR|USER|ENV|ARG)\s+(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 
 
 def dockerfile(path: str, text: str) -> Iterator[Record]:
@@ -78,7 +79,7 @@ def dockerfile(path: str, text: str) -> Iterator[Record]:
         yield Record(path, text.count("\n", 0, m.start()) + 1, "docker", m.group(1).upper(), value)
 
 
-_VARIABLE = re.compile(r"^[ \t]*(?:export[ \t]+)?([A-Z][A-Z0-9_]{1,})[ \t]*=[ \t]*(.*?)[ \t]*$", re.MULTILINE)
+_VARIABLE = lazy_pattern(r"^[ \t]*(?:export[ \t]+)?([A-Z][A-Z0-9_]{1,})[ \t]*=[ \t]*(.*?)[ \t]*$", re.MULTILINE)
 
 
 def env_example(path: str, text: str) -> Iterator[Record]:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from cardindex.lazy import lazy_pattern
 from cardindex.meaning import doc_blocks, repo_configs, repo_files
 from cardindex.meaning.content import content_stems
 from cardindex.meaning.repo_comments import comment_blocks
@@ -43,22 +44,22 @@ _CODE = {".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".tsx", ".jsx", ".go", ".r
          ".h", ".cc", ".cpp", ".hpp", ".cs", ".swift", ".scala", ".sh", ".zig", ".dart", ".ex", ".exs", ".lua", ".vue",
          ".svelte"}
 _DOC_SUFFIXES = {".md", ".markdown", ".rst", ".mdc", ".adoc"}
-_DOC_NAMES = re.compile(r"(?i)^(readme|contributing|architecture|changelog|design|claude|agents)[^/]*\.(md|rst|txt)$")
-_TEST_PATH = re.compile(r"(?i)(?:^|/)(?:tests?|__tests__|spec)/|(?:^|/)test_[^/]*$|[._-](?:test|spec)\.[a-z]+$")
+_DOC_NAMES = lazy_pattern(r"(?i)^(readme|contributing|architecture|changelog|design|claude|agents)[^/]*\.(md|rst|txt)$")
+_TEST_PATH = lazy_pattern(r"(?i)(?:^|/)(?:tests?|__tests__|spec)/|(?:^|/)test_[^/]*$|[._-](?:test|spec)\.[a-z]+$")
 _SYMBOL_PATTERNS = [
-    re.compile(r"^\s*(?:export\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:def|function|fn|func)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)", re.MULTILINE),
+    lazy_pattern(r"^\s*(?:export\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:def|function|fn|func)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)", re.MULTILINE),
     # Declarations with any of the modifiers C#, Java, Kotlin, Swift and TypeScript put first.
-    re.compile(r"^\s*(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|sealed|abstract|partial|"
+    lazy_pattern(r"^\s*(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|sealed|abstract|partial|"
                r"final|open|data|readonly|unsafe|file)\s+)*(?:class|struct|enum|trait|interface|type|record)\s+([A-Za-z_]\w*)",
                re.MULTILINE),
     # A method of C# or Java: modifiers, a return type, the name and its parameters.
-    re.compile(r"^\s*(?:(?:public|private|protected|internal|static|override|virtual|abstract|async|sealed|final|"
+    lazy_pattern(r"^\s*(?:(?:public|private|protected|internal|static|override|virtual|abstract|async|sealed|final|"
                r"synchronized)\s+)+(?:[\w.]+(?:<[^>\n]*>)?(?:\[\])?\??\s+)([A-Za-z_]\w*)\s*(?:<[^>\n]*>)?\(", re.MULTILINE),
-    re.compile(r"^\s*(?:export\s+)?(?:pub\s+)?(?:const\s+|final\s+|static\s+)*([A-Z][A-Z0-9_]{2,})\s*(?::[^=\n]*)?=", re.MULTILINE),
+    lazy_pattern(r"^\s*(?:export\s+)?(?:pub\s+)?(?:const\s+|final\s+|static\s+)*([A-Z][A-Z0-9_]{2,})\s*(?::[^=\n]*)?=", re.MULTILINE),
 ]
-_SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?!\s|$))+[.!?]?")
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|\||>|---)")
+_SENTENCE = lazy_pattern(r"(?:[^.!?\n]|[.!?](?!\s|$))+[.!?]?")
+_FENCE = lazy_pattern(r"^\s*(```|~~~)")
+_BLOCK_START = lazy_pattern(r"^\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|\||>|---)")
 # What each kind of record is called in prose: these words of a card restate the file kind, not something new.
 KIND_WORDS = {
     "script": "script run command npm yarn pnpm bun package json",

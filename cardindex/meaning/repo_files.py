@@ -17,6 +17,8 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
+from cardindex.lazy import lazy_pattern
+
 
 class Record(NamedTuple):
     """One fact a repo file records: `kind` is script, target, ci, setting, version, owner or constant."""
@@ -63,7 +65,7 @@ def package_json(path: str, text: str) -> Iterator[Record]:
 
 # ------------------------------------------------------------------ Makefile
 
-_TARGET = re.compile(r"^([A-Za-z0-9][\w./-]*)\s*:(?![:=])([^\n]*)$", re.MULTILINE)
+_TARGET = lazy_pattern(r"^([A-Za-z0-9][\w./-]*)\s*:(?![:=])([^\n]*)$", re.MULTILINE)
 
 
 def makefile(path: str, text: str) -> Iterator[Record]:
@@ -177,8 +179,8 @@ def gitlab_ci(path: str, text: str) -> Iterator[Record]:
 
 # ------------------------------------------------------------------ TOML and INI settings
 
-_SECTION = re.compile(r"^\s*\[+\s*([^\]]+?)\s*\]+\s*(?:#.*)?$")
-_ASSIGN = re.compile(r"^\s*([\"']?[\w.-]+[\"']?)\s*[=:]\s*(.*?)\s*$")
+_SECTION = lazy_pattern(r"^\s*\[+\s*([^\]]+?)\s*\]+\s*(?:#.*)?$")
+_ASSIGN = lazy_pattern(r"^\s*([\"']?[\w.-]+[\"']?)\s*[=:]\s*(.*?)\s*$")
 
 
 def _plain(value: str) -> str:
@@ -255,9 +257,9 @@ def codeowners(path: str, text: str) -> Iterator[Record]:
 
 # ------------------------------------------------------------------ constants in code
 
-_NUMBER = re.compile(r"^[-+]?(?:0x[0-9a-fA-F_]+|\d[\d_]*(?:\.\d+)?(?:[eE][-+]?\d+)?)(?:u8|u16|u32|u64|usize|i32|i64|f32|f64|L|n)?$")
-_LITERAL_STRING = re.compile(r"^(?:[bru]?)([\"'`])((?:(?!\1)[^\\\n$]|\\.)*)\1$")
-_CONSTANT_LINE = re.compile(
+_NUMBER = lazy_pattern(r"^[-+]?(?:0x[0-9a-fA-F_]+|\d[\d_]*(?:\.\d+)?(?:[eE][-+]?\d+)?)(?:u8|u16|u32|u64|usize|i32|i64|f32|f64|L|n)?$")
+_LITERAL_STRING = lazy_pattern(r"^(?:[bru]?)([\"'`])((?:(?!\1)[^\\\n$]|\\.)*)\1$")
+_CONSTANT_LINE = lazy_pattern(
     r"^(?P<indent>[ \t]*)(?:#define\s+(?P<macro>[A-Z][A-Z0-9_]{2,})\s+(?P<mvalue>[^\n]+?)"
     r"|(?:(?:export|pub(?:\([^)]*\))?|public|private|protected|internal|static|final|readonly|inline|comptime)\s+)*"
     r"(?P<decl>const|let|var|val)?\s*(?:[A-Za-z_][\w<>\[\]]*\s+(?=[A-Z]))?"
@@ -336,7 +338,7 @@ def constants(path: str, text: str) -> Iterator[Record]:
 
 # An environment variable read with a default: `os.getenv("REGION", "eu-west")`, `process.env.REGION ?? "eu-west"`.
 # The default is the value the code gives the name, as a constant's literal is.
-_ENV_DEFAULT = re.compile(
+_ENV_DEFAULT = lazy_pattern(
     r"(?:\b(?:os\.)?(?:getenv|environ\.get)\(\s*[\"'](?P<pname>[A-Z][A-Z0-9_]{2,})[\"']\s*,\s*"
     r"|\bprocess\.env\.(?P<jname>[A-Z][A-Z0-9_]{2,})\s*(?:\?\?|\|\|)\s*)"
     r"(?P<value>[\"'][^\"'\n]{0,80}[\"']|-?\d[\d_.]*)"

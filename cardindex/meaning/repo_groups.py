@@ -20,16 +20,16 @@ the repo's records, built once per set of facts.
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
+from cardindex.lazy import lazy_pattern
 from cardindex.meaning.content import content_stems
 from cardindex.meaning.repo_files import Record
 
-_SCRIPT_CALL = re.compile(r"\b(?:npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?(?:--?[\w-]+(?:[ =]\S+)?\s+)*([\w:.-]+)")
-_MAKE_CALL = re.compile(r"\bmake\s+(?:-\S+\s+)*([A-Za-z0-9][\w./-]*)")
+_SCRIPT_CALL = lazy_pattern(r"\b(?:npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?(?:--?[\w-]+(?:[ =]\S+)?\s+)*([\w:.-]+)")
+_MAKE_CALL = lazy_pattern(r"\bmake\s+(?:-\S+\s+)*([A-Za-z0-9][\w./-]*)")
 _NOT_SCRIPTS = frozenset({"ci", "install", "i", "exec", "dlx", "x", "add", "remove", "workspace", "--workspace", "-w"})
 # What a card calls a tool whose config file is named otherwise.
 _TOOL_WORDS = {"tsconfig": "typescript ts compiler", "prettier": "format formatting formatter"}

@@ -13,18 +13,20 @@ from collections import defaultdict
 from pathlib import Path
 from typing import NamedTuple
 
+from cardindex.lazy import lazy_pattern
+
 MAX_COMMITS = 20_000
 
 # A tracker id: a short code and a number, with an optional sub-letter: P13, P6a, D-15, AC-070, SEV-42, PH-5
 # (a step after it, P17b-0, belongs to P17b).
-ID = re.compile(r"(?<![\w/.#@-])([A-Za-z]{1,5})-?(\d{1,4})([a-z]?)(?:-\d{1,3}(?![\w/@]))?(?![\w/@]|\.\d|-\d)")
+ID = lazy_pattern(r"(?<![\w/.#@-])([A-Za-z]{1,5})-?(\d{1,4})([a-z]?)(?:-\d{1,3}(?![\w/@]))?(?![\w/@]|\.\d|-\d)")
 # Codes that name units, formats, versions or hardware, not pieces of work: never ids.
-_NOT_ID = re.compile(
+_NOT_ID = lazy_pattern(
     r"^(?:v|r|h|x|u|utf|sha|md|iso|rfc|ipv|http|es|py|mp|h\d|tls|ssl|x\d|k|m|g|gb|mb|kb|ms|s|px|pt|em|db|vm|os|"
     r"cpu|gpu|arm|amd|win|mac|php|net|node|java|c|q)$",
     re.IGNORECASE)
 # A slash between two ids lists them ("P17/P18/P19"); it is not a path.
-ID_SLASH = _ID_SLASH = re.compile(r"(?<=\d)/(?=[A-Za-z]{1,5}-?\d)|(?<=\d[a-z])/(?=[A-Za-z]{1,5}-?\d)")
+ID_SLASH = _ID_SLASH = lazy_pattern(r"(?<=\d)/(?=[A-Za-z]{1,5}-?\d)|(?<=\d[a-z])/(?=[A-Za-z]{1,5}-?\d)")
 # Numeronyms: words spelled as a letter, a count and a letter.
 _NUMERONYM = frozenset({"E2E", "I18N", "L10N", "A11Y", "K8S", "P2P", "B2B", "B2C", "M2M", "W3C", "G11N", "O11Y", "C14N"})
 

@@ -8,13 +8,14 @@ the schedule (PR #206)"), points to it and is left alone. Pure functions of the 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 
-_SQUASHED = re.compile(r"\(#(\d{1,6})\)\s*$")
-_MERGED = re.compile(r"^Merge pull request #(\d{1,6})\b")
+from cardindex.lazy import lazy_pattern
+
+_SQUASHED = lazy_pattern(r"\(#(\d{1,6})\)\s*$")
+_MERGED = lazy_pattern(r"^Merge pull request #(\d{1,6})\b")
 # "PR #126", "PR 126", "pull request #126": a number called a pull request, not any "#12".
-_CITED = re.compile(r"(?i)\b(?:PR|pull request)\s*#?(\d{2,6})\b")
+_CITED = lazy_pattern(r"(?i)\b(?:PR|pull request)\s*#?(\d{2,6})\b")
 
 _memo: list[tuple[object, dict[str, tuple[str, str]]]] = []
 

@@ -32,6 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import NamedTuple
 
+from cardindex.lazy import lazy_pattern
 from cardindex.meaning.polarity import denied_against
 from cardindex.meaning.synonyms import synonymous
 from cardindex.meaning.value_forms import normalized
@@ -47,8 +48,8 @@ COVER_LONG = 0.12  # of the longer content that the shorter one says: not a card
 MAX_LINES = 6  # body lines read: a longer card is a document
 MAX_TOKENS = 60
 
-_REASON = re.compile(r"(?i)^\W*(?:why|how to apply|source|see also|related|context|reason|because|example)\b[^:]{0,20}:")
-_FENCE = re.compile(r"^\s*(?:```|~~~)")
+_REASON = lazy_pattern(r"(?i)^\W*(?:why|how to apply|source|see also|related|context|reason|because|example)\b[^:]{0,20}:")
+_FENCE = lazy_pattern(r"^\s*(?:```|~~~)")
 
 
 class Content(NamedTuple):
@@ -92,12 +93,12 @@ def _content(description: str, body: str) -> Content | None:
 
 
 _SYMBOLS = {"<": " below ", ">": " above ", "\u2264": " max ", "\u2265": " min ", "~": " approximately "}
-_SYMBOL = re.compile(r"(?<![<>=\w-])[<>\u2264\u2265](?![<>=])|(?<![\w~])~(?=\s*\d)")
-_CLOSER = re.compile(r"[)\]\"'\u201d]+(?=[.!?](?:\s|$))")  # "… stack). Stubbing": the sentence still ends
+_SYMBOL = lazy_pattern(r"(?<![<>=\w-])[<>\u2264\u2265](?![<>=])|(?<![\w~])~(?=\s*\d)")
+_CLOSER = lazy_pattern(r"[)\]\"'\u201d]+(?=[.!?](?:\s|$))")  # "… stack). Stubbing": the sentence still ends
 _UNITS = {w: n for n, w in enumerate(["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"], 1)}
 _TENS = {w: 10 * n for n, w in enumerate(["ten", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty",
                                           "ninety"], 1)}
-_SPELT = re.compile(r"(?i)\b(?:({tens})(?:[\s-]({units}))?|({units}))\s+(hundred|thousand)\b".format(
+_SPELT = lazy_pattern(r"(?i)\b(?:({tens})(?:[\s-]({units}))?|({units}))\s+(hundred|thousand)\b".format(
     tens="|".join(_TENS), units="|".join(_UNITS)))
 
 
@@ -176,7 +177,7 @@ def _swapped(a: Words, b: Words, said_a: set[str], said_b: set[str]) -> tuple[st
 
 
 _NO_VALUE = frozenset({"e.g", "i.e", "etc", "vs", "a.m", "p.m"})
-_PARTS = re.compile(r"[./:@_#-]+")
+_PARTS = lazy_pattern(r"[./:@_#-]+")
 
 
 def _unmatched(lost: Iterable[str], theirs: frozenset[str]) -> list[str]:

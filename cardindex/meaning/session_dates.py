@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import re
 
+from cardindex.lazy import lazy_pattern
+
 _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
     r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
-DATE = re.compile(
+DATE = lazy_pattern(
     r"(?<![\d])(?:"
     r"(?:19|20)\d\d[-_./]?(?:0[1-9]|1[0-2])[-_./]?(?:0[1-9]|[12]\d|3[01])"  # 2026-05-07, 20260507
     r"|(?:19|20)\d\d\s*[年년]\s*\d{1,2}\s*[月월](?:\s*\d{1,2}\s*[日일])?"  # 2026年5月7日, 2026년 5월 7일
@@ -28,14 +30,14 @@ DATE = re.compile(
 )
 
 
-_DATED_DONE = re.compile(
+_DATED_DONE = lazy_pattern(
     rf"(?:^|[|:\u2014\u2013]\s*|\*\*\s*|\s-\s)(?-i:DONE|Done|COMPLETED?|Complete[d]?|FINISHED|Finished|MERGED|Merged)"
     rf"\s*(?:[(,:]\s*)?(?:on\s+)?(?:{DATE.pattern})",
     re.IGNORECASE,
 )
 _PERIOD = r"\b(?:sprint|iteration)\s*\d+[a-z]?\b"
 _PERIOD_WORK = r"\b(?:plan|planning|review|retro|retrospective|recap|summary|fixes|changes|status|progress|update|notes|log|results)\b"
-_PERIOD_TITLE = re.compile(rf"{_PERIOD}.*{_PERIOD_WORK}|{_PERIOD_WORK}.*{_PERIOD}", re.IGNORECASE)
+_PERIOD_TITLE = lazy_pattern(rf"{_PERIOD}.*{_PERIOD_WORK}|{_PERIOD_WORK}.*{_PERIOD}", re.IGNORECASE)
 
 
 def dated_state(line: str) -> str | None:

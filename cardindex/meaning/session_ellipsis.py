@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from cardindex.lazy import lazy_pattern
 from cardindex.meaning.session_dates import DATE
 
 _IRREGULAR = (
@@ -23,7 +24,7 @@ _IRREGULAR = (
     "redid|tried|left|gave|swapped|dropped|bumped|wired|moved"
 )
 # A sentence that opens with a past tense of work, then (a particle and) its object.
-_ELIDED = re.compile(
+_ELIDED = lazy_pattern(
     rf"^\W*(?P<verb>(?:{_IRREGULAR})|[A-Za-z][a-z]+ed)\b"
     # ("Left on the export screen" is a pause, S101's to report.)
     r"(?:\s+(?:up|back|off|out|over|through|down|away)(?=\s+(?:the|a|an|my|our|this)\b))?"
@@ -37,11 +38,11 @@ _NOT_WORK = frozenset({
     "allowed", "owned", "based", "designed", "intended", "limited", "reserved", "shared", "scoped", "gated", "keyed",
     "found", "kept",
 })
-_NOT_DONE = re.compile(r"^\W*(?:didn't|did not|couldn't|could not|haven't|have not)\s+(?:get|got|manage|finish|start|reach|touch)\b",
+_NOT_DONE = lazy_pattern(r"^\W*(?:didn't|did not|couldn't|could not|haven't|have not)\s+(?:get|got|manage|finish|start|reach|touch)\b",
                        re.IGNORECASE)
 _COUNT = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 # A piece of work given its state: a review that waits, changes not yet kept, a count of what remains.
-_WORK_STATE = re.compile(
+_WORK_STATE = lazy_pattern(
     r"(?<!that )(?<!which )\b(?:is|are) (?:now )?up for review\b|\b(?:has|have|with|left) (?:\w+ ){0,2}(?:uncommitted|unpushed|unmerged) (?:changes|work|commits?|edits)\b"
     r"|\bnot (?:[a-z]+ed|found|done|seen|run|built|written) yet\b"
     # a definite piece of work given what it still needs ("The form needs its labels translated")
@@ -59,11 +60,11 @@ _WORK_STATE = re.compile(
     re.IGNORECASE,
 )
 # "…, will check after the standup": the writer's own next step, its subject left out.
-_ELIDED_PLAN = re.compile(r"(?:^|[,;]\s*)will (?:check|look|try|finish|fix|test|ask|revisit|come back|pick)\b", re.IGNORECASE)
+_ELIDED_PLAN = lazy_pattern(r"(?:^|[,;]\s*)will (?:check|look|try|finish|fix|test|ask|revisit|come back|pick)\b", re.IGNORECASE)
 # A reason or a consequence ("…; it covers EU data only, so US customers need …"), or the year or month it
 # happened: a decision told as history, not the diary of a sitting.
-_REASON = re.compile(r"\b(?:because|since|so that|due to|to avoid|in order to)\b|,\s+so\b|;\s+so\b", re.IGNORECASE)
-_WHEN = re.compile(r"\b(?:in|since|until|during)\s+(?:(?:early|late|mid-?)\s*)?(?:(?:19|20)\d\d|jan(?:uary)?|feb(?:ruary)?|march|"
+_REASON = lazy_pattern(r"\b(?:because|since|so that|due to|to avoid|in order to)\b|,\s+so\b|;\s+so\b", re.IGNORECASE)
+_WHEN = lazy_pattern(r"\b(?:in|since|until|during)\s+(?:(?:early|late|mid-?)\s*)?(?:(?:19|20)\d\d|jan(?:uary)?|feb(?:ruary)?|march|"
                    r"april|may|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|q[1-4])\b",
                    re.IGNORECASE)
 

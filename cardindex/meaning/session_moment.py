@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from cardindex.lazy import lazy_pattern
+
 # Finite verbs that make a clause a full statement (a copula, an auxiliary, a modal).
 _FINITE = frozenset({
     "is", "are", "was", "were", "be", "has", "have", "had", "does", "do", "did", "can", "could", "will", "would",
@@ -24,7 +26,7 @@ _FINITE = frozenset({
 })
 _DET = frozenset({"a", "an", "the", "this", "that", "these", "those", "my", "our", "its", "their", "his", "her",
                   "each", "every", "any", "some", "no", "all", "both"})
-_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+_WORD = lazy_pattern(r"[A-Za-z][A-Za-z'-]*")
 
 
 def _words(text: str) -> list[str]:
@@ -52,8 +54,8 @@ _PREPOSITIONS = frozenset({"of", "on", "in", "at", "for", "to", "with", "from", 
 
 # "Parking it", "Testing that on the next run", "Shelving the PDF export until …": the writer's act, subject left out.
 # The clause must end inside the sentence: a line may wrap mid-sentence ("Exempting it via the").
-_ING_PRONOUN = re.compile(r"^\W*(?P<verb>[A-Z][a-z]+ing)\s+(?:it|this|that|them)\b(?P<rest>[^.;:!?]*)(?=[.;:!?])")
-_PAUSE_ING = re.compile(
+_ING_PRONOUN = lazy_pattern(r"^\W*(?P<verb>[A-Z][a-z]+ing)\s+(?:it|this|that|them)\b(?P<rest>[^.;:!?]*)(?=[.;:!?])")
+_PAUSE_ING = lazy_pattern(
     r"^\W*(?P<verb>(?:Parking|Shelving|Pausing|Stopping|Leaving|Dropping|Abandoning|Postponing|Deferring))\s+"
     r"(?:the|my|our)\s+(?P<rest>[^.;:!?]*)(?=[.;:!?])"
 )
@@ -61,45 +63,45 @@ _PAUSE_ING = re.compile(
 _NOT_ACT = frozenset({"nothing", "something", "anything", "everything", "during", "according", "bring", "sing", "king",
                       "thing", "spring", "string", "ring", "wing", "morning", "evening", "ceiling", "building"})
 # "Was going to flash the firmware, but …": the plan of the sitting, the subject left out.
-_WAS_GOING = re.compile(
+_WAS_GOING = lazy_pattern(
     r"^\W*(?:was|were)\s+(?:just\s+)?(?:(?:going|planning|meaning|hoping|about)\s+to|in the middle of|midway through|halfway through)\b",
     re.IGNORECASE,
 )
 # "Cannot reproduce the spike locally", "Still unclear why …", "Not sure whether …": what the writer does not know yet.
-_UNKNOWN = re.compile(
+_UNKNOWN = lazy_pattern(
     r"^\W*(?:(?:still\s+)?(?:unclear|not sure|not clear|no idea)\s+(?:why|whether|if|what|how|where|which)\b"
     r"|(?:can't|cannot|couldn't|could not)\s+(?:yet\s+)?(?:reproduce|replicate|figure out|work out|pin down|tell why|find out)\b)",
     re.IGNORECASE,
 )
 # "Questions for Thursday's call": the agenda of one day's meeting.
-_ONE_MEETING = re.compile(
+_ONE_MEETING = lazy_pattern(
     r"\b(?:on|at|in|for|before|after|during)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day's\s+"
     r"(?:call|meeting|standup|stand-up|sync|review|demo|check-in|1:1|session|walkthrough|presentation|workshop|retro|planning)\b",
     re.IGNORECASE,
 )
 # "X has not happened", "hasn't been run": a task not done as of the writing (not "a refund that has not been applied").
-_NOT_HAPPENED = re.compile(
+_NOT_HAPPENED = lazy_pattern(
     r"(?<!that )(?<!which )(?<!who )\b(?:has|have)(?:n't| not)\s+(?:happened|started|landed|been (?:done|run|applied|"
     r"merged|pushed|started|migrated|ported|tested|wired|deployed|reviewed|written))\b",
     re.IGNORECASE,
 )
 # "all gates green", said without a verb: the state of one run ("Merge when all checks are green" is a rule).
-_GREEN = re.compile(r"(?<!when )(?<!until )(?<!once )(?<!if )\ball (?:the )?(?:gates|checks|tests|jobs|specs|builds)\s+(?:now\s+)?(?:green|passing)\b",
+_GREEN = lazy_pattern(r"(?<!when )(?<!until )(?<!once )(?<!if )\ball (?:the )?(?:gates|checks|tests|jobs|specs|builds)\s+(?:now\s+)?(?:green|passing)\b",
                     re.IGNORECASE)
 # "Decision pending — discuss at sprint start": one item and its open state, the whole clause, no verb.
-_OPEN_ITEM = re.compile(r"^\W*(?P<item>(?:[\w-]+\s+){1,3})(?:pending|not (?:yet )?started|untested|unresolved|undecided)\s*(?=[\u2014\u2013:;,.(]|-\s|$)",
+_OPEN_ITEM = lazy_pattern(r"^\W*(?P<item>(?:[\w-]+\s+){1,3})(?:pending|not (?:yet )?started|untested|unresolved|undecided)\s*(?=[\u2014\u2013:;,.(]|-\s|$)",
                         re.IGNORECASE)
 # The state that closes an item of a one-line board.
-_ITEM_STATE = re.compile(
+_ITEM_STATE = lazy_pattern(
     r"(?:\bdone|\bfinished|\bcomplete|\bcompleted|\buntouched|\bpending|\bstarted|\bmissing|\bbroken|\bblocked|"
     r"\bin place|\bto do|\bremaining|\bwired|\bmerged|\bhalf[- ]done|\bnot (?:yet )?[a-z]+(?:ed|en|lt|t|un))\W*$",
     re.IGNORECASE,
 )
-_SEGMENT = re.compile(r"[,;]\s*|\s+(?:and|but)\s+")
+_SEGMENT = lazy_pattern(r"[,;]\s*|\s+(?:and|but)\s+")
 
 
 # A subordinate clause has its own verb ("Parking it until the codec question is answered"): the main clause ends there.
-_SUBORDINATE = re.compile(r"\b(?:until|till|when|once|because|since|after|before|while|if|unless|so that)\b", re.IGNORECASE)
+_SUBORDINATE = lazy_pattern(r"\b(?:until|till|when|once|because|since|after|before|while|if|unless|so that)\b", re.IGNORECASE)
 
 
 def _fragment(m: re.Match[str] | None) -> str | None:
@@ -158,7 +160,7 @@ def noun_postmodifier(sentence: str, start: int) -> bool:
     return finite(sentence[:start]) or (bool(following) and following[0] in _FINITE)
 
 
-_POSTMODIFIER = re.compile(r"(?:not yet|not started|in progress)(?:\s+[a-z]+)?", re.IGNORECASE)
+_POSTMODIFIER = lazy_pattern(r"(?:not yet|not started|in progress)(?:\s+[a-z]+)?", re.IGNORECASE)
 
 
 def indefinite_kind(sentence: str, start: int) -> bool:

@@ -19,6 +19,7 @@ import functools
 import re
 from typing import NamedTuple
 
+from cardindex.lazy import lazy_pattern
 from cardindex.meaning import session_status
 from cardindex.meaning.content import has_cjk
 from cardindex.meaning.language import is_english
@@ -28,9 +29,9 @@ from cardindex.store.card import Card
 
 # --------------------------------------------------------------------------- language
 
-_LATIN = re.compile(r"[A-Za-z]")
-_LETTER = re.compile(r"[^\W\d_]")
-_WORD = re.compile(r"[^\W\d_]+(?:'[a-z]+)?")
+_LATIN = lazy_pattern(r"[A-Za-z]")
+_LETTER = lazy_pattern(r"[^\W\d_]")
+_WORD = lazy_pattern(r"[^\W\d_]+(?:'[a-z]+)?")
 # Short English words that no other language spelled in Latin letters uses as often
 # ("a", "to", "on", "do", "no" are Czech, Slovak or Spanish words too).
 _ENGLISH_FUNCTION = frozenset({
@@ -50,19 +51,19 @@ def english(text: str) -> bool:
 
 
 # A word in a card's name that says the card is the record of one sitting ...
-_SESSION_NOUN = re.compile(
+_SESSION_NOUN = lazy_pattern(
     r"\b(?:sessions?|eod|end of day|stand-?ups?|daily|recap|hand-?off|handover|work ?log|diary|debrief|wrap-?up|"
     r"today'?s|tonight'?s|day \d+|audit|status|progress|summary|dialogue|transcript|report)\b",
     re.IGNORECASE,
 )
 # ... or, with the same date and something of a report in the body, a plan or review of the day.
-_REPORT_NOUN = re.compile(
+_REPORT_NOUN = lazy_pattern(
     r"\b(?:plan|sprint|review|agenda|update|notes|log|changelog|milestone|iteration|retro|pending|findings)\b",
     re.IGNORECASE,
 )
 # A title that calls the card a snapshot of work ("Importer migration status", "Current
 # state", "Rollout progress") is one, dated or not; "HTTP status codes" is not.
-_SNAPSHOT_TITLE = re.compile(
+_SNAPSHOT_TITLE = lazy_pattern(
     r"(?<!\bin )\b(?:status|progress|current state|state of play|where things stand)\s*(?:$|[\u2014\u2013:(|]|- )",
     re.IGNORECASE,
 )
@@ -73,15 +74,15 @@ _SNAPSHOT_TITLE = re.compile(
 _OPEN_MARKS = "⏳🔄🚧⬜☐🟡◻"
 # Marks that say done or failed; alone they may be a do/don't list, so they need a status word.
 _DONE_MARKS = "✅☑✔✓❌✗✘🟢🔴"
-_LEAD = re.compile(r"^\s*(?:(?:[-*+]|\d{1,3}[.)]|#{1,6}|\|)\s+)?(?:\*\*|__)?\s*")
+_LEAD = lazy_pattern(r"^\s*(?:(?:[-*+]|\d{1,3}[.)]|#{1,6}|\|)\s+)?(?:\*\*|__)?\s*")
 _STATUS_DONE = r"DONE|COMPLETED?|MERGED|SHIPPED|BUILT|DEPLOYED|FIXED|RESOLVED|CLOSED|PASSED|LANDED|FINISHED"
 _STATUS_OPEN = (
     r"IN[ -]PROGRESS|PENDING|NOT (?:YET )?STARTED|NOT (?:YET )?DONE|BLOCKED|BLOCKER|REMAINING|NEXT|"
     r"DEFERRED|PARKED|OPEN|STARTED|AWAITING"
 )
-_STATUS = re.compile(rf"(?<![\w-])(?:(?P<done>{_STATUS_DONE})|(?P<open>{_STATUS_OPEN}))(?![\w-])")
+_STATUS = lazy_pattern(rf"(?<![\w-])(?:(?P<done>{_STATUS_DONE})|(?P<open>{_STATUS_OPEN}))(?![\w-])")
 # A label that heads a group of items by their state: "Shipped:", "**Still open**", "## Remaining".
-_STATUS_HEAD = re.compile(
+_STATUS_HEAD = lazy_pattern(
     r"^(?:(?P<done>done|completed?|shipped|merged|landed|finished|fixed|delivered)"
     r"|(?P<open>remaining|pending|in progress|still open|open items|next up|next steps?|not (?:yet )?done|blocked|to ?do|"
     r"(?:still |left )to do|outstanding|deferred))"
@@ -93,21 +94,21 @@ _STATUS_HEAD = re.compile(
     re.IGNORECASE,
 )
 # "set a ticket to DONE", "marked as MERGED": a state named as the object of a verb, not reported.
-_NAMED_STATE = re.compile(
+_NAMED_STATE = lazy_pattern(
     r"(?:\b(?:to|as|from|into|the|an?)|\b(?:mark(?:s|ed)?|sets?|label(?:s|led|ed)?|tag(?:s|ged)?|call(?:s|ed)?|titled)"
     r"(?:\s+\S+){0,2})\s*$",
     re.IGNORECASE,
 )
-_FLOW = re.compile(rf"(?:{_STATUS_DONE}|{_STATUS_OPEN})\W{{0,4}}(?:then|until|before|after|→|->|=>|⇒)\W{{0,4}}(?:{_STATUS_DONE}|{_STATUS_OPEN})")
+_FLOW = lazy_pattern(rf"(?:{_STATUS_DONE}|{_STATUS_OPEN})\W{{0,4}}(?:then|until|before|after|→|->|=>|⇒)\W{{0,4}}(?:{_STATUS_DONE}|{_STATUS_OPEN})")
 # "CLOSED tickets are never reopened": a state before a noun names a class of items.
-_CLASS_NOUN = re.compile(r"^\s+(?!(?:to|on|in|at|by|for|and|or|via|with|after|before|since|but|now|again|here)\b)[a-z]")
-_STATUS_LABEL = re.compile(
+_CLASS_NOUN = lazy_pattern(r"^\s+(?!(?:to|on|in|at|by|for|and|or|via|with|after|before|since|but|now|again|here)\b)[a-z]")
+_STATUS_LABEL = lazy_pattern(
     rf"\bstatus\s*\**\s*[:=|—-]\s*\**\s*(?:(?P<done>{_STATUS_DONE.lower()}|complete|shipped)|(?P<open>in progress|pending|"
     r"not started|blocked|open|next|wip|todo|remaining|awaiting\b[\w ]*))\b",
     re.IGNORECASE,
 )
 # "OPEN: a ticket nobody has looked at" defines a state; it reports nothing.
-_DEFINES_STATE = re.compile(
+_DEFINES_STATE = lazy_pattern(
     rf"^(?:{_STATUS_DONE}|{_STATUS_OPEN})\**\s*[:=—\u2013-]\s*(?:a|an|the|when|if|set|means|used|for|any|every|each|someone|somebody|nobody|no one)\b"
 )
 
@@ -119,14 +120,14 @@ def defines_state(line: str) -> bool:
         return True
     return _FLOW.search(line) is not None
 
-_PERCENT_DONE = re.compile(
+_PERCENT_DONE = lazy_pattern(
     r"\b\d{1,3}(?:\.\d+)?\s?% (?:complete|completed|done|finished|through|of the way|migrated|ported|converted)\b"
     r"|\b\d+\s*/\s*\d+\s+(?:done|complete|completed|finished|tasks|items|slices|steps|stories|tickets)\b"
     r"|\b\d+ of \d+ (?:done|complete|completed|finished|tasks|items|slices|steps|stories|tickets)\b",
     re.IGNORECASE,
 )
-_PROGRESS_BAR = re.compile(r"[█▓▒░■□]{4,}|\[[#=]{2,}[ .-]+\]")
-_TEST_COUNT = re.compile(
+_PROGRESS_BAR = lazy_pattern(r"[█▓▒░■□]{4,}|\[[#=]{2,}[ .-]+\]")
+_TEST_COUNT = lazy_pattern(
     r"\b\d[\d,]*\s+(?:(?:unit|e2e|fe|be|backend|frontend|integration|new|api|ui)\s+)?(?:tests?|specs?|checks?|cases?)"
     r"\s+(?:(?:are|were|now|all|still)\s+)?(?:pass(?:ing|ed|es)?|green|failing|failed|fail)\b"
     r"|\b\d[\d,]*\s+(?:passing|passed|failing|failed)\b"
@@ -136,21 +137,21 @@ _TEST_COUNT = re.compile(
 
 # --------------------------------------------------------------------------- work done
 
-_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s")
-_BULLET = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?(?:[✅☑✔✓]\s*)?(?:\*\*|__)?")
+_ITEM = lazy_pattern(r"^\s*(?:[-*+]|\d{1,3}[.)])\s")
+_BULLET = lazy_pattern(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?(?:[✅☑✔✓]\s*)?(?:\*\*|__)?")
 _IRREGULAR_PAST = (
     "built|wrote|ran|made|got|found|shipped|set up|split|cut|put|rebuilt|rewrote|took|began|broke|caught|did|"
     "drew|kept|lost|sent|shut|spent|threw|undid|redid|swapped|dropped|stripped|bumped|wired|tried|moved"
 )
-_PAST_ACTION = re.compile(rf"(?:(?:{_IRREGULAR_PAST})|[a-z]{{2,}}(?<!need)(?<!feed)(?<!seed)(?<!speed)ed)\b", re.IGNORECASE)
+_PAST_ACTION = lazy_pattern(rf"(?:(?:{_IRREGULAR_PAST})|[a-z]{{2,}}(?<!need)(?<!feed)(?<!seed)(?<!speed)ed)\b", re.IGNORECASE)
 # Work done has an object ("Added the retry", "Fixed a race"); a passive past ("Built in
 # 1920", "Closed to ferries since 2026") is history, and "Required:" is a label.
-_DONE_TO = re.compile(
+_DONE_TO = lazy_pattern(
     r"(?!\s*:)(?!\s+(?:in|on|at|after|before|during|by|since|from|for|with|to|into|over|under|until)\b)"
 )
-_OBJECT = re.compile(r"\s+(?:the|a|an|all|both|every|its|their|our|my|this|that|these|those|it|them|\d|`|\*\*|\[)", re.IGNORECASE)
-_MODAL = re.compile(r"\b(?:must|should|never|always|only|cannot|can't|don't|do not|may not)\b", re.IGNORECASE)
-_HASH = re.compile(r"(?<![\w/#.-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,12}(?![\w-])")
+_OBJECT = lazy_pattern(r"\s+(?:the|a|an|all|both|every|its|their|our|my|this|that|these|those|it|them|\d|`|\*\*|\[)", re.IGNORECASE)
+_MODAL = lazy_pattern(r"\b(?:must|should|never|always|only|cannot|can't|don't|do not|may not)\b", re.IGNORECASE)
+_HASH = lazy_pattern(r"(?<![\w/#.-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,12}(?![\w-])")
 
 
 class ShapeHit(NamedTuple):
@@ -209,15 +210,15 @@ def dated_report(card: Card, body_signals: bool) -> ShapeHit | None:
 
 
 # "Review checklist (updated 2026-05-02)", "since May 1": a revision or validity date, not the day of a report.
-_REVISION = re.compile(r"\b(?:updated|revised|verified|reviewed|since|effective|from|until|through|valid)\s*(?:on\s*)?:?\s*$",
+_REVISION = lazy_pattern(r"\b(?:updated|revised|verified|reviewed|since|effective|from|until|through|valid)\s*(?:on\s*)?:?\s*$",
                        re.IGNORECASE)
-_DIGIT = re.compile(r"[\d█▓▒░■□]")
-_ARROW = re.compile(r"→|->|=>|⇒")
-_DATED_LINE = re.compile(rf"^\s*(?:[-*+]|#{{1,6}})?\s*(?:\*\*|__)?\s*\[?(?:{DATE.pattern})\]?")
+_DIGIT = lazy_pattern(r"[\d█▓▒░■□]")
+_ARROW = lazy_pattern(r"→|->|=>|⇒")
+_DATED_LINE = lazy_pattern(rf"^\s*(?:[-*+]|#{{1,6}})?\s*(?:\*\*|__)?\s*\[?(?:{DATE.pattern})\]?")
 
 
 # What a line needs to report a state at all: a capitalized word, a mark, a "status" label.
-_MAY_REPORT = re.compile(rf"[A-Z]{{2}}|[Ss]tatus|:|^\s*#|[{_OPEN_MARKS}{_DONE_MARKS}]")
+_MAY_REPORT = lazy_pattern(rf"[A-Z]{{2}}|[Ss]tatus|:|^\s*#|[{_OPEN_MARKS}{_DONE_MARKS}]")
 
 
 def _period_report(card: Card) -> ShapeHit | None:
@@ -237,9 +238,9 @@ def _period_report(card: Card) -> ShapeHit | None:
     return None
 
 
-_HEADING_TEXT = re.compile(r"^\s{0,3}#{1,6}\s+(.+)")
+_HEADING_TEXT = lazy_pattern(r"^\s{0,3}#{1,6}\s+(.+)")
 # "## Progress", "### Where things stand": a section of how far the work is ("## Status" may be an ADR's "Accepted").
-_PROGRESS_HEADING = re.compile(
+_PROGRESS_HEADING = lazy_pattern(
     r"^\s{0,3}#{1,6}\s+(?:\*\*)?(?:progress(?: so far)?|current (?:state|progress)|where (?:things|it|we) stand|state of play|"
     r"work ?log|progress log)(?:\*\*)?\s*:?\s*$",
     re.IGNORECASE,

@@ -19,18 +19,20 @@ from __future__ import annotations
 
 import re
 
+from cardindex.lazy import lazy_pattern
+
 # English: `ITEM: STATE` or `ITEM — STATE`, a short item label (six words at most), the state closing the clause.
 _EN_DONE = r"done|complete|completed|shipped|merged|deployed|released|landed|finished|fixed|resolved|passed|passing|verified|live"
 _EN_OPEN = r"pending|in progress|wip|todo|to do|not started|not yet started|not done|blocked|remaining|deferred|on hold|open|next"
-_EN_ITEM_STATE = re.compile(
+_EN_ITEM_STATE = lazy_pattern(
     rf"^\s*(?:[-*+]|\d{{1,3}}[.)]|#{{1,6}}|\|)?\s*(?:\*\*|__)?[^\s:\u2014\u2013|]+(?:[ \t]+[^\s:\u2014\u2013|]+){{0,5}}(?:\*\*|__)?\s*(?::|\u2014|\u2013| - |\|)\s*(?:\*\*|__)?"
     rf"(?:[✅✔☑⏳🔄🚧]\s*)?(?:(?P<done>{_EN_DONE})|(?P<open>{_EN_OPEN}))(?:\*\*|__)?\s*(?=$|[(,;.|\u2014\u2013]|\s-\s)",
     re.IGNORECASE,
 )
 # What a line that defines a state, or asks for one, looks like: "Done: a ticket whose tests pass".
-_EN_DEFINITION = re.compile(rf"^\s*(?:[-*+]\s*)?(?:\*\*)?(?:{_EN_DONE}|{_EN_OPEN})(?:\*\*)?\s*[:=\u2014-]", re.IGNORECASE)
+_EN_DEFINITION = lazy_pattern(rf"^\s*(?:[-*+]\s*)?(?:\*\*)?(?:{_EN_DONE}|{_EN_OPEN})(?:\*\*)?\s*[:=\u2014-]", re.IGNORECASE)
 
-_EN_LIST_OF_STATES = re.compile(rf"\s*(?:,|/|\bor\b|\band\b)\s*(?:{_EN_DONE}|{_EN_OPEN})\b", re.IGNORECASE)
+_EN_LIST_OF_STATES = lazy_pattern(rf"\s*(?:,|/|\bor\b|\band\b)\s*(?:{_EN_DONE}|{_EN_OPEN})\b", re.IGNORECASE)
 
 # CJK state words. Korean 미- + a verbal noun is "not yet <verb>ed".
 _CJK_DONE = (
@@ -43,16 +45,16 @@ _CJK_OPEN = (
     r"进行中|待办|待定|未完成|未开始|未合并|未部署|待处理|"
     r"未着手|進行中|対応中|未完了"
 )
-_CJK_STATE = re.compile(
+_CJK_STATE = lazy_pattern(
     rf"(?:^|[\s:\uff1a\u2014\u2013|(\uff08,\uff0c·*-])(?:(?P<done>{_CJK_DONE})|(?P<open>{_CJK_OPEN}))"
     r"(?=$|[\s]*[(\uff08,\uff0c.。;\uff1b:\uff1a|)\u2014\u2013·/*]|\s+[-\d(\uff08])"
 )
-_CJK_DEFINITION = re.compile(rf"^\s*(?:[-*+]\s*)?(?:\*\*)?(?:{_CJK_DONE}|{_CJK_OPEN})(?:\*\*)?\s*[:\uff1a=\u2014-]")
-_LISTED = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)]|#{1,6}|\|)\s")
-_COLON = re.compile(r"[:\uff1a\u2014\u2013]")
+_CJK_DEFINITION = lazy_pattern(rf"^\s*(?:[-*+]\s*)?(?:\*\*)?(?:{_CJK_DONE}|{_CJK_OPEN})(?:\*\*)?\s*[:\uff1a=\u2014-]")
+_LISTED = lazy_pattern(r"^\s*(?:[-*+]|\d{1,3}[.)]|#{1,6}|\|)\s")
+_COLON = lazy_pattern(r"[:\uff1a\u2014\u2013]")
 
 # A heading or label that opens a list of what is still to do, or the state of things now.
-_CJK_OPEN_HEAD = re.compile(
+_CJK_OPEN_HEAD = lazy_pattern(
     r"^\s*(?:#{1,6}\s*|[-*+]\s*)?(?:\*\*)?[^\w]{0,5}\s*(?:핵심\s*)?(?:후속\s*과제|후순위\s*과제|다음\s*단계|남은\s*(?:작업|과제|일)|"
     # "다음 세션 작업" / "下次会话" / "次のセッション": what the next sitting is to do, as English "Next session:".
     r"다음\s*세션\s*(?:작업|할\s*일|과제|[:\uff1a])|下次会话|次の?セッション|"

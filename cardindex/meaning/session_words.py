@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
+from cardindex.lazy import lazy_pattern
 from cardindex.meaning import session_ellipsis, session_moment, session_work
 from cardindex.meaning.session_dates import DATE
 from cardindex.meaning.session_shape import defines_state, english
@@ -73,12 +74,12 @@ _NARRATIVE = [
     (r"\bon my (?:laptop|machine|branch)\b|\bHanding (?:\S+ ){1,6}over to\b", "first-person narrative of this session"),
 ]
 # "I added …", "then we tried …": one clause of a story of work done. Counted over the card.
-_PAST_CLAUSE = re.compile(
+_PAST_CLAUSE = lazy_pattern(
     r"\b(?:I|[Ww]e)\s+(?:(?:then|also|just|finally|first|quickly|eventually|later|again|initially)\s+)?"
     r"(?P<verb>[a-z]{2,}ed|built|wrote|ran|made|got|found|tried|broke|took|began|kept|lost|sent|spent|put|shipped|split|did|saw|hit)\b"
     r"(?!\s+(?:that|out|to)\b)"
 )
-_AND_PAST = re.compile(r"\b(?:and|then),?\s+(?:then\s+|also\s+)?(?P<verb>[a-z]{2,}ed)\s+(?:up\s+|out\s+)?(?:the|a|an|my|our|it|them|two|three)\b")
+_AND_PAST = lazy_pattern(r"\b(?:and|then),?\s+(?:then\s+|also\s+)?(?P<verb>[a-z]{2,}ed)\s+(?:up\s+|out\s+)?(?:the|a|an|my|our|it|them|two|three)\b")
 # Verbs of deciding, knowing and wanting tell a standing fact ("we decided to…"), not a story.
 _NOT_WORK = frozenset({
     "decided", "agreed", "learned", "noticed", "realized", "realised", "wanted", "needed", "preferred", "used", "called",
@@ -89,26 +90,26 @@ _NOT_WORK = frozenset({
 _CORE_WORK = frozenset({"got", "fixed", "tried", "started", "pushed", "finished", "added", "broke"})
 
 # A sentence that states a standing rule or a definition is durable even with such words.
-_DURABLE = re.compile(
+_DURABLE = lazy_pattern(
     r"\b(?:always|every|each time|whenever|never|must|must not|do not|don't|should|"
     r"checklist|runbook|procedure|policy|convention|by default|as a rule|often|usually|typically|generally|tends? to|"
     r"make sure|ensure|remember to)\b",
     re.IGNORECASE,
 )
 # "When the user labels a PR WIP, open it as a draft": a general condition, nobody's session.
-_CONDITION = re.compile(r"^\W*(?:when|whenever|if|unless|once|while|before|after|until)\b", re.IGNORECASE)
+_CONDITION = lazy_pattern(r"^\W*(?:when|whenever|if|unless|once|while|before|after|until)\b", re.IGNORECASE)
 # "Anything learned here that still holds next week goes into a card": a quantified subject states a rule.
-_GENERIC = re.compile(r"^\W*(?:anything|everything|whatever|whoever|any|every|each)\b", re.IGNORECASE)
+_GENERIC = lazy_pattern(r"^\W*(?:anything|everything|whatever|whoever|any|every|each)\b", re.IGNORECASE)
 # "Draft PRs may stay WIP for a week": a permission or duty of a kind of thing, nobody's sitting.
-_MODAL_RULE = re.compile(r"\b(?:may|must|cannot)\b", re.IGNORECASE)  # not "should": "CI should finish soon" predicts
-_DEICTIC = re.compile(r"\b(?:this|these|here|now)\b", re.IGNORECASE)
-_WE = re.compile(r"\b(?:I|we|I'm|I've|we've|we're|we'll|I'll)\b", re.IGNORECASE)
-_PERSONAL = re.compile(r"\b(?:I|we|my|our|me|us|today|tonight|tomorrow|yesterday)\b", re.IGNORECASE)
+_MODAL_RULE = lazy_pattern(r"\b(?:may|must|cannot)\b", re.IGNORECASE)  # not "should": "CI should finish soon" predicts
+_DEICTIC = lazy_pattern(r"\b(?:this|these|here|now)\b", re.IGNORECASE)
+_WE = lazy_pattern(r"\b(?:I|we|I'm|I've|we've|we're|we'll|I'll)\b", re.IGNORECASE)
+_PERSONAL = lazy_pattern(r"\b(?:I|we|my|our|me|us|today|tonight|tomorrow|yesterday)\b", re.IGNORECASE)
 # A sentence ends at . ! ? (and any closing quote, bracket or emphasis) before a space or
 # the end: "PLAN.md" and "3.9" stay whole, "**One goal.** When …" is two sentences.
-_SENTENCE = re.compile(r"(?:[^.!?]|[.!?]+(?![*_\"')\]]*(?:\s|$)))+(?:[.!?]+[*_\"')\]]*)?")
+_SENTENCE = lazy_pattern(r"(?:[^.!?]|[.!?]+(?![*_\"')\]]*(?:\s|$)))+(?:[.!?]+[*_\"')\]]*)?")
 
-_STRONG = re.compile(
+_STRONG = lazy_pattern(
     r"(?i)(?:WIP|TODO|FIXME|work in progress|in this session|this session|next session|left off|halfway|half-way|"
     r"right now|just (?:pushed|merged|finished|started|opened|deployed|fixed|ran|added|created)|CI is|"
     r"(?:I|we)(?:'m| am| are|'re) (?:\w+ )?in the middle of|(?:before|after) lunch|rest of the day|"
@@ -122,7 +123,7 @@ _MENTION_AFTER = frozenset({"pr", "prs", "pull", "commit", "commits", "label", "
                             "lists", "marker", "markers", "file", "files", "column", "columns", "lane", "state", "status"})
 
 # Bullets and marked lines ("✅ Added the tide table") are the changelog's and the board's to judge.
-_BULLET_LINE = re.compile(r"^\s*(?:(?:[-*+]|\d{1,3}[.)])\s|[✅☑✔✓❌✗✘⏳🔄🚧⬜☐🟡◻])")
+_BULLET_LINE = lazy_pattern(r"^\s*(?:(?:[-*+]|\d{1,3}[.)])\s|[✅☑✔✓❌✗✘⏳🔄🚧⬜☐🟡◻])")
 _TEMPORAL_RE = [(re.compile(p, re.IGNORECASE), m) for p, m in _TEMPORAL]
 # Words one of the patterns needs: a card (most cards) with none of them is passed over
 # without reading its sentences. Each pattern above holds one of these.
@@ -134,23 +135,23 @@ _TEMPORAL_ANCHORS = (
     "minutes", "hours", "ci is", "stopp", "paused", "parked", "stuck", "halted", "about to", "resum", "start here",
     "hand-off", "handoff", "handing", "for the next", "not started", "remaining", "what is left", "partially",
 )
-_NARRATIVE_GATE = re.compile(
+_NARRATIVE_GATE = lazy_pattern(
     r"\b(?:I|[Ww]e|[Ww]orking on|[Ss]till working|[Nn]eed to|[Pp]lan for|on my|Handing|[Ww]riting|[Dd]ebugging|"
     r"[Ii]nvestigating|[Ff]ixing|[Rr]efactoring|[Mm]igrating|[Tt]esting)\b"
 )
 # A to-do marker ("TODO: …", "FIXME(ana)") is a convention of code, read in any language;
 # a file or a word named ("TODO.md", "TODO comments") is not one.
-_TODO = re.compile(r"(?:^|(?<=[\s>*(\[]))(?:TODO|FIXME|TBD)\b(?!\.\w)(?=\**\s*[.:(—\u2013-]|\**\s*$)|^\W*(?:TODO|FIXME|TBD)\b(?!\.\w)")
+_TODO = lazy_pattern(r"(?:^|(?<=[\s>*(\[]))(?:TODO|FIXME|TBD)\b(?!\.\w)(?=\**\s*[.:(—\u2013-]|\**\s*$)|^\W*(?:TODO|FIXME|TBD)\b(?!\.\w)")
 _NARRATIVE_RE = [(re.compile(p), m) for p, m in _NARRATIVE]  # case matters: I, We
-_AS_OF = re.compile(rf"\bas of\s+(?:{DATE.pattern})", re.IGNORECASE)
-_COUNT_OR_STATE = re.compile(r"\d|\b(?:open|closed|remaining|left|done|pending|merged|complete|in progress|blocked)\b", re.IGNORECASE)
+_AS_OF = lazy_pattern(rf"\bas of\s+(?:{DATE.pattern})", re.IGNORECASE)
+_COUNT_OR_STATE = lazy_pattern(r"\d|\b(?:open|closed|remaining|left|done|pending|merged|complete|in progress|blocked)\b", re.IGNORECASE)
 
 
-_LINK_TEXT = re.compile(r"!?\[[^\]\n]*\]\([^)\n]*\)?")  # prose() has taken the URL out already
-_WHY = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:why|reason|because|context|background|incident)\s*(?:\*\*|__)?\s*:", re.IGNORECASE)
+_LINK_TEXT = lazy_pattern(r"!?\[[^\]\n]*\]\([^)\n]*\)?")  # prose() has taken the URL out already
+_WHY = lazy_pattern(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:why|reason|because|context|background|incident)\s*(?:\*\*|__)?\s*:", re.IGNORECASE)
 # A long quotation (a prompt to paste, someone's message) is someone else's words, not the card's state.
-_LONG_QUOTE = re.compile(r'"[^"\n]{60,}"|\u201c[^\u201d\n]{60,}\u201d')
-_LABEL = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)[^*_]{1,40}:?(?:\*\*|__)\s*:?")
+_LONG_QUOTE = lazy_pattern(r'"[^"\n]{60,}"|\u201c[^\u201d\n]{60,}\u201d')
+_LABEL = lazy_pattern(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)[^*_]{1,40}:?(?:\*\*|__)\s*:?")
 
 
 def statement_lines(lines: Iterable[tuple[int, str]]) -> list[tuple[int, str]]:

@@ -15,9 +15,9 @@ is language-neutral (numbers, versions, dates, code, paths, names) and by word o
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable
 
+from cardindex.lazy import lazy_pattern
 from cardindex.meaning.language import is_english
 from cardindex.meaning.words import ANTONYMS, NEGATORS, STOP, Statement, words
 from cardindex.store.card import Card
@@ -28,10 +28,10 @@ MULTI = "multi"  # one multi-valued key: each value is its own fact
 DESCRIBED = "described"  # one description written twice: one slot
 OPEN = "open"  # nothing structural: the wording decides
 
-_WORD = re.compile(r"[^\W\d_]+")
+_WORD = lazy_pattern(r"[^\W\d_]+")
 _ENGLISH = STOP | NEGATORS | frozenset(ANTONYMS)  # words that say a text is English
 _PUNCTUATION = ".,;:!?()[]{}\"'`*_-—"
-_NOT_ASCII_LETTER = re.compile(r"[^\W\d_a-zA-Z]")
+_NOT_ASCII_LETTER = lazy_pattern(r"[^\W\d_a-zA-Z]")
 
 
 def scope_of(card: Card) -> str:

@@ -21,6 +21,7 @@ import datetime as dt
 import re
 from typing import NamedTuple
 
+from cardindex.lazy import lazy_pattern
 from cardindex.meaning.repo_history import ID, ID_SLASH, History, ids_in
 from cardindex.store.card import Card
 
@@ -45,45 +46,45 @@ class Plan(NamedTuple):
 
 NEAR = 60  # characters between an id and the state word it takes
 
-_FILE_DATE = re.compile(r"(?<!\d)(20\d\d)-?(0[1-9]|1[0-2])-?(0[1-9]|[12]\d|3[01])(?!\d)")
-_FENCE = re.compile(r"^\s*(?:```|~~~).*?^\s*(?:```|~~~)[^\n]*$", re.MULTILINE | re.DOTALL)
+_FILE_DATE = lazy_pattern(r"(?<!\d)(20\d\d)-?(0[1-9]|1[0-2])-?(0[1-9]|[12]\d|3[01])(?!\d)")
+_FENCE = lazy_pattern(r"^\s*(?:```|~~~).*?^\s*(?:```|~~~)[^\n]*$", re.MULTILINE | re.DOTALL)
 # A clause: a line, cut at semicolons, sentence ends and middle dots (a table row stays whole: its cells are item and state).
-_CLAUSE_CUT = re.compile(r";\s+|(?<=[a-z0-9)*])\.\s+(?=[A-Z*(])|\s\u00b7\s")
+_CLAUSE_CUT = lazy_pattern(r";\s+|(?<=[a-z0-9)*])\.\s+(?=[A-Z*(])|\s\u00b7\s")
 
 # The open states of a piece of work (the small closed class), and the done ones.
-_OPEN = re.compile(
+_OPEN = lazy_pattern(
     r"(?<![\w-])(?:next(?=\s*[:=\u2014\u2013]|\s+session\s*[:=]|\s+up\b|\s+steps?\b|\s*(?:\*\*)?\s*(?:$|[.,;)]))|(?:is|are|comes?|goes) next\b|(?-i:NEXT)|not (?:yet )?(?:started|begun|implemented|built|done|merged|shipped|"
     r"committed|pushed|fixed|run|written|wired)|not yet|remain(?:s|ing)?|left to do|still to do|in progress|in flight|"
     r"pending|planned|awaiting|waiting (?:for|on)|in (?:a )?(?:PR|review)\b|still open|(?-i:OPEN)|(?:is|are|remains?|stays?) open|"
     r"blocked|TBD|TODO|to do|on hold|(?-i:HELD)|held until|owed|unpushed|unmerged|queued|WIP|upcoming)(?![\w-])",
     re.IGNORECASE)
-_DONE = re.compile(
+_DONE = lazy_pattern(
     r"(?<![\w-])(?:done|complete[d]?|shipped|merged|fixed|resolved|closed|landed|released|deployed|met|verified|"
     r"confirmed|mitigated|implemented|built|passed|removed|superseded|obsolete)(?![\w-])",
     re.IGNORECASE)
 # A state reported in the past ("was pending", "had been blocked"): history, not the state now.
-_PAST_BEFORE = re.compile(r"(?:\b(?:was|were|had been|used to be|previously|originally|once)\s+(?:\w+\s+){0,2})$", re.IGNORECASE)
+_PAST_BEFORE = lazy_pattern(r"(?:\b(?:was|were|had been|used to be|previously|originally|once)\s+(?:\w+\s+){0,2})$", re.IGNORECASE)
 
 _MONTHS = {m: i for i, names in enumerate(
     ("jan january", "feb february", "mar march", "apr april", "may", "jun june", "jul july", "aug august",
      "sep sept september", "oct october", "nov november", "dec december"), 1) for m in names.split()}
 _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-_DAY = re.compile(
+_DAY = lazy_pattern(
     rf"(?<![\w-])(?:(?P<iy>20\d\d)-(?P<im>0[1-9]|1[0-2])-(?P<id>0[1-9]|[12]\d|3[01])(?![\d-])"
     rf"|(?P<mn>{_MONTH})\.?\s+(?P<md>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?(?!\d|:)(?:,?\s+(?P<my>20\d\d))?"
     rf"|(?P<dd>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?\s+(?P<dm>{_MONTH})\.?,?\s+(?P<dy>20\d\d))(?![\w-])",
     re.IGNORECASE)
 # What makes a clause a plan for a day: the words before the day (within a few words) that point forward.
-_PLAN_BEFORE = re.compile(
+_PLAN_BEFORE = lazy_pattern(
     r"(?<![\w-])(?:planned(?: for| on)?|scheduled|due|deadline|starts|starting|begins|kicks off|"
     # a deferral's day is its target only after "to" or "until" ("deferred May 21" is when it was put off)
     r"(?:deferred|defer|postponed|pushed back|moved|held)\b[^.;\n]{0,30}?\b(?:to|until|till)|"
     r"review(?:ed)?(?: all items)? on|resumes?(?: on)?|target(?:ed)?(?: for)?|ETA|until|will)(?![\w-])(?P<gap>[^.;|\n]{0,40})$",
     re.IGNORECASE)
 # Words just before a day that make it the day something happened, not the day planned for it.
-_HAPPENED = re.compile(r"(?<![\w-])(?:decided|agreed|approved|written|updated|created|recorded|since|as of|dated|confirmed|"
+_HAPPENED = lazy_pattern(r"(?<![\w-])(?:decided|agreed|approved|written|updated|created|recorded|since|as of|dated|confirmed|"
                        r"verified|done|shipped|completed?|finished|started|began|set up)\W*(?:on\W*)?$", re.IGNORECASE)
-_RECURRING = re.compile(r"(?<![\w-])(?:every|each|annual(?:ly)?|yearly|monthly|weekly|recurring)(?![\w-])", re.IGNORECASE)
+_RECURRING = lazy_pattern(r"(?<![\w-])(?:every|each|annual(?:ly)?|yearly|monthly|weekly|recurring)(?![\w-])", re.IGNORECASE)
 
 
 def written_on(card: Card) -> dt.date | None:
@@ -151,18 +152,18 @@ def subject_ids(card: Card) -> list[str]:
 
 
 # Cheap tests that a card may hold an item or a dated plan at all: most cards hold neither.
-_ANY_STATE = re.compile(r"(?i)next|not |remain|left|still|progress|flight|pending|planned|await|wait|review|\bPR\b|open|"
+_ANY_STATE = lazy_pattern(r"(?i)next|not |remain|left|still|progress|flight|pending|planned|await|wait|review|\bPR\b|open|"
                         r"block|TBD|TODO|to do|hold|held|owed|unpushed|unmerged|queued|WIP|upcoming|done|complete|"
                         r"shipped|merged|fixed|resolved|closed|landed|released|deployed|met|verified|confirmed|"
                         r"mitigated|implemented|built|passed|removed|superseded|obsolete")
-_LETTER_DIGIT = re.compile(r"[A-Za-z]-?\d")
-_ANY_DAY = re.compile(r"(?i)jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|20\d\d-\d\d-\d\d")
-_ANY_LEAD = re.compile(r"(?i)plann|schedul|due|deadline|start|begin|kick|defer|postpon|pushed|moved|held|review|resume|"
+_LETTER_DIGIT = lazy_pattern(r"[A-Za-z]-?\d")
+_ANY_DAY = lazy_pattern(r"(?i)jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|20\d\d-\d\d-\d\d")
+_ANY_LEAD = lazy_pattern(r"(?i)plann|schedul|due|deadline|start|begin|kick|defer|postpon|pushed|moved|held|review|resume|"
                        r"target|ETA|until|will")
 
 
 # A line of the body that opens with a status label: "**REMAINING (open):** …", "Next: …", "Still to do - …".
-_STATUS_LABEL = re.compile(
+_STATUS_LABEL = lazy_pattern(
     r"^\W*(?:next(?: steps?| session)?|remaining|still to do|left to do|to ?do|open items?|pending|not yet done)\b[^:=\n]{0,20}[:=\u2014]",
     re.IGNORECASE)
 
@@ -222,7 +223,7 @@ def items(card: Card) -> list[Item]:
     return out
 
 
-_NEXT_BEFORE = re.compile(r"(?i)\bnext\b(?=\s+[A-Za-z]{1,5}-?\d)")
+_NEXT_BEFORE = lazy_pattern(r"(?i)\bnext\b(?=\s+[A-Za-z]{1,5}-?\d)")
 
 
 def says_open(text: str, item: str) -> bool:

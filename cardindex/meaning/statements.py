@@ -32,11 +32,11 @@ usually the one that holds; the message says which card is newer when the dates 
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
+from cardindex.lazy import lazy_pattern
 from cardindex.meaning.documents import Documents, units
 from cardindex.meaning.values import equivalent, kind
 from cardindex.meaning.words import CALENDAR, Words, words
@@ -57,15 +57,15 @@ RECORD_SHARED = 0.2  # two records sharing more of their plain words than this a
 QUOTE = 90  # characters of each statement quoted in a finding
 
 _MONTHS = CALENDAR | {"may"}  # the calendar words leave out the month that is also a verb
-_ISO_DAY = re.compile(r"^\d{4}-\d\d(?:-\d\d)?$")
-_IDENTIFIER = re.compile(r"^[a-z]{1,8}-\d{1,5}[a-z]?$")  # as `words` gives it: "sev-45", "req-12", "inc-2031"
-_LABELLED = re.compile(r"^[\W_]*([A-Za-z]{1,8}-\d{1,5}[a-z]?)[\W_]+([A-Z]{3,})\b")  # "**SEV-45** HIGH", "| SEV-45 | HIGH |"
-_CAPITALS = re.compile(r"\b[A-Z]{3,}\b")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*(\[])")
-_ASIDE = re.compile(r"\s*(\([^()]{3,}\))\s*")  # a parenthesis is a statement of its own: "18 open (10 carried + 8 new)"
-_MARKER = re.compile(r"^\s*\d+[.)]\s+")
-_SHOWN_MARK = re.compile(r"^\s*(?:[-*+]|#+)\s+")  # a bullet or heading mark: not quoted
-_RULE_ROW = re.compile(r"^\|[\s|:-]*$")
+_ISO_DAY = lazy_pattern(r"^\d{4}-\d\d(?:-\d\d)?$")
+_IDENTIFIER = lazy_pattern(r"^[a-z]{1,8}-\d{1,5}[a-z]?$")  # as `words` gives it: "sev-45", "req-12", "inc-2031"
+_LABELLED = lazy_pattern(r"^[\W_]*([A-Za-z]{1,8}-\d{1,5}[a-z]?)[\W_]+([A-Z]{3,})\b")  # "**SEV-45** HIGH", "| SEV-45 | HIGH |"
+_CAPITALS = lazy_pattern(r"\b[A-Z]{3,}\b")
+_SENTENCE = lazy_pattern(r"(?<=[.!?])\s+(?=[A-Z`*(\[])")
+_ASIDE = lazy_pattern(r"\s*(\([^()]{3,}\))\s*")  # a parenthesis is a statement of its own: "18 open (10 carried + 8 new)"
+_MARKER = lazy_pattern(r"^\s*\d+[.)]\s+")
+_SHOWN_MARK = lazy_pattern(r"^\s*(?:[-*+]|#+)\s+")  # a bullet or heading mark: not quoted
+_RULE_ROW = lazy_pattern(r"^\|[\s|:-]*$")
 
 __all__ = ["Said", "contradicted", "said"]
 
@@ -268,7 +268,7 @@ def _quote(text: str) -> str:
     return repr(text if len(text) <= QUOTE else text[:QUOTE - 1] + "…")
 
 
-_DATE = re.compile(r"(?<!\d)(20\d\d-[01]\d-[0-3]\d)(?!\d)")
+_DATE = lazy_pattern(r"(?<!\d)(20\d\d-[01]\d-[0-3]\d)(?!\d)")
 
 
 def _dated(card: Card) -> str | None:

@@ -11,9 +11,9 @@ from queries, unless they are part of a compound.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 
+from cardindex.lazy import lazy_pattern
 from cardindex.meaning.stem import stem as _snowball
 
 FORMAT = "terms-6"
@@ -22,7 +22,7 @@ FORMAT = "terms-6"
 # warm search 2-3 ms, so a search index hands over the table it was analysed with
 # (`adopt_irregular`); the table is part of the analysis that FORMAT names.
 _irregular: dict[str, str] | None = None
-_WORD = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
+_WORD = lazy_pattern(r"[^\W_]+(?:-[^\W_]+)*")
 # Function words that say nothing about what a card is about (the usual English set).
 STOP = frozenset(
     ["a", "an", "the", "to", "of", "in", "on", "at", "for", "by", "with", "from", "and", "or", "not", "no", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "which", "what", "who", "whom", "whose", "how", "when", "where", "why", "do", "does", "did", "done", "i", "me", "my", "we", "our", "us", "you", "your", "they", "them", "their", "he", "she", "his", "her", "can", "could", "should", "would", "must", "may", "might", "will", "shall", "use", "used", "using", "there", "here", "about", "as", "if", "then", "than", "so", "any", "all", "some", "into", "onto", "out", "up", "over", "also", "just", "only", "very", "has", "have", "had", "get", "got"]

@@ -6,19 +6,20 @@ import functools
 import re
 from collections.abc import Iterator
 
+from cardindex.lazy import lazy_pattern
 from cardindex.meaning.words import words
 from cardindex.store.card import Card, field_line
 from cardindex.store.frontmatter import nested_line
 
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_INLINE_CODE = re.compile(r"`[^`\n]*`")
-_URL = re.compile(r"\b(?:https?|ftp|file)://\S+|\bwww\.\S+")
-_QUOTED = re.compile(r"\"[^\"\n]{1,80}\"|“[^”\n]{1,80}”|(?<![\w])'[^'\n]{1,80}'(?![\w])")
+_FENCE = lazy_pattern(r"^\s*(```|~~~)")
+_INLINE_CODE = lazy_pattern(r"`[^`\n]*`")
+_URL = lazy_pattern(r"\b(?:https?|ftp|file)://\S+|\bwww\.\S+")
+_QUOTED = lazy_pattern(r"\"[^\"\n]{1,80}\"|“[^”\n]{1,80}”|(?<![\w])'[^'\n]{1,80}'(?![\w])")
 # A wikilink names a card; its name is not prose (`[[ship-blocked-by-ci]]`). A Markdown
 # link keeps its shape here: the session rules take link titles out whole
 # (`session_words.statement_lines`), and the derivable rules read its target as a path.
-_WIKILINK = re.compile(r"!?\[\[[^\]\n]*\]\]")
-_IGNORE_COMMENT = re.compile(r"<!--\s*cards:\s*ignore\s+([A-Za-z0-9_, ]+?)\s*-->")
+_WIKILINK = lazy_pattern(r"!?\[\[[^\]\n]*\]\]")
+_IGNORE_COMMENT = lazy_pattern(r"<!--\s*cards:\s*ignore\s+([A-Za-z0-9_, ]+?)\s*-->")
 
 
 def body_start_line(card: Card) -> int:
@@ -92,10 +93,10 @@ def ignored_on_lines(card: Card) -> dict[int, set[str]]:
     return out
 
 
-_HEX = re.compile(r"\b[0-9a-f]{7,40}\b")
+_HEX = lazy_pattern(r"\b[0-9a-f]{7,40}\b")
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+_SENTENCE_END = lazy_pattern(r"(?<=[.!?;])\s+")
 
 
 def said(card: Card) -> tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]:

@@ -21,6 +21,8 @@ import functools
 import re
 from typing import NamedTuple
 
+from cardindex.lazy import lazy_pattern
+
 
 class Form(NamedTuple):
     """One value as a text gives it: its kind, its normal form, and the words that wrote it."""
@@ -54,32 +56,32 @@ _DURATION_UNIT = r"(?:milliseconds?|ms|seconds?|secs?|s|minutes?|mins?|m|hours?|
                  r"months?|years?|yrs?)"
 _SIZE_UNIT = r"(?:[kmgt]i?b|bytes?|[kmg])"
 
-_MEASURE = re.compile(rf"(?i)(?<![\w.:/-])({_NUMBER})(?:\s*-\s*|\s*)(?:of\s+an?\s+)?({_DURATION_UNIT}|{_SIZE_UNIT}|%|"
+_MEASURE = lazy_pattern(rf"(?i)(?<![\w.:/-])({_NUMBER})(?:\s*-\s*|\s*)(?:of\s+an?\s+)?({_DURATION_UNIT}|{_SIZE_UNIT}|%|"
                       rf"percent|per\s*cent)(?![\w/])")
-_LIST = re.compile(rf"(?i)(?<![\w.:/#-]){_LISTED}(?:\s*,\s*{_LISTED})*\s*,?\s*(?:and|or)\s+(?P<last>{_LISTED})\s*"
+_LIST = lazy_pattern(rf"(?i)(?<![\w.:/#-]){_LISTED}(?:\s*,\s*{_LISTED})*\s*,?\s*(?:and|or)\s+(?P<last>{_LISTED})\s*"
                    r"(?P<unit>milliseconds?|seconds?|minutes?|mins|hours?|hrs|days?|weeks?|months?|years?)(?![\w/])")
-_COUNTED = re.compile(rf"(?i)(?<![\w.:/-]){_NUMBER}\s+$")
-_EVERY = re.compile(r"(?i)\b(?:per|every|each)\s*$")
-_TIMES = re.compile(r"(?i)\b(?:(\w+)\s+times|twice|once)\s*(?:per\s*)?$")
-_FRACTION = re.compile(r"(?i)\b(?:(half)\s+an?|an?\s+(half)|(?:an?\s+)?(quarter)\s+of\s+an?|(three)\s+quarters\s+of\s+an?)"
+_COUNTED = lazy_pattern(rf"(?i)(?<![\w.:/-]){_NUMBER}\s+$")
+_EVERY = lazy_pattern(r"(?i)\b(?:per|every|each)\s*$")
+_TIMES = lazy_pattern(r"(?i)\b(?:(\w+)\s+times|twice|once)\s*(?:per\s*)?$")
+_FRACTION = lazy_pattern(r"(?i)\b(?:(half)\s+an?|an?\s+(half)|(?:an?\s+)?(quarter)\s+of\s+an?|(three)\s+quarters\s+of\s+an?)"
                        r"\s+(minute|hour|day|second|week|month|year)\b")
 _PARTS = {"half": 0.5, "quarter": 0.25, "three": 0.75}
-_CLOCK = re.compile(r"(?i)(?<![\w:.])(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)|(?<![\w:.])([01]?\d|2[0-3]):([0-5]\d)"
+_CLOCK = lazy_pattern(r"(?i)(?<![\w:.])(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)|(?<![\w:.])([01]?\d|2[0-3]):([0-5]\d)"
                     r"(?::\d{2})?(?![\w:])|\b(noon|midday|midnight)\b")
 _DAY_NAMES = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _DAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?|(?:wednes|satur)days?"
-_DAY_RANGE = re.compile(rf"(?i)\b({_DAY})\.?\s*(?:-|\u2013|\u2014|to|through|thru|until)\s*({_DAY})\b")
-_DAY_ONE = re.compile(rf"(?i)\b({_DAY})\b\.?")
-_JOINED = re.compile(r"(?i)\s*(?:,|/|&|and|or|,\s*and|,\s*or)\s*")
-_WEEKDAYS = re.compile(r"(?i)\b(?:every\s+|on\s+)?(weekdays?|work(?:ing)?\s*days?|business\s+days?|weekends?)\b")
-_VERSION = re.compile(r"(?<![\w.])([A-Za-z][A-Za-z.+-]{1,20})\s+v?(\d+(?:\.\d+){0,2}|\d+\.x)(?![\w%:]|\.\d|\s*(?:%|" + _DURATION_UNIT
+_DAY_RANGE = lazy_pattern(rf"(?i)\b({_DAY})\.?\s*(?:-|\u2013|\u2014|to|through|thru|until)\s*({_DAY})\b")
+_DAY_ONE = lazy_pattern(rf"(?i)\b({_DAY})\b\.?")
+_JOINED = lazy_pattern(r"(?i)\s*(?:,|/|&|and|or|,\s*and|,\s*or)\s*")
+_WEEKDAYS = lazy_pattern(r"(?i)\b(?:every\s+|on\s+)?(weekdays?|work(?:ing)?\s*days?|business\s+days?|weekends?)\b")
+_VERSION = lazy_pattern(r"(?<![\w.])([A-Za-z][A-Za-z.+-]{1,20})\s+v?(\d+(?:\.\d+){0,2}|\d+\.x)(?![\w%:]|\.\d|\s*(?:%|" + _DURATION_UNIT
                       + r"\b|" + _SIZE_UNIT + r"\b))")
-_COUNT = re.compile(rf"(?i)(?<![\w.:/-])({_NUMBER})\s+([a-z][a-z-]{{2,}})")
-_CODE = re.compile(r"`([^`\n]+)`|(?<![\w-])([a-z]+(?:-[a-z]+)+-\d+[a-z]?)(?![\w-])|\b(https?://[^\s)>\]]+)|(?<![\w@/.-])((?:[a-z0-9-]+\.)+(?:dev|com|io|net|org|app|cloud|so|sh))"
+_COUNT = lazy_pattern(rf"(?i)(?<![\w.:/-])({_NUMBER})\s+([a-z][a-z-]{{2,}})")
+_CODE = lazy_pattern(r"`([^`\n]+)`|(?<![\w-])([a-z]+(?:-[a-z]+)+-\d+[a-z]?)(?![\w-])|\b(https?://[^\s)>\]]+)|(?<![\w@/.-])((?:[a-z0-9-]+\.)+(?:dev|com|io|net|org|app|cloud|so|sh))"
                    r"(?![\w/-])")
-_CHANNEL = re.compile(r"(?<![\w&#/])#([a-z][\w-]{1,40})\b")
-_QUOTED = re.compile(r"[\"\u201c]([^\"\u201d\n\s]+(?:\s[^\"\u201d\n\s]+){0,3})[\"\u201d]")
-_NAME = re.compile(r"(?<=[a-z,;:(] )([A-Z0-9]*[A-Z][\w+#.-]*[A-Za-z0-9+#](?:[ ]+[A-Z][\w+#.-]*[A-Za-z0-9+#]){0,3})")
+_CHANNEL = lazy_pattern(r"(?<![\w&#/])#([a-z][\w-]{1,40})\b")
+_QUOTED = lazy_pattern(r"[\"\u201c]([^\"\u201d\n\s]+(?:\s[^\"\u201d\n\s]+){0,3})[\"\u201d]")
+_NAME = lazy_pattern(r"(?<=[a-z,;:(] )([A-Z0-9]*[A-Z][\w+#.-]*[A-Za-z0-9+#](?:[ ]+[A-Z][\w+#.-]*[A-Za-z0-9+#]){0,3})")
 _CALENDAR = frozenset(_DAY_NAMES + [d + "s" for d in _DAY_NAMES] + [
     "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
     "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"])
@@ -261,7 +263,7 @@ def masked(text: str) -> str:
     return "".join(out)
 
 
-_EXAMPLES = re.compile(r"(?i)\b(?:e\.\s?g\.|eg\.|for example|for instance|such as)[^.;)\n]*|:[ \t]*[^.:;\n]*,[^.:;\n]*(?=\.|$)",
+_EXAMPLES = lazy_pattern(r"(?i)\b(?:e\.\s?g\.|eg\.|for example|for instance|such as)[^.;)\n]*|:[ \t]*[^.:;\n]*,[^.:;\n]*(?=\.|$)",
                        re.MULTILINE)
 
 
@@ -283,7 +285,7 @@ def by_kind(text: str) -> dict[str, frozenset[str]]:
 
 MEASURED = frozenset({"duration", "interval", "size", "percent", "time", "days", "version", "count"})  # kinds of amounts
 # What any value `normalized` rewrites needs: a unit, a clock, a day or a day-set word.
-_MAY_MEASURE = re.compile(
+_MAY_MEASURE = lazy_pattern(
     r"(?i)\d[:%]|\d\s?(?:[kmgt]i?b|ms|[smhdw]|am|pm|a\.m|p\.m)\b|\b(?:secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|wks?|weeks?|months?"
     r"|years?|yrs?|bytes?|[kmgt]i?b|percent|am|pm|a\.m|p\.m|noon|midday|midnight|weekdays?|weekends?|work(?:ing)?\s*days?"
     r"|business|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?|(?:wednes|satur)days?)\b")

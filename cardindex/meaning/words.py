@@ -16,6 +16,7 @@ import re
 from collections import defaultdict
 from typing import NamedTuple
 
+from cardindex.lazy import lazy_pattern
 from cardindex.meaning.stem import stem
 from cardindex.meaning.value_forms import normalized
 from cardindex.store.card import Card
@@ -171,7 +172,7 @@ def words(text: str) -> Words:
 # A code span that is one punctuation mark names it: "`;`" is "semicolon" in every language.
 _SYMBOL_NAMES = {";": "semicolon", ",": "comma", "|": "pipe", ":": "colon", ".": "dot", "/": "slash",
                  "\\": "backslash", "-": "hyphen", "_": "underscore", "\\t": "tab", "#": "hash", "@": "at-sign"}
-_SYMBOL_SPAN = re.compile(r"`([^\w\s`]|\\t)`")
+_SYMBOL_SPAN = lazy_pattern(r"`([^\w\s`]|\\t)`")
 
 
 def _symbol(m: re.Match[str]) -> str:
@@ -186,7 +187,7 @@ def _titled(found: list[tuple[str, str]]) -> bool:
     return sum(raw[0].isupper() for raw in alpha) * 10 >= len(alpha) * 7
 
 
-_UNSPACED = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+_UNSPACED = lazy_pattern("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
 
 
 def _unspaced(raw: str) -> tuple[tuple[str, bool], ...] | None:
@@ -253,22 +254,22 @@ _PHRASE_WORDS = {
     "make sure": "ensure", "be sure": "ensure", "prior to": "before", "in advance of": "before",
 }
 _PHRASE_KEYS = ("than", "latest", "most", "least", "sure", "prior", "advance")  # each phrase has one: a cheap test first
-_PHRASES = re.compile(r"(?i)\b(?:" + "|".join(p.replace(" ", r"\s+") for p in _PHRASE_WORDS) + r")\b")
+_PHRASES = lazy_pattern(r"(?i)\b(?:" + "|".join(p.replace(" ", r"\s+") for p in _PHRASE_WORDS) + r")\b")
 
 
 def _phrase(m: re.Match[str]) -> str:
     return _PHRASE_WORDS[" ".join(m.group().lower().split())]
 
 
-_TOKEN_SPLIT = re.compile("((?:[^\\W_]|@)(?:[^\\W_]|[@.+/:'\u2019-])*[^\\W_]|[^\\W_])([.!?:;](?=\\s|$))?")
-_REASON_LINE = re.compile(r"(?i)^\W*(?:why|how to apply|source|see also|related|context|reason|because)\b[^:]{0,20}:")
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+")
+_TOKEN_SPLIT = lazy_pattern("((?:[^\\W_]|@)(?:[^\\W_]|[@.+/:'\u2019-])*[^\\W_]|[^\\W_])([.!?:;](?=\\s|$))?")
+_REASON_LINE = lazy_pattern(r"(?i)^\W*(?:why|how to apply|source|see also|related|context|reason|because)\b[^:]{0,20}:")
+_SENTENCE_SPLIT = lazy_pattern(r"(?<=[.!?])\s+")
 # A rule's clause ends at ';' or where a reason or circumstance starts (", when traffic is low").
-_CLAUSE_SPLIT = re.compile(r";(?=(?:[^`]*`[^`]*`)*[^`]*$)|,\s+(?=(?:because|since|so|as|when|while|which|where)\b)",
+_CLAUSE_SPLIT = lazy_pattern(r";(?=(?:[^`]*`[^`]*`)*[^`]*$)|,\s+(?=(?:because|since|so|as|when|while|which|where)\b)",
                            re.IGNORECASE)  # not at a ';' inside a code span
 
 
-QUESTION = re.compile(r"(?i)^\W*(?:how|what|which|when|where|who|whom|whose|whether|why)\b")
+QUESTION = lazy_pattern(r"(?i)^\W*(?:how|what|which|when|where|who|whom|whose|whether|why)\b")
 
 
 def _fact(card: Card, description: Words) -> tuple[str, Words | None, Words | None]:

@@ -65,6 +65,9 @@ class Vault:
         if parse_cache is not None and use_cache:  # a long-running caller's, kept from its last run
             parse_cache.next_run()
             self._cache = parse_cache
+        from cardindex.store import built
+
+        built.use(self.state_dir / "cache" if use_cache else None)  # tables built from the package (synonyms)
 
     # -------------------------------------------------------------- names and places
 

@@ -1,0 +1,91 @@
+"""Tables built from the package's own data and code, remembered on disk between processes.
+
+Some tables cost more to build than a whole `cards add` should: the WordNet synonym groups
+by normalized word take about 0.26 s (32,000 words through `meaning.words.normal`), and by
+Snowball stem 0.14 s more, in every process that compares two cards. They depend only on
+the installed package (its data files and the code that derives from them), never on a
+vault's cards; they are kept as marshal in the `.cardindex/cache/` of the vault this
+process opened (`use`, called by `Vault` when its cache is on), as the vault's other caches
+are: nothing is written outside the vault, and `--no-cache` builds them in memory.
+
+A table is keyed on a digest of the tool's version, the interpreter's, and the path, size
+and mtime of every file under the package folders it is built from (as the lint cache
+keys its results on the sources): an edited source or a new version builds it again. A
+table that is missing, unreadable or of other inputs is built and written (best effort: a
+read-only or full disk only costs the build). The value must be marshal-able.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import marshal
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+T = TypeVar("T")
+PACKAGE = Path(__file__).resolve().parent.parent
+FORMAT = 1
+
+
+_FOLDER: list[Path] = []  # the cache folder of the vault opened last with its cache on (empty: none)
+
+
+def use(folder: Path | None) -> None:
+    """Keep tables in `folder` (a vault's `.cardindex/cache`), or nowhere (None)."""
+    wanted = [] if folder is None else [folder]
+    if _FOLDER != wanted:  # the same vault opened again keeps the object it had (nothing freed, nothing made)
+        _FOLDER[:] = wanted
+
+
+def inputs_digest(name: str, folders: Sequence[str]) -> bytes:
+    """What table `name` is built from: the versions, and every file under `folders` (package-relative) by stat."""
+    from cardindex import __version__
+
+    h = hashlib.blake2b(f"{name}\0{__version__}\0{sys.version}\0{FORMAT}\0".encode(), digest_size=16)
+    for folder in folders:
+        for dirpath, dirnames, filenames in sorted(os.walk(PACKAGE / folder)):
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+            for file in sorted(filenames):
+                if file.endswith(".pyc"):
+                    continue
+                try:
+                    st = os.stat(os.path.join(dirpath, file))
+                except OSError:
+                    continue
+                rel = os.path.relpath(os.path.join(dirpath, file), PACKAGE)
+                h.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+    return h.digest()
+
+
+def built(name: str, folders: Sequence[str], make: Callable[[], T]) -> T:
+    """`make()`, or the table it made last time from the same `folders` of the package (see the module docstring)."""
+    from cardindex.errors import CardIndexError
+    from cardindex.store.atomic import write_atomic
+
+    if not _FOLDER:
+        return make()
+    key = inputs_digest(name, folders)
+    path = _FOLDER[0] / f"built-{name}.marshal"
+    found = _load(path)
+    if found is not None and found[0] == key:
+        return found[1]  # type: ignore[no-any-return]
+    value = make()
+    if not path.parent.is_dir():  # a vault without `.cardindex/cache/` gets none made for this
+        return value
+    with contextlib.suppress(OSError, ValueError, CardIndexError):
+        write_atomic(path, marshal.dumps((key, cast(Any, value))), durable=False)
+    return value
+
+
+def _load(path: Path) -> tuple[bytes, Any] | None:
+    try:
+        found = marshal.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if isinstance(found, tuple) and len(found) == 2 and isinstance(found[0], bytes):
+        return found
+    return None
