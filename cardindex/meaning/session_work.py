@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from cardindex.lazy import lazy_pattern
 from cardindex.meaning.session_dates import DATE
 from cardindex.meaning.session_ellipsis import elided
 from cardindex.meaning.session_moment import finite
@@ -238,10 +239,13 @@ def work_note(sentence: str) -> str | None:
     low = sentence.lower()
     first = _FIRST.match(low)
     head = first.group(1) if first is not None else ""
+    # "Why we haven't moved to Postgres 17: …", "What makes the size check in CI go red": a
+    # question or its answer, about how things are in general, not where this sitting's work stands.
+    asks = head in _ASKING and _LEFT.match(low) is None
     found = ((_label(sentence) if head in _LABEL_HEADS else None)
-             or (_item_state(sentence) if any(h in low for h in _ITEM_HINTS) else None)
+             or (_item_state(sentence) if not asks and any(h in low for h in _ITEM_HINTS) else None)
              or (_position(sentence) if head in _POSITION_HEADS or "back up" in low else None)
-             or (_not_done(sentence) if "n't" in low or " not" in low or " only" in low else None)
+             or (_not_done(sentence) if not asks and ("n't" in low or " not" in low or " only" in low) else None)
              or (_board(sentence, closing=True) if any(h in low for h in _CLOSING_HINTS) else None))
     if found is not None:
         return found
@@ -274,6 +278,8 @@ def work_note(sentence: str) -> str | None:
 # The words each family needs, so that a sentence with none of them is passed over cheaply.
 _FIRST = re.compile(r"^\W*([\w'-]+)")
 _LABEL_HEADS = frozenset({"for", "open", "queue", "parked", "saved", "kept", "left", "still"})
+_ASKING = frozenset({"why", "what", "how", "when", "where", "which", "who", "whether"})
+_LEFT = lazy_pattern(r"^\W*what(?:'s| is| remains| still)\b")  # "What's left: …", "What remains": a board's label
 _ITEM_HINTS = ("#", "pr", "mr", "request", "issue", "ticket", "-", "ci", "branch", "build", "draft", "fork", "stash", "patch")
 _POSITION_HEADS = frozenset({"got", "as", "i'm", "i", "we're", "we", "up", "reached", "ended", "finished", "stopped", "left", "back"})
 _CLOSING_HINTS = ("done", "complete", "finished", "merged", "shipped", "landed", "not ")
