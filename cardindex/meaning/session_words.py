@@ -124,7 +124,7 @@ _MENTION_AFTER = frozenset({"pr", "prs", "pull", "commit", "commits", "label", "
 
 # Bullets and marked lines ("✅ Added the tide table") are the changelog's and the board's to judge.
 _BULLET_LINE = lazy_pattern(r"^\s*(?:(?:[-*+]|\d{1,3}[.)])\s|[✅☑✔✓❌✗✘⏳🔄🚧⬜☐🟡◻])")
-_TEMPORAL_RE = [(re.compile(p, re.IGNORECASE), m) for p, m in _TEMPORAL]
+_TEMPORAL_RE = [(lazy_pattern(p, re.IGNORECASE), m) for p, m in _TEMPORAL]
 # Words one of the patterns needs: a card (most cards) with none of them is passed over
 # without reading its sentences. Each pattern above holds one of these.
 _TEMPORAL_ANCHORS = (
@@ -142,7 +142,7 @@ _NARRATIVE_GATE = lazy_pattern(
 # A to-do marker ("TODO: …", "FIXME(ana)") is a convention of code, read in any language;
 # a file or a word named ("TODO.md", "TODO comments") is not one.
 _TODO = lazy_pattern(r"(?:^|(?<=[\s>*(\[]))(?:TODO|FIXME|TBD)\b(?!\.\w)(?=\**\s*[.:(—\u2013-]|\**\s*$)|^\W*(?:TODO|FIXME|TBD)\b(?!\.\w)")
-_NARRATIVE_RE = [(re.compile(p), m) for p, m in _NARRATIVE]  # case matters: I, We
+_NARRATIVE_RE = [(lazy_pattern(p), m) for p, m in _NARRATIVE]  # case matters: I, We
 _AS_OF = lazy_pattern(rf"\bas of\s+(?:{DATE.pattern})", re.IGNORECASE)
 _COUNT_OR_STATE = lazy_pattern(r"\d|\b(?:open|closed|remaining|left|done|pending|merged|complete|in progress|blocked)\b", re.IGNORECASE)
 

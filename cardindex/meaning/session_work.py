@@ -36,7 +36,7 @@ _ITEM = (
     r"|\b(?:the|my|our) (?:draft|fork|stash|patch)\b(?: of [\w -]{1,30}?)?)"
 )
 # A workflow state given to it in the same clause: review, rebase, colour of the run, distance from upstream.
-_ITEM_STATE = re.compile(
+_ITEM_STATE = lazy_pattern(
     rf"{_ITEM}[^.;:,]{{0,40}}?\b(?:(?:is|are|was|got|now|still)\s+)*"
     r"(?:(?:re)?opened|rebased|approved|red|green|failing|passing|unmerged|unpushed|in review|in draft|a draft|stuck|reverted"
     r"|has (?:one|two|three|no|\d+) (?:approvals?|reviews?|comments?|conflicts?)|(?:one|two|three|no|\d+) (?:approvals?)"
@@ -51,41 +51,41 @@ _STATIVE = frozenset({
     "limited", "restricted", "used", "hidden", "exposed", "backed", "keyed", "gated", "scoped", "aimed", "modelled",
     "modeled", "tested", "rated", "priced", "measured", "run", "set", "seated", "printed", "found",
 })
-_ACT_PREP = re.compile(
+_ACT_PREP = lazy_pattern(
     r"^\W*(?P<verb>(?-i:[A-Z])[a-z]+ed|(?-i:Gave|Ran|Dug|Fell|Got|Came|Went|Spent))"
     r"(?:\s+(?:up|back|out|off|in))?\s+(?:at|on|on to|onto|into|through|with)\s+(?:the|a|an|my|our|this|that|these|those|#\d+)\b",
     re.IGNORECASE,
 )
 # An act the writer has not done: "I have not touched …", "Haven't flashed any", "I have only looked at …".
-_NOT_DONE = re.compile(
+_NOT_DONE = lazy_pattern(
     r"(?:^\W*(?:have|has)|\b(?:I|we)(?:\s+have|'ve))(?:n't|\s+not|\s+only|\s+not yet)\s+(?P<verb>[a-z]+ed|made|done|run|built|written|"
     r"touched|sent|begun|seen)\b(?!\s+(?:before|since|in years|ever)\b)",
     re.IGNORECASE,
 )
-_NOT_DONE_TAIL = re.compile(r"\b(?:before|since|ever|in years|for years|never)\b", re.IGNORECASE)
+_NOT_DONE_TAIL = lazy_pattern(r"\b(?:before|since|ever|in years|for years|never)\b", re.IGNORECASE)
 _KNOWING = frozenset({"needed", "wanted", "decided", "used", "liked", "noticed", "learned", "expected", "considered", "tried"})
 # Counts that tally work: "412 of 960 scores scanned", "140 files in, 60 to go", "318 green, two skipped".
 _N = r"(?:\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)"
-_TALLY_OF = re.compile(rf"\b{_N} of (?:the )?{_N}(?:\s+[\w-]+){{0,3}}\s+(?!(?:need|needs|must|may|can)\b)(?:[a-z]+ed|done|built|left|to go)\b",
+_TALLY_OF = lazy_pattern(rf"\b{_N} of (?:the )?{_N}(?:\s+[\w-]+){{0,3}}\s+(?!(?:need|needs|must|may|can)\b)(?:[a-z]+ed|done|built|left|to go)\b",
                        re.IGNORECASE)
-_TO_GO = re.compile(rf"\b{_N} (?:more )?(?:[\w-]+ )?to go\b|\b{_N} [\w-]+ in,\s*{_N}", re.IGNORECASE)
-_RUN_COUNT = re.compile(rf"\b{_N}\s+(?:tests?\s+)?(?:passed|passing|green|failed|failing|skipped|xfail(?:ed)?|errored|flaky)\b",
+_TO_GO = lazy_pattern(rf"\b{_N} (?:more )?(?:[\w-]+ )?to go\b|\b{_N} [\w-]+ in,\s*{_N}", re.IGNORECASE)
+_RUN_COUNT = lazy_pattern(rf"\b{_N}\s+(?:tests?\s+)?(?:passed|passing|green|failed|failing|skipped|xfail(?:ed)?|errored|flaky)\b",
                         re.IGNORECASE)
-_DIGITS = re.compile(r"\d")
-_COUNT_WORDS = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|a few|several)\b", re.IGNORECASE)
-_RUN_RATIO = re.compile(r"\b\d[\d,]*\s*/\s*\d[\d,]*\s+(?:tests?\s+|specs?\s+|checks?\s+)?(?:passing|passed|green)\b", re.IGNORECASE)
-_RUN_LABEL = re.compile(r"\b(?:suite|run|build)\s+(?:is\s+|was\s+)?at\b|^\W*(?:tests?|suite|specs?|ci|checks?)\s*:", re.IGNORECASE)
-_SEGMENT_COUNT = re.compile(rf"^\W*(?:[\w-]+ ){{0,3}}?{_N}\s+(?:[\w-]+\s+){{0,2}}(?P<verb>[a-z]+ed)\b", re.IGNORECASE)
+_DIGITS = lazy_pattern(r"\d")
+_COUNT_WORDS = lazy_pattern(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|a few|several)\b", re.IGNORECASE)
+_RUN_RATIO = lazy_pattern(r"\b\d[\d,]*\s*/\s*\d[\d,]*\s+(?:tests?\s+|specs?\s+|checks?\s+)?(?:passing|passed|green)\b", re.IGNORECASE)
+_RUN_LABEL = lazy_pattern(r"\b(?:suite|run|build)\s+(?:is\s+|was\s+)?at\b|^\W*(?:tests?|suite|specs?|ci|checks?)\s*:", re.IGNORECASE)
+_SEGMENT_COUNT = lazy_pattern(rf"^\W*(?:[\w-]+ ){{0,3}}?{_N}\s+(?:[\w-]+\s+){{0,2}}(?P<verb>[a-z]+ed)\b", re.IGNORECASE)
 _PERMIT = frozenset({"allowed", "permitted", "required", "supported", "reserved", "included", "expected", "needed",
                      "limited", "capped", "seeded", "named", "called", "based"})
 # A part of the system that is a placeholder for now: "is still a mock", "still hard-coded".
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = lazy_pattern(
     r"\bstill\s+(?:(?:is|are|was)\s+)?(?:a |an )?(?:mock|mocked|stub|stubbed|hard-?coded|placeholder|fake|untested|unwired|"
     r"empty|blank|commented out)\b",
     re.IGNORECASE,
 )
 # The place in a sequence: "Up to step 4", "Ended on the permissions matrix", "Stopped where …", "Back on the queue after …".
-_POSITION = re.compile(
+_POSITION = lazy_pattern(
     r"^\W*(?:got )?as far as (?:the|step|page|row|chapter|section)\b"
     r"|^\W*(?:(?:I'm|I am|we're|we are)\s+)?(?:up to|got to|reached)\s+(?:step|stage|page|row|chapter|section|item|part|round|phase|task)\s+\d+\b"
     r"|^\W*(?:ended|finished|stopped|left (?:it|things|off))\s+(?:on|at|where|with)\b"
@@ -94,13 +94,13 @@ _POSITION = re.compile(
     re.IGNORECASE,
 )
 # A label that addresses the next sitting or a pending question.
-_NEXT_LABEL = re.compile(
+_NEXT_LABEL = lazy_pattern(
     r"^\W*(?i:for whoever (?:[\w']+ ){0,3}?(?:continues|picks (?:this|it) up|is next|comes next|takes over)"
     r"|open questions? for (?-i:[A-Z][a-z]+)|(?:queue|parked|saved|kept) for later|left to (?:check|do|try|test|decide)"
     r"|still to (?:check|do|try|test|decide))\b\s*[:\u2014\u2013-]",
 )
 # A reply awaited from one person: "until she replies", "Waiting to hear from the librarian".
-_AWAITED = re.compile(
+_AWAITED = lazy_pattern(
     r"\buntil (?:she|he|[A-Z][a-z]+) (?:replies|answers|confirms|gets back|decides|responds|signs off)\b"
     r"|\b(?i:waiting to hear (?:from|back))\b"
     # an arrangement that lasts while the writer tries something: "on for our accounts only while we check the player"
@@ -111,48 +111,48 @@ _AWAITED = re.compile(
     r"|\b(?i:(?:feature-?complete|done|finished|complete|working) (?:except|but for|apart from) (?:the|a|an|one|two)\b)",
 )
 # A clock time of the writer's day beside a past act ("Pushed 3.4.1 at noon", "Gave up around four").
-_CLOCK = re.compile(r"\b(?:at noon|around (?:noon|one|two|three|four|five|six|seven|eight|nine|ten|eleven|\d{1,2}(?::\d\d)?\s*(?:am|pm)?))\b",
+_CLOCK = lazy_pattern(r"\b(?:at noon|around (?:noon|one|two|three|four|five|six|seven|eight|nine|ten|eleven|\d{1,2}(?::\d\d)?\s*(?:am|pm)?))\b",
                     re.IGNORECASE)
-_PAST_ACT = re.compile(r"^\W*(?:[A-Za-z][a-z]+ed|gave|ran|got|went|spent|sent|made|built|took)\b", re.IGNORECASE)
-_REASON = re.compile(r"\b(?:because|since|so that|due to|in order to)\b|[,;]\s+so\b", re.IGNORECASE)
-_LABEL = re.compile(r"^\W*(?:[\w-]+\s+){0,4}?[\w-]+\s*:\s+(?=[a-z])")
-_CONDITION = re.compile(r"\b(?:when|whenever|if|unless|once)\b", re.IGNORECASE)
-_GENERIC = re.compile(r"^\W*(?:a|an|any|every|each|no)\s", re.IGNORECASE)
+_PAST_ACT = lazy_pattern(r"^\W*(?:[A-Za-z][a-z]+ed|gave|ran|got|went|spent|sent|made|built|took)\b", re.IGNORECASE)
+_REASON = lazy_pattern(r"\b(?:because|since|so that|due to|in order to)\b|[,;]\s+so\b", re.IGNORECASE)
+_LABEL = lazy_pattern(r"^\W*(?:[\w-]+\s+){0,4}?[\w-]+\s*:\s+(?=[a-z])")
+_CONDITION = lazy_pattern(r"\b(?:when|whenever|if|unless|once)\b", re.IGNORECASE)
+_GENERIC = lazy_pattern(r"^\W*(?:a|an|any|every|each|no)\s", re.IGNORECASE)
 
 
 # Part of the work moved, the rest "still" on the old path: "Fines and waitlists still read the old tables".
-_STILL_OLD = re.compile(
+_STILL_OLD = lazy_pattern(
     r"\bstill\s+(?:[a-z]+\s+){1,2}?(?:through |to |from |on |against |at |with |in )?the (?:old|previous|legacy)\b", re.IGNORECASE
 )
-_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_YEAR = lazy_pattern(r"\b(?:19|20)\d\d\b")
 
 
 # A verbless item closed by what was done to it: "v0.3 tagged locally", "release notes drafted", "Phase 2 complete".
-_DONE_ITEM = re.compile(
+_DONE_ITEM = lazy_pattern(
     r"^\W*(?P<item>(?:[\w./#()-]+\s+){1,5}?)(?:(?:locally|already|now)\s+)?(?P<pp>[a-z]{3,}ed|done|built|written|complete|finished|"
     r"merged|shipped|landed|not (?:yet )?(?:[a-z]+ed|opened|built|written|run|done))(?:\s+(?:locally|already|now|too))?\W*$",
     re.IGNORECASE,
 )
 # Labels that say what state the items after them are in: "Uncommitted: …", "Not built: …", "Open PRs: …".
-_STATE_LABEL = re.compile(
+_STATE_LABEL = lazy_pattern(
     r"^\W*(?:uncommitted|unpushed|unmerged|not (?:yet )?(?:built|done|merged|pushed|wired|started|ported|tested)|in flight"
     r"|open (?:PRs|pull requests|merge requests|branches)|then|after that|afterwards)\s*:\s*\S",
     re.IGNORECASE,
 )
 # The writer's act in progress, subject left out: "Continuing with the refunds module", "Still seeing the duplicates".
-_ING_ACT = re.compile(
+_ING_ACT = lazy_pattern(
     r"^\W*(?:(?-i:[A-Z])[a-z]+ing(?:\s+(?:on|up|back|over))?\s+(?:with|on|onto|to|through|into|at)\s+(?:the|a|an|my|our|this|that)\b"
     r"|still\s+(?:seeing|getting|hitting|chasing|debugging|fighting|investigating|looking (?:at|into)|working (?:on|through)|trying)\b)",
     re.IGNORECASE,
 )
 # Part of the work moved: "Half the stores are on the new feed", "Most of the parser is in".
-_PARTIAL = re.compile(
+_PARTIAL = lazy_pattern(
     r"\b(?:half|most|some|part|a few|all but (?:one|two|three|\d+))(?: of)? the [\w -]{1,30}?\s(?:is|are|have been|has been)\s+"
     r"(?:now\s+)?(?:in|done|wired|merged|ported|migrated|converted|on the new|using the new|moved to the new|switched to the new)\b",
     re.IGNORECASE,
 )
 # A state of the writer's work said with its subject left out, or what comes next.
-_BARE_STATE = re.compile(
+_BARE_STATE = lazy_pattern(
     r"^\W*ready for (?:review|merge|QA|testing|release|deploy)\b"
     r"|\bawaiting (?:[\w-]+ ){0,2}?(?:sign-?off|review|approval|merge|deploy|reply|answer|feedback|confirmation)\s*(?=[.;,)]|$)"
     r"|\bworking (?:tree|copy) (?:is )?dirty\b"
@@ -162,14 +162,14 @@ _BARE_STATE = re.compile(
 )
 # Nouns of work items (the brief's "branch, PR, ticket, test count" and their kin): an item of a work board names one,
 # or a number; "Uploads scanned, thumbnails generated" describes a pipeline, not work done.
-_WORK_NOUN = re.compile(
+_WORK_NOUN = lazy_pattern(
     r"\d|\b(?:phase|step|stage|pass|draft|version|release|notes|docs|tests?|specs?|migration|branch|PR|MR|ticket|issue|"
     r"milestone|spike|prototype|port|refactor|review|fix|patch|commit|tag|changelog|screens?|page|endpoint|importer|exporter|"
     r"script|job|schema|fixtures?|mockups?|copy|translations?|slides|deck|report|chapter|section)s?\b",
     re.IGNORECASE,
 )
 # Work between start and end: "Midway through the Terraform split", "refactor underway", "mostly there".
-_UNDERWAY = re.compile(
+_UNDERWAY = lazy_pattern(
     r"^\W*(?:mid-?way|part-?way) (?:through|into) (?:the|my|our|this)\b|\b(?:is |are )?(?:now )?under ?way\s*(?=[.;:,]|$)"
     r"|\b(?:mostly|almost|nearly) (?:there|done|finished|ported|migrated|converted)\b"
     r"|\b(?:about|roughly|nearly|almost|only) half (?:converted|done|ported|migrated|written|wired|finished)\b"
@@ -182,16 +182,16 @@ _UNDERWAY = re.compile(
     re.IGNORECASE,
 )
 # The writer's own next act, subject left out: "Going to split the auth module out next", "Need to rerun the seeds".
-_PLAN = re.compile(r"^\W*(?:(?:going|planning|hoping|meaning) to|(?:still )?need to)\s+(?!be\b)[a-z]+\b(?!-)", re.IGNORECASE)
+_PLAN = lazy_pattern(r"^\W*(?:(?:going|planning|hoping|meaning) to|(?:still )?need to)\s+(?!be\b)[a-z]+\b(?!-)", re.IGNORECASE)
 # "Jobs that are almost done cannot be cancelled": a class of things; "reviews every contract from now on": a standing duty.
-_RELATIVE = re.compile(r"\b(?:that|which|who)\s+(?:is|are)\s+$", re.IGNORECASE)
-_STANDING = re.compile(r"\b(?:from now on|going forward|until further notice|permanently)\b", re.IGNORECASE)
-_DEFINES = re.compile(r"\b(?:means|mean|is when|stands for)\b|=", re.IGNORECASE)
+_RELATIVE = lazy_pattern(r"\b(?:that|which|who)\s+(?:is|are)\s+$", re.IGNORECASE)
+_STANDING = lazy_pattern(r"\b(?:from now on|going forward|until further notice|permanently)\b", re.IGNORECASE)
+_DEFINES = lazy_pattern(r"\b(?:means|mean|is when|stands for)\b|=", re.IGNORECASE)
 
 
 # A clause that ends in its line: a line may wrap mid-sentence ("Widening the provider with a" / "read raised …").
-_ENDED = re.compile(r"[.;:!?\u2014]")
-_VERB_OBJECT = re.compile(r"\b[a-z]{3,}(?<!s)(?:s|ed)\s+(?:a|an|the|new|no|that|to|it|them|its|their|one|two|\d)\b")
+_ENDED = lazy_pattern(r"[.;:!?\u2014]")
+_VERB_OBJECT = lazy_pattern(r"\b[a-z]{3,}(?<!s)(?:s|ed)\s+(?:a|an|the|new|no|that|to|it|them|its|their|one|two|\d)\b")
 
 
 def _predicate(text: str) -> bool:
@@ -199,7 +199,7 @@ def _predicate(text: str) -> bool:
     return finite(text) or _VERB_OBJECT.search(text) is not None
 
 
-_CLOSING = re.compile(
+_CLOSING = lazy_pattern(
     r"^(?:done|complete|completed|finished|merged|shipped|landed|not (?:yet )?(?:opened|built|written|run|done|merged|pushed|"
     r"deployed|started|tested|wired|reviewed|committed|released|migrated|ported))$",
     re.IGNORECASE,
@@ -276,7 +276,7 @@ def work_note(sentence: str) -> str | None:
 
 
 # The words each family needs, so that a sentence with none of them is passed over cheaply.
-_FIRST = re.compile(r"^\W*([\w'-]+)")
+_FIRST = lazy_pattern(r"^\W*([\w'-]+)")
 _LABEL_HEADS = frozenset({"for", "open", "queue", "parked", "saved", "kept", "left", "still"})
 _ASKING = frozenset({"why", "what", "how", "when", "where", "which", "who", "whether"})
 _LEFT = lazy_pattern(r"^\W*what(?:'s| is| remains| still)\b")  # "What's left: …", "What remains": a board's label
