@@ -54,7 +54,7 @@ class Change(NamedTuple):
     signal: str
 
 
-def long_documents(a: Card, b: Card) -> bool:
+def documents_differ(a: Card, b: Card) -> bool:
     """Whether two cards are documents (`meaning.documents`) and either has a unit the other
     does not say: a merge keeps one text and would put that unit out of sight, so it is the user's."""
     da, db = document(a), document(b)
@@ -66,7 +66,7 @@ def long_documents(a: Card, b: Card) -> bool:
 def apart(pair: Pair, multi_valued: frozenset[str]) -> str | None:
     """Why the pair's cards are different facts whatever the detector said, or None."""
     a, b = pair.a, pair.b
-    if pair.reason == DOCUMENT_REASON or (pair.reason != "same-key" and long_documents(a, b)):
+    if pair.reason == DOCUMENT_REASON or (pair.reason != "same-key" and documents_differ(a, b)):
         return "two long documents on one subject: reported by lint, merged only by hand"
     if scope_of(a) != scope_of(b):  # lint still reports a global card beside a scoped one; merging them is the user's call
         return f"different scopes ({a.scope}, {b.scope})"
