@@ -399,3 +399,11 @@ def test_brackets_in_a_code_span_are_never_a_link_and_outside_always_one(target:
     assert list(body_links(coded)) == []
     plain = Card.from_text("x.md", f"---\ndescription: d\ntype: project\n---\n{before}[[{target}]] and `code`.\n")
     assert list(body_links(plain)) == [(5, target.strip(), False)]
+
+
+def test_a_link_by_slug_finds_a_claude_code_memory_file_named_type_underscore_slug(tmp_path: Path, run_cli: Run) -> None:
+    root = make_vault(tmp_path / "v", {
+        "feedback_no-guessing.md": card("Never invent a source", "Say you do not know instead."),
+        "project_pottery.md": card("Kiln schedule", "Firing on Fridays; see [[no-guessing]] and [[pottery]], not [[glazes]]."),
+    })
+    assert _links(run_cli, root) == [("project_pottery.md", 5, "[[glazes]] links to no card")]

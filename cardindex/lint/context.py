@@ -5,15 +5,18 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import hashlib
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from cardindex.index import build as index
+from cardindex.lazy import lazy_pattern
 from cardindex.store.card import Card
 from cardindex.store.vault import Vault
 
 FOCUSED_PAIRS_MAX = 16  # more cards in focus than this: one all-pairs search is cheaper than one per card
+_TYPE_PREFIX = lazy_pattern(r"^(?:user|feedback|project|reference)_(?=.)", re.IGNORECASE)  # Claude Code's file names
 
 if TYPE_CHECKING:
     from cardindex.lint.cache import LintCache
@@ -60,10 +63,15 @@ class LintContext:
 
     @functools.cached_property
     def link_targets(self) -> frozenset[str]:
-        """What a `[[link]]` may name, case-folded: every card's name, id and file stem (archive too)."""
+        """What a `[[link]]` may name, case-folded: every card's name, id and file stem (archive too).
+
+        A Claude Code memory file is named `<type>_<slug>.md` (`feedback_no-fabrication.md`), and
+        a link written by its slug alone (`[[no-fabrication]]`) means it too.
+        """
         names: set[str] = set()
         for card in [*self.cards, *self.vault.archived()]:
-            names.update(n.casefold() for n in (card.name, card.id, card.id.rsplit("/", 1)[-1]) if n)
+            stem = card.id.rsplit("/", 1)[-1]
+            names.update(n.casefold() for n in (card.name, card.id, stem, _TYPE_PREFIX.sub("", stem)) if n)
         return frozenset(names)
 
     @functools.cached_property
