@@ -33,7 +33,10 @@ def main():
             errors.append(f"{rel}: {e}")
             continue
         meta = fm.get("metadata") or {}
-        get = lambda k: fm.get(k, meta.get(k))  # noqa: E731
+
+        def get(k, fm=fm, meta=meta):
+            return fm.get(k, meta.get(k))
+
         if not fm.get("description"):
             errors.append(f"{rel}: no description")
         if get("type") not in TYPES:
