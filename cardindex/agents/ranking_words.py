@@ -107,11 +107,10 @@ def typos(index: SearchIndex, word: str) -> list[Alt]:
     longest = max(len(word) + limit, len(word) * 4 // 3)
     parts = pieces(word, limit)
     found: dict[str, float] = {}
-    for form, term in index.word_forms(STEM_LEAST, len(word) - 1):
-        # "gracefull" for "grace", "accidentaly" for "accident": a derived word (misspelt or not) the vault
-        # holds only as its base, a word of its own that starts it, the rest a suffix's length
-        if len(word) - len(form) <= SUFFIX_MOST and word.startswith(form):
-            found[term] = max(found.get(term, 0.0), BASE_FACTOR)
+    # "gracefull" for "grace", "accidentaly" for "accident": a derived word (misspelt or not) the vault
+    # holds only as its base, a word of its own that starts it, the rest a suffix's length
+    for base in index.known_words(word[:k] for k in range(max(STEM_LEAST, len(word) - SUFFIX_MOST), len(word))):
+        found[stem(base)] = BASE_FACTOR
     for form, term in index.word_forms(len(word) - limit, longest):
         if form.startswith(word):  # "postgres" for "postgresql": most of the longer word
             found[term] = max(found.get(term, 0.0), PREFIX_FACTOR)
