@@ -13,6 +13,7 @@ recall@5 per kind of query.
 
     python bench/eval_search.py bench/retrieval_dev
     python bench/eval_search.py bench/retrieval_dev --json out.json --show-misses
+    python bench/eval_search.py bench/retrieval_dev4 --half tune   # or held: SET/held_out.json's ids
 
 For a sealed set, leave out --show-misses: the scores, and recall by kind of query (the
 note's first words before any ':' or ';', without parentheses), are printed; no query text is.
@@ -173,9 +174,14 @@ def main() -> int:
     ap.add_argument("--engines", default="cards,bm25,grep")
     ap.add_argument("--json", type=Path, help="write every number here")
     ap.add_argument("--show-misses", action="store_true", help="list the queries each engine did not rank first")
+    ap.add_argument("--half", choices=["tune", "held"],
+                    help="score only the tuned or only the held-out queries (ids listed in SET/held_out.json)")
     args = ap.parse_args()
     vault = args.set / "vault"
     queries = json.loads((args.set / "queries.json").read_text(encoding="utf-8"))
+    if args.half:
+        held = set(json.loads((args.set / "held_out.json").read_text(encoding="utf-8")))
+        queries = [q for q in queries if (q["id"] in held) == (args.half == "held")]
     cards_cmd = shlex.split(args.cards) if args.cards else [os.path.join(os.path.dirname(sys.executable), "cards")]
     engines = {
         "cards": lambda: cards_engine(vault, cards_cmd),

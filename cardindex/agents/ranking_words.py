@@ -28,6 +28,8 @@ Alt = tuple[tuple[str, ...], float]  # a term (or a phrase of terms) and how muc
 TYPO_FACTOR = 0.7
 PREFIX_FACTOR = 0.8
 HEAD_FACTOR = 0.5
+BASE_FACTOR = 0.5  # a word the vault lacks found as the held word it starts with ("gracefull": "grace")
+STEM_LEAST, SUFFIX_MOST = 5, 4  # that word's least length, and the most letters a suffix adds ("-fully")
 _CLITIC = re.compile(r"(?<=[^\W_])['\u2019](?:ll|ve|re|d|m|s)\b", re.IGNORECASE)
 
 
@@ -105,6 +107,10 @@ def typos(index: SearchIndex, word: str) -> list[Alt]:
     longest = max(len(word) + limit, len(word) * 4 // 3)
     parts = pieces(word, limit)
     found: dict[str, float] = {}
+    # "gracefull" for "grace", "accidentaly" for "accident": a derived word (misspelt or not) the vault
+    # holds only as its base, a word of its own that starts it, the rest a suffix's length
+    for base in index.known_words(word[:k] for k in range(max(STEM_LEAST, len(word) - SUFFIX_MOST), len(word))):
+        found[stem(base)] = BASE_FACTOR
     for form, term in index.word_forms(len(word) - limit, longest):
         if form.startswith(word):  # "postgres" for "postgresql": most of the longer word
             found[term] = max(found.get(term, 0.0), PREFIX_FACTOR)

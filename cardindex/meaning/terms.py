@@ -25,7 +25,13 @@ _irregular: dict[str, str] | None = None
 _WORD = lazy_pattern(r"[^\W_]+(?:-[^\W_]+)*")
 # Function words that say nothing about what a card is about (the usual English set).
 STOP = frozenset(
-    ["a", "an", "the", "to", "of", "in", "on", "at", "for", "by", "with", "from", "and", "or", "not", "no", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "which", "what", "who", "whom", "whose", "how", "when", "where", "why", "do", "does", "did", "done", "i", "me", "my", "we", "our", "us", "you", "your", "they", "them", "their", "he", "she", "his", "her", "can", "could", "should", "would", "must", "may", "might", "will", "shall", "use", "used", "using", "there", "here", "about", "as", "if", "then", "than", "so", "any", "all", "some", "into", "onto", "out", "up", "over", "also", "just", "only", "very", "has", "have", "had", "get", "got"]
+    ["a", "an", "the", "to", "of", "in", "on", "at", "for", "by", "with", "from", "and", "or", "not", "no", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "which", "what", "who", "whom", "whose", "how", "when", "where", "why", "do", "does", "did", "done", "i", "me", "my", "we", "our", "us", "you", "your", "they", "them", "their", "he", "she", "his", "her", "can", "could", "should", "would", "must", "may", "might", "will", "shall", "use", "used", "using", "there", "here", "about", "as", "if", "then", "than", "so", "any", "all", "some", "into", "onto", "out", "up", "over", "also", "just", "only", "very", "has", "have", "had", "get", "got",
+     # closed-class words past the usual set: quantifiers, indefinite pronouns, degree and focus adverbs
+     "too", "each", "every", "both", "either", "neither", "such",
+     "nobody", "anybody", "anyone", "anything", "someone", "somebody", "something", "everyone", "everybody",
+     "everything", "nothing", "none", "again", "still", "yet", "already", "ever", "even", "really", "quite",
+     "rather", "whether", "while", "because", "though", "although", "am", "him", "itself",
+     "myself", "ourselves", "yourself", "themselves", "ours", "yours", "theirs"]
 )
 
 
