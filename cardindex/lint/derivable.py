@@ -372,6 +372,12 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
         cover = with_synonyms(index, index.best(list(stems)), stems)
         if cover is None or cover.coverage < COVERED:
             cover = block_cover(repo, list(stems)) or cover
+        elif cover.unit.label and cover.missing:
+            # One record holds most of it; its block may hold the rest ("based on python:3.12-slim and exposes 8000").
+            # It counts when it leaves less out, and no number: a port the Dockerfile does not expose is the card's own.
+            block = block_cover(repo, list(stems))
+            if block is not None and block.missing < cover.missing and not any(s[:1].isdigit() for s in block.missing):
+                cover = block
         if cover is not None and cover.coverage >= COPIED_COVERAGE and not cover.unit.label:
             by_doc.setdefault(cover.unit.path, []).append((sentence, cover, len(stems)))
         if cover is not None and cover.coverage >= COVERED:
