@@ -87,3 +87,89 @@ def test_add_refuses_the_copy_and_takes_the_reason(kiln: Path, run_cli: Callable
     taken = run_cli("--vault", str(kiln), "add", "The kilns' controller boards need a reboot after a power cut longer "
                     "than a minute; kilnd cannot see it.", "--description", "Power cuts")
     assert taken.exit_code == 0, taken.stderr
+
+
+# A small tram-signalling service whose classes say in their docstrings what they do.
+TRAM = {
+    "tramsig/track.py": (
+        '"""Track sections and their occupancy."""\n\n\n'
+        "class SectionMap:\n"
+        '    """Holds every track section with its neighbours, loaded once from the depot survey file."""\n\n'
+        "    def neighbours(self, section: str) -> list[str]:\n        return []\n\n\n"
+        "class OccupancyTracker:\n"
+        '    """Marks a section occupied when an axle counter reports a tram entering it, free when it leaves."""\n\n'
+        "    def update(self, counter: str) -> None:\n        pass\n"),
+    "tramsig/signals.py": (
+        '"""Signal aspects."""\n\n\n'
+        "class AspectPlanner:\n"
+        '    """Chooses each signal aspect: red ahead of an occupied section, yellow one section before, else green."""\n\n'
+        "    def plan(self) -> dict[str, str]:\n        return {}\n\n\n"
+        "class InterlockGuard:\n"
+        '    """Refuses any route whose points would move under a tram standing on them."""\n\n'
+        "    def allowed(self, route: str) -> bool:\n        return True\n\n\n"
+        "def publish_aspects(aspects: dict[str, str]) -> None:\n"
+        '    """Sends the planned aspects to the trackside controllers over the signalling bus."""\n'),
+}
+
+# A walk through the code: each line glosses a class as its docstring does.
+WALK = """## How signalling works
+
+- `SectionMap` holds each track section and its neighbours, loaded from the depot survey file.
+- `OccupancyTracker` marks a section occupied when an axle counter sees a tram enter, and free once it leaves.
+- `AspectPlanner` chooses the aspects: red ahead of an occupied section, yellow one section before it, and green everywhere else.
+- `InterlockGuard` refuses a route when its points would move under a standing tram.
+- `publish_aspects()` sends the planned aspects to the trackside controllers on the signalling bus.
+- A tram in the depot yard is tracked by the same counters.
+"""
+
+# The same names, each for a lesson or a reason of the team's own.
+LESSONS = """## Signalling lessons
+
+- `SectionMap` went stale after the 2025 depot rebuild because nobody re-ran the survey; Pia now owns it.
+- `OccupancyTracker` once missed a tram when a counter lost power, so the night crew checks counters weekly.
+- `AspectPlanner` must never show green into the yard: the union agreed this after the March near miss.
+- `InterlockGuard` is what the safety auditor reads first, so keep its messages plain.
+- `publish_aspects()` is slow on the old bus in line 4's tunnel; the vendor promised a fix for spring.
+- Ask Pia before changing any of them.
+"""
+
+
+@pytest.fixture
+def tram(tmp_path: Path) -> Path:
+    root = tmp_path / "tramsig"
+    for rel, text in TRAM.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "Plan signal aspects")
+    vault = root / "memory"
+    vault.mkdir()
+    (vault / ".cardindex.yaml").write_text("", encoding="utf-8")
+    for name, description, body in (("walk", "How the signalling code fits together", WALK),
+                                     ("lessons", "What we learned about the signalling code", LESSONS)):
+        (vault / f"{name}.md").write_text(f"---\ndescription: {description}\ntype: project\n---\n{body}",
+                                          encoding="utf-8")
+    return vault
+
+
+def test_a_card_walking_through_the_code_is_reported_and_one_of_lessons_is_not(
+        tram: Path, run_cli: Callable[..., Result]) -> None:
+    result = run_cli("--vault", str(tram), "lint", "--select", "D102", "--format", "json")
+    assert result.exit_code == 1, result.stderr
+    found = {f["path"]: f["message"] for f in json.loads(result.stdout)}
+    # The first line already describes SectionMap in its own right; the card as a whole is the finding.
+    assert list(found) == ["walk.md"]
+    assert "tramsig/track.py" in found["walk.md"]
+
+
+def test_the_walk_counts_lines_the_definitions_bear_out(tram: Path) -> None:
+    from cardindex.lint.derivable import code_described
+    from cardindex.meaning.repo_facts import load_repo_facts
+    from cardindex.store.card import Card
+
+    facts = load_repo_facts(tram.parent, tram)
+    walk = Card.from_text("walk.md", (tram / "walk.md").read_text(encoding="utf-8"))
+    lessons = Card.from_text("lessons.md", (tram / "lessons.md").read_text(encoding="utf-8"))
+    assert code_described(facts, walk) == (7, 5, "SectionMap")
+    assert code_described(facts, lessons) is None

@@ -197,7 +197,10 @@ def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:
         return  # names no symbol of the repo
     reasoned, others = gives_reason(card), brings_in_others(card)
     if others:
-        return  # someone else's reason or demand: what the code does not record
+        # Someone else's reason or demand is what the code does not record; a card that is mostly a walk through
+        # the code is still that, whatever a few of its sentences add.
+        yield from _code_walk(repo, card)
+        return
     for sentence in sentences(card):
         if sentence.reason:
             continue
@@ -223,6 +226,56 @@ def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:
                 yield Hit(sentence.line, f"describes {name} ({symbol.path}:{symbol.line}): the code already records it",
                           fix="archive")
                 return
+    yield from _code_walk(repo, card)
+
+
+def _code_walk(repo: RepoFacts, card: Card) -> Iterator[Hit]:
+    described = code_described(repo, card)
+    if described is not None:
+        line, count, symbol_name = described
+        symbol = repo.symbols[symbol_name]
+        yield Hit(line, f"describes {count} of the repo's code names as their definitions do ({symbol_name} at "
+                  f"{symbol.path}:{symbol.line} and on): the code already records it", fix="archive")
+
+
+CODE_SENTENCES = 5  # sentences of a card that say what the code of the names they give says, at the least ...
+CODE_SHARE = 0.2  # ... and this share of its sentences
+
+
+def code_described(repo: RepoFacts, card: Card) -> tuple[int, int, str] | None:
+    """A card that walks through the code: many of its sentences say what the definitions of the names they give say.
+
+    A sentence is such when three or more of its content stems (the names it gives left
+    out) are in the comments and body of a repo symbol it names (`_defined_words`): a
+    note of a design ("`ClientPredictionWorld.ApplyServerSnapshot()` drops the inputs the
+    server acknowledged"), a bullet per class, in any language. Reported when
+    `CODE_SENTENCES` of them make `CODE_SHARE` of the card's sentences; a sentence giving
+    a reason is no description, and counts only against the share. (first line, count, first name)
+    """
+    claims = [s for s in sentences(card) if not s.description and len(set(content_stems(s.text))) >= 3]
+    if len(claims) < CODE_SENTENCES:
+        return None
+    definitions: dict[str, set[str]] = {}
+    found: list[tuple[int, str]] = []
+    for sentence in claims:
+        if sentence.reason:
+            continue
+        names = [n for m in _IDENT.finditer(sentence.text) if (n := next(g for g in m.groups() if g).rsplit(".", 1)[-1])
+                 in repo.symbols]
+        if not names:
+            continue
+        defined: set[str] = set()
+        for name in dict.fromkeys(names):
+            if name not in definitions:
+                definitions[name] = _defined_words(repo, repo.symbols[name])
+            defined |= definitions[name]
+        said = set(content_stems(sentence.text, split_camel=True)) - _KEYWORDS
+        said -= {stem for name in names for stem in content_stems(name, split_camel=True)}
+        if len(said & defined) >= 3:
+            found.append((sentence.line, names[0]))
+    if len(found) < CODE_SENTENCES or len(found) < CODE_SHARE * len(claims):
+        return None
+    return found[0][0], len(found), found[0][1]
 
 
 def layout(card: Card, ctx: LintContext) -> Iterator[Hit]:
