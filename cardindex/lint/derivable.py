@@ -183,6 +183,7 @@ def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:
     name matches ours; a name that is a plain word counts only when its definition
     bears the card out; a name whose clause has no describing verb, or that an
     instruction has for object ("fixed in `Dialog` (read `onClose` through a ref)").
+    A card that walks through many names at once is D106's.
     """
     repo = ctx.repo
     if repo is None or not card.usable:
@@ -197,10 +198,7 @@ def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:
         return  # names no symbol of the repo
     reasoned, others = gives_reason(card), brings_in_others(card)
     if others:
-        # Someone else's reason or demand is what the code does not record; a card that is mostly a walk through
-        # the code is still that, whatever a few of its sentences add.
-        yield from _code_walk(repo, card)
-        return
+        return  # someone else's reason or demand: what the code does not record
     for sentence in sentences(card):
         if sentence.reason:
             continue
@@ -226,10 +224,22 @@ def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:
                 yield Hit(sentence.line, f"describes {name} ({symbol.path}:{symbol.line}): the code already records it",
                           fix="archive")
                 return
-    yield from _code_walk(repo, card)
 
 
-def _code_walk(repo: RepoFacts, card: Card) -> Iterator[Hit]:
+def code_walk(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """Walks through the code: many of its sentences say what the definitions of the code names they give say.
+
+    A design note or a bullet per class ("`OccupancyTracker` marks a section occupied when
+    an axle counter sees a tram enter") copies what the code and its comments hold, and
+    drifts as they change. Reported when five or more of the card's sentences, and a
+    fifth of them, each name a repo symbol and have three or more of their content words
+    (the names left out) in its comments and body; a sentence giving a reason counts
+    only against the share. In any language: the words are compared, not read as English.
+    A card of lessons or reasons that names the same code is not reported.
+    """
+    repo = ctx.repo
+    if repo is None or not card.usable or not repo.symbols or not _NAME_HINT.search(card.text, card.body_offset):
+        return
     described = code_described(repo, card)
     if described is not None:
         line, count, symbol_name = described
