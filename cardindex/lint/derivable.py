@@ -183,6 +183,7 @@ def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:
     name matches ours; a name that is a plain word counts only when its definition
     bears the card out; a name whose clause has no describing verb, or that an
     instruction has for object ("fixed in `Dialog` (read `onClose` through a ref)").
+    A card that walks through many names at once is D106's.
     """
     repo = ctx.repo
     if repo is None or not card.usable:
@@ -223,6 +224,68 @@ def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:
                 yield Hit(sentence.line, f"describes {name} ({symbol.path}:{symbol.line}): the code already records it",
                           fix="archive")
                 return
+
+
+def code_walk(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """Walks through the code: many of its sentences say what the definitions of the code names they give say.
+
+    A design note or a bullet per class ("`OccupancyTracker` marks a section occupied when
+    an axle counter sees a tram enter") copies what the code and its comments hold, and
+    drifts as they change. Reported when five or more of the card's sentences, and a
+    fifth of them, each name a repo symbol and have three or more of their content words
+    (the names left out) in its comments and body; a sentence giving a reason counts
+    only against the share. In any language: the words are compared, not read as English.
+    A card of lessons or reasons that names the same code is not reported.
+    """
+    repo = ctx.repo
+    if repo is None or not card.usable or not repo.symbols or not _NAME_HINT.search(card.text, card.body_offset):
+        return
+    described = code_described(repo, card)
+    if described is not None:
+        line, count, symbol_name = described
+        symbol = repo.symbols[symbol_name]
+        yield Hit(line, f"describes {count} of the repo's code names as their definitions do ({symbol_name} at "
+                  f"{symbol.path}:{symbol.line} and on): the code already records it", fix="archive")
+
+
+CODE_SENTENCES = 5  # sentences of a card that say what the code of the names they give says, at the least ...
+CODE_SHARE = 0.2  # ... and this share of its sentences
+
+
+def code_described(repo: RepoFacts, card: Card) -> tuple[int, int, str] | None:
+    """A card that walks through the code: many of its sentences say what the definitions of the names they give say.
+
+    A sentence is such when three or more of its content stems (the names it gives left
+    out) are in the comments and body of a repo symbol it names (`_defined_words`): a
+    note of a design ("`ClientPredictionWorld.ApplyServerSnapshot()` drops the inputs the
+    server acknowledged"), a bullet per class, in any language. Reported when
+    `CODE_SENTENCES` of them make `CODE_SHARE` of the card's sentences; a sentence giving
+    a reason is no description, and counts only against the share. (first line, count, first name)
+    """
+    claims = [s for s in sentences(card) if not s.description and len(set(content_stems(s.text))) >= 3]
+    if len(claims) < CODE_SENTENCES:
+        return None
+    definitions: dict[str, set[str]] = {}
+    found: list[tuple[int, str]] = []
+    for sentence in claims:
+        if sentence.reason:
+            continue
+        names = [n for m in _IDENT.finditer(sentence.text) if (n := next(g for g in m.groups() if g).rsplit(".", 1)[-1])
+                 in repo.symbols]
+        if not names:
+            continue
+        defined: set[str] = set()
+        for name in dict.fromkeys(names):
+            if name not in definitions:
+                definitions[name] = _defined_words(repo, repo.symbols[name])
+            defined |= definitions[name]
+        said = set(content_stems(sentence.text, split_camel=True)) - _KEYWORDS
+        said -= {stem for name in names for stem in content_stems(name, split_camel=True)}
+        if len(said & defined) >= 3:
+            found.append((sentence.line, names[0]))
+    if len(found) < CODE_SENTENCES or len(found) < CODE_SHARE * len(claims):
+        return None
+    return found[0][0], len(found), found[0][1]
 
 
 def layout(card: Card, ctx: LintContext) -> Iterator[Hit]:
@@ -372,6 +435,12 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
         cover = with_synonyms(index, index.best(list(stems)), stems)
         if cover is None or cover.coverage < COVERED:
             cover = block_cover(repo, list(stems)) or cover
+        elif cover.unit.label and cover.missing:
+            # One record holds most of it; its block may hold the rest ("based on python:3.12-slim and exposes 8000").
+            # It counts when it leaves less out, and no number: a port the Dockerfile does not expose is the card's own.
+            block = block_cover(repo, list(stems))
+            if block is not None and block.missing < cover.missing and not any(s[:1].isdigit() for s in block.missing):
+                cover = block
         if cover is not None and cover.coverage >= COPIED_COVERAGE and not cover.unit.label:
             by_doc.setdefault(cover.unit.path, []).append((sentence, cover, len(stems)))
         if cover is not None and cover.coverage >= COVERED:

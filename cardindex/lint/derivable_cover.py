@@ -61,9 +61,18 @@ def covered_card(card: Card, repo: RepoFacts, said: Sequence[tuple[Sentence, set
     for sentence, stems in said:
         found = held.get(sentence)
         first_held = first_held or (found.unit if found is not None else None)
-        if found is not None and sentence_share(index, frozenset(stems), cover.held) < SENTENCE_HELD:
-            together |= stems  # held as `repo_match` judges a sentence against one passage, record or block
-            units[found.unit] = units.get(found.unit, set()) | stems
+        if found is None:
+            continue
+        # Held as `repo_match` judges a sentence against one passage, record or block (a record with the few words
+        # said around it), but a number it lacks is the card's own value ("exposes port 8443" beside FROM's image).
+        own = {stem for stem in found.missing if stem[:1].isdigit()}
+        if sentence_share(index, frozenset(stems), cover.held) < SENTENCE_HELD:
+            together |= stems - own
+            units[found.unit] = units.get(found.unit, set()) | (stems - own)
+        else:
+            # The passages hold most of it; what its record or block holds besides (EXPOSE's port beside FROM's
+            # image) is the repo's too.
+            together |= stems - found.missing
     wanted = frozenset().union(*(stems for _, stems in said))
     if sentence_share(index, wanted, frozenset(together)) < CARD_COVERED:
         return None

@@ -73,6 +73,8 @@ RULES: dict[str, Rule] = {
         Rule("D103", "derivable", "error", "describes the module layout", derivable.layout, reads="repo:files", english=True),
         Rule("D104", "derivable", "error", "repeats a commit hash or subject", derivable.commit, reads="repo:commits"),
         Rule("D105", "derivable", "error", "repeats the README or docs", derivable.docs_text, reads="repo:docs"),
+        Rule("D106", "derivable", "error", "walks through the code, saying what its definitions say", derivable.code_walk,
+             reads="repo:symbols"),
         Rule("S101", "session", "error", "progress or plan words that date the card to one session", session.temporal, reads="",
              languages="shapes (dated reports, status boards, a TODO: marker) in any language; its word patterns "
                        "only in sentences written in English (meaning.language)"),

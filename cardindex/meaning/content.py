@@ -16,6 +16,8 @@ from cardindex.meaning.stem import stems
 from cardindex.meaning.words import STOP
 
 _TOKEN = lazy_pattern(r"\d+(?:\.\d+)+|[^\W_]+", re.UNICODE)
+# A word with a version or size run on ("debian12", "node22", "python3"): the name and the number, as prose writes them.
+_NAME_NUMBER = lazy_pattern(r"([a-z]{3,})(\d+)")
 _CAMEL = lazy_pattern(r"(?<=[a-z0-9])(?=[A-Z])")
 _CJK = lazy_pattern(r"[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _DATE = lazy_pattern(r"\b(?:19|20)\d\d-\d\d(?:-\d\d)?\b")
@@ -37,8 +39,7 @@ def content_stems(text: str, *, split_camel: bool = False) -> tuple[str, ...]:
         text = _CAMEL.sub(" ", text)
     if "'" in text or "\u2019" in text:
         text = _CONTRACTED.sub(lambda m: f"{m.group(1) or ('will' if m.group(2) else m.group(3))} not", text)
-    raw = [("not" if w in _DENIALS else w) for w in _TOKEN.findall(text.lower())
-           if (len(w) > 1 or w.isdigit()) and w not in STOP]
+    raw = [("not" if w in _DENIALS else w) for w in _words(text.lower()) if (len(w) > 1 or w.isdigit()) and w not in STOP]
     if not raw:
         return ()
     if not _CJK.search(text):
@@ -52,6 +53,15 @@ def content_stems(text: str, *, split_camel: bool = False) -> tuple[str, ...]:
         else:
             out.append(stemmed)
     return tuple(out)
+
+
+def _words(text: str) -> list[str]:
+    """The words and numbers of lower-cased `text`, a name with a number run on ("debian12") read as two."""
+    out: list[str] = []
+    for word in _TOKEN.findall(text):
+        m = _NAME_NUMBER.fullmatch(word) if word[-1:].isdigit() else None
+        out.extend(m.groups() if m else (word,))
+    return out
 
 
 def numbers(text: str) -> frozenset[str]:
