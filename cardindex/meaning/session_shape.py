@@ -99,7 +99,9 @@ _NAMED_STATE = lazy_pattern(
     r"(?:\s+\S+){0,2})\s*$",
     re.IGNORECASE,
 )
-_FLOW = lazy_pattern(rf"(?:{_STATUS_DONE}|{_STATUS_OPEN})\W{{0,4}}(?:then|until|before|after|→|->|=>|⇒)\W{{0,4}}(?:{_STATUS_DONE}|{_STATUS_OPEN})")
+_FLOW = lazy_pattern(rf"(?:{_STATUS_DONE}|{_STATUS_OPEN})\W{{0,4}}(?:then|until|before|after|→|->|=>|⇒)\W{{0,4}}(?:{_STATUS_DONE}|{_STATUS_OPEN})"
+    # a lifecycle of any named states: "An order moves PLACED, then PACKED, then SHIPPED"
+    r"|(?-i:\b[A-Z][A-Z_]{2,})\W{0,4}(?:then|→|->|=>|⇒)\W{0,4}(?-i:[A-Z][A-Z_]{2,}\b)")
 # "CLOSED tickets are never reopened": a state before a noun names a class of items.
 _CLASS_NOUN = lazy_pattern(r"^\s+(?!(?:to|on|in|at|by|for|and|or|via|with|after|before|since|but|now|again|here)\b)[a-z]")
 _STATUS_LABEL = lazy_pattern(
@@ -127,6 +129,8 @@ _PERCENT_DONE = lazy_pattern(
     re.IGNORECASE,
 )
 _PROGRESS_BAR = lazy_pattern(r"[█▓▒░■□]{4,}|\[[#=]{2,}[ .-]+\]")
+# A run's count told by its marks, in any language: "✅ 214 ❌ 6", "✔ 30 / ✘ 2".
+_MARKED_COUNT = lazy_pattern(r"[✅✔☑✓]\ufe0f?\s*\d+\b.{0,6}?[❌✗✘✖]\ufe0f?\s*\d+\b|[❌✗✘✖]\ufe0f?\s*\d+\b.{0,6}?[✅✔☑✓]\ufe0f?\s*\d+\b")
 _TEST_COUNT = lazy_pattern(
     r"\b\d[\d,]*\s+(?:(?:unit|e2e|fe|be|backend|frontend|integration|new|api|ui)\s+)?(?:tests?|specs?|checks?|cases?)"
     r"\s+(?:(?:are|were|now|all|still)\s+)?(?:pass(?:ing|ed|es)?|green|failing|failed|fail)\b"
@@ -374,8 +378,8 @@ def _shapes(card: Card) -> list[ShapeHit]:
             if marked is not None and english(line):
                 found["board"] = ShapeHit("board", number, f"a piece of work marked done on a day ({marked!r})")
         if (digits or "[#" in raw or "[=" in raw) and "progress" not in found:
-            m = _PERCENT_DONE.search(line) or _PROGRESS_BAR.search(line)
-            if m is not None and (m.re is _PROGRESS_BAR or english(line)):
+            m = _PERCENT_DONE.search(line) or _PROGRESS_BAR.search(line) or _MARKED_COUNT.search(line)
+            if m is not None and (m.re.pattern != _PERCENT_DONE.pattern or english(line)):  # bars and marks in any language
                 found["progress"] = ShapeHit("board", number, f"progress of unfinished work ({m.group().strip()!r})")
             elif test_count is None:
                 t = _TEST_COUNT.search(line)

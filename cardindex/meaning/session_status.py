@@ -120,3 +120,27 @@ def cjk_next(line: str) -> str | None:
     """The words that name the next sitting's work in a CJK line ("다음 세션", "다음 단계는"), or None; not in a rule."""
     m = _CJK_NEXT.search(line)
     return m.group().strip() if m is not None and not _CJK_RULE.search(line) else None
+
+
+# "Today" and "tomorrow" of the writer's day in Korean, Chinese, Japanese, German and Czech: "오늘 … 붙였다",
+# "明天继续", "Heute die Hälfte übersetzt", "Zítra doladím patičku". German "Morgen" inside a sentence is the noun
+# "morning"; "heutige", "dnešní" (today's) are adjectives and not matched. English "today" is `session_words`'.
+_DEICTIC_DAY = lazy_pattern(
+    r"오늘|내일|어제|今天|明天|昨天|今日|明日|"
+    r"(?:^|(?<=[.!?:]\s))\W*(?:Heute|Morgen|Gestern|Dnes|Zítra|Včera)\b|\b(?:heute|morgen|gestern|dnes|zítra|včera)\b"
+)
+# What makes such a word part of a rule or a name: a rule's words ("항상", "必须", "immer", "vždy"), "today's date".
+_FOREIGN_RULE = lazy_pattern(
+    r"항상|반드시|절대|매번|언제나|总是|必须|每次|永远|始终|不要|不能|必ず|常に|毎回|決して"
+    r"|\b(?:immer|nie|niemals|jede[nrsm]?|stets|muss|müssen|darf|dürfen|grundsätzlich|vždy|nikdy|musí|musíme|každ\w*|nesmí|nesmíme)\b"
+    r"|(?:오늘|내일)\s*(?:날짜|자|일자)|(?:今天|明天|今日)的?(?:日期|日付)",
+    re.IGNORECASE,
+)
+
+
+def deictic_day(line: str) -> str | None:
+    """"Today" or "tomorrow" of the writer's sitting in a line not in English, or None when the line states a rule."""
+    m = _DEICTIC_DAY.search(line)
+    if m is None or _FOREIGN_RULE.search(line):
+        return None
+    return m.group().strip(" .!?:")

@@ -65,14 +65,28 @@ _NOT_DONE = lazy_pattern(
 _NOT_DONE_TAIL = lazy_pattern(r"\b(?:before|since|ever|in years|for years|never)\b", re.IGNORECASE)
 _KNOWING = frozenset({"needed", "wanted", "decided", "used", "liked", "noticed", "learned", "expected", "considered", "tried"})
 # Counts that tally work: "412 of 960 scores scanned", "140 files in, 60 to go", "318 green, two skipped".
-_N = r"(?:\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)"
+# A count, in figures or in words ("eleven", "twenty-three", "three hundred", "a dozen").
+_UNITS = "one|two|three|four|five|six|seven|eight|nine"
+_NUMBER_WORD = (
+    rf"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:{_UNITS}))?|ten|eleven|twelve|thirteen|fourteen|"
+    rf"fifteen|sixteen|seventeen|eighteen|nineteen|{_UNITS})(?:\s+(?:hundred|thousand))?"
+)
+_N = rf"(?:\d[\d,]*|{_NUMBER_WORD}|a (?:few|dozen|couple(?: of)?)|several|dozens)"
 _TALLY_OF = lazy_pattern(rf"\b{_N} of (?:the )?{_N}(?:\s+[\w-]+){{0,3}}\s+(?!(?:need|needs|must|may|can)\b)(?:[a-z]+ed|done|built|left|to go)\b",
                        re.IGNORECASE)
 _TO_GO = lazy_pattern(rf"\b{_N} (?:more )?(?:[\w-]+ )?to go\b|\b{_N} [\w-]+ in,\s*{_N}", re.IGNORECASE)
 _RUN_COUNT = lazy_pattern(rf"\b{_N}\s+(?:tests?\s+)?(?:passed|passing|green|failed|failing|skipped|xfail(?:ed)?|errored|flaky)\b",
                         re.IGNORECASE)
 _DIGITS = lazy_pattern(r"\d")
-_COUNT_WORDS = lazy_pattern(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|a few|several)\b", re.IGNORECASE)
+_COUNT_WORDS = lazy_pattern(rf"\b{_N}\b", re.IGNORECASE)
+# What is left of the work, counted: "Fourteen clippy warnings left in the ledger crate", "roughly three hundred remaining",
+# "six fixtures left to convert". Not a place ("three columns left of the grid"), nor a class ("seats are left": a verb).
+_LEFT_COUNT = lazy_pattern(
+    rf"(?:^\W*|[;,:\u2014]\s*|\b(?:with|still|only|just)\s+)(?:about |roughly |around |some |another |nearly |almost )?{_N}\s+"
+    r"(?:more\s+)?(?:(?!(?:is|are|was|were|be|been|get|gets|stay|stays)\b)[\w'-]+\s+){0,3}?(?:left|remaining|outstanding)\b"
+    r"(?!-|\s+(?:of|over|behind|alone|out|unchanged|as|open|side|columns?|hand|turns?|margin|blank|empty|idle|unused|in place)\b)",
+    re.IGNORECASE,
+)
 _RUN_RATIO = lazy_pattern(r"\b\d[\d,]*\s*/\s*\d[\d,]*\s+(?:tests?\s+|specs?\s+|checks?\s+)?(?:passing|passed|green)\b", re.IGNORECASE)
 _RUN_LABEL = lazy_pattern(r"\b(?:suite|run|build)\s+(?:is\s+|was\s+)?at\b|^\W*(?:tests?|suite|specs?|ci|checks?)\s*:", re.IGNORECASE)
 _SEGMENT_COUNT = lazy_pattern(rf"^\W*(?:[\w-]+ ){{0,3}}?{_N}\s+(?:[\w-]+\s+){{0,2}}(?P<verb>[a-z]+ed)\b", re.IGNORECASE)
@@ -253,6 +267,10 @@ def work_note(sentence: str) -> str | None:
         m = pattern.search(sentence) if any(h in low for h in hints) else None
         if m is not None:
             return m.group().strip()
+    found = ((_once_they(sentence) if any(h in low for h in ("once", "when", "after", "as soon as")) else None)
+             or (_part_done(sentence) if ("," in sentence or ";" in sentence or " but " in low or " while " in low) else None))
+    if found is not None:
+        return found
     m = _UNDERWAY.search(sentence) if any(h in low for h in _UNDERWAY_HINTS) else None
     if m is not None and not _GENERIC.match(sentence) and not DATE.search(sentence) and not _YEAR.search(sentence) \
             and not _RELATIVE.search(sentence, 0, m.start()) and not _STANDING.search(sentence):
@@ -275,6 +293,70 @@ def work_note(sentence: str) -> str | None:
     return _act(sentence) if head.endswith("ed") or head in _IRREGULAR_HEADS or ":" in sentence or "noon" in low or "around" in low else None
 
 
+# A label that opens a snapshot of where the work stands: "Current state of the renderer: …",
+# "Where the port stands: …", "Day 2 of the licence audit: …" (one numbered day of a piece of work).
+_SNAPSHOT_LABEL = lazy_pattern(
+    r"^\W*(?:(?:the\s+)?current (?:state|status) of\b[^:\u2014]{1,60}|state of play|where (?:things|it|we|the [\w -]{1,30}) stands?"
+    r"|day (?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten) of (?:the|my|our|this)\b[^:\u2014]{1,50})\s*[:\u2014]\s*\S",
+    re.IGNORECASE,
+)
+# The writer's return to the work: "when I'm back at the desk", "first thing Monday", "once we get back to it".
+_RESUME = lazy_pattern(
+    r"\b(?:when|once|after|as soon as)\s+(?:I|we)(?:'m|'re|\s+am|\s+are|\s+get|\s+come)?\s+back\b"
+    r"|\b(?:when|once)\s+(?:I|we)\s+(?:next|return|pick (?:it|this) (?:up|back up))\b"
+    r"|^\W*first thing (?:tomorrow|monday|tuesday|wednesday|thursday|friday|on \w+day|in the morning|next week)\b",
+    re.IGNORECASE,
+)
+# A specific piece of work held by one person: "The schema PR is with Jonas for review", "sits with Tomas for sign-off".
+_HELD_BY = lazy_pattern(
+    r"^\W*(?:the|my|our|this)\s+(?:[\w./#-]+\s+){0,5}?(?:is|sits|lies|stays|waits|are|sit)\s+with\s+(?-i:[A-Z][a-z]+)\s+"
+    r"(?:for\s+(?:review|approval|sign-?off|testing|a look|comments|feedback)|to (?:review|approve|sign|test))\b",
+    re.IGNORECASE,
+)
+# What the writer does once one person acts: "once he signs off I'll run it", "when she's back from leave I'll chase it".
+_ONCE_THEY = lazy_pattern(
+    r"\b(?:once|when|after|as soon as)\s+(?:she|he|they|(?-i:[A-Z][a-z]+))(?:\s+(?:approves|signs off|replies|answers|confirms|"
+    r"gets back|reviews it|merges it|sends (?:it|them)|returns)|(?:'s|\s+is|'re|\s+are)\s+back)\b"
+)
+_WRITER_ACTS = lazy_pattern(r"\b(?:I|I'll|we|we'll|I'd|we'd)\b")
+# The writer's present guess, subject left out: "Suspect the relay firmware", "My guess is the cache".
+_SUSPECT = lazy_pattern(r"^\W*(?:suspect(?:ing)?|my (?:best )?guess is)\s+(?:that\s+|it'?s\s+)?(?:the|a|an|it|both|this)\b", re.IGNORECASE)
+# One part of the work done beside another still open, in one sentence: "Upload works end to end now, download still
+# throws", "the forms are finished, the modal dialogs remain", "Chapters one to three are drafted, the appendix is untouched".
+_PART_DONE = lazy_pattern(
+    r"\b(?:is|are)\s+(?:now\s+|all\s+)?(?:done|finished|complete|drafted|written|ported|migrated|converted|wired(?: up)?|merged|"
+    r"fixed|in|working|translated|tested|reviewed|sorted)\b(?!\s+(?:by|when|if|whenever|unless|only|before|after|as|until)\b)"
+    r"|\b(?:works|work|runs|passes)\s+(?:end to end|now|fine|again)\b",
+    re.IGNORECASE,
+)
+_PART_OPEN = lazy_pattern(
+    r"\bremains?\s*$|\b(?:is|are)\s+(?:still\s+)?(?:left|open|pending|missing|untouched|a (?:skeleton|stub|mock|placeholder)|stubs?|"
+    r"to (?:do|come)|next)\s*$|\b(?:is|are)\s+(?:still\s+)?not\s+(?:yet\s+)?[a-z]+(?:ed|en|t)(?:\s+yet)?\s*$"
+    r"|\bnot\s+[a-z]+ed\s+yet\s*$|\bstill\s+(?:throws|fails|crashes|breaks|errors|hangs|times out|leaks|(?:is|are)\s+(?:broken|failing|red|a todo))\b",
+    re.IGNORECASE,
+)
+
+
+def _part_done(sentence: str) -> str | None:
+    """A sentence that gives one part of the work as done and another as still open (`_PART_DONE`, `_PART_OPEN`)."""
+    if _CONDITION.search(sentence) or _GENERIC.match(sentence) or DATE.search(sentence) or _REASON.search(sentence):
+        return None
+    segments = [x.strip() for x in re.split(r"[,;]\s*|\s+(?:but|while|whereas)\s+|\s[\u2014\u2013]\s", sentence.rstrip(" .!")) if x.strip()]
+    done = next((i for i, x in enumerate(segments) if _PART_DONE.search(x)), None)
+    if done is None:
+        return None
+    for x in segments[:done] + segments[done + 1:]:
+        m = _PART_OPEN.search(x)
+        if m is not None:
+            return f"{segments[done][:30]} … {m.group().strip()}"
+    return None
+
+
+def _once_they(sentence: str) -> str | None:
+    m = _ONCE_THEY.search(sentence)
+    return m.group().strip() if m is not None and _WRITER_ACTS.search(sentence) else None
+
+
 # The words each family needs, so that a sentence with none of them is passed over cheaply.
 _FIRST = lazy_pattern(r"^\W*([\w'-]+)")
 _LABEL_HEADS = frozenset({"for", "open", "queue", "parked", "saved", "kept", "left", "still"})
@@ -288,6 +370,10 @@ _PLAIN = (
     (_AWAITED, ("until", "waiting", "nothing", "except", "but for", "apart from", "while")),
     (_STATE_LABEL, (":",)),
     (_BARE_STATE, ("ready", "awaiting", "working", "not ", "next")),
+    (_SNAPSHOT_LABEL, ("current", "state", "stand", "day ")),
+    (_RESUME, ("back", "next", "return", "pick", "first thing")),
+    (_HELD_BY, (" with ",)),
+    (_SUSPECT, ("suspect", "guess")),
 )
 _UNDERWAY_HINTS = ("way", "mostly", "almost", "nearly", "half", " is ", "since", "locally")
 _PLAN_HEADS = frozenset({"going", "planning", "hoping", "meaning", "need", "still"})
@@ -333,7 +419,7 @@ def _not_done(sentence: str) -> str | None:
 
 
 def _tally(sentence: str) -> str | None:
-    m = _TALLY_OF.search(sentence) or _TO_GO.search(sentence)
+    m = _TALLY_OF.search(sentence) or _TO_GO.search(sentence) or _LEFT_COUNT.search(sentence)
     if m is not None and not finite(m.group()) and m.group().split()[-1].lower() not in _STATIVE:
         return m.group().strip()
     ratio = _RUN_RATIO.search(sentence)
