@@ -158,6 +158,13 @@ _MODAL = lazy_pattern(r"\b(?:must|should|never|always|only|cannot|can't|don't|do
 _HASH = lazy_pattern(r"(?<![\w/#.-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,12}(?![\w-])")
 
 
+# An item of a log timed by the clock: "- 09:10 started on the cache layer", "- 15:00 stuck on eviction order".
+_CLOCK_ITEM = lazy_pattern(r"^\s*(?:[-*+]|\d{1,3}[.)])?\s*(?:\*\*|__)?\[?(?:[01]?\d|2[0-3]):[0-5]\d\]?(?:\*\*|__)?\s*[-:\u2014\u2013]?\s+(?P<rest>\S.*)")
+_CLOCK_ACT = lazy_pattern(r"(?:stuck|blocked|back|done|finished|still|gave up|started|starting|switched)\b", re.IGNORECASE)
+# A card whose body says what holds each time ("every Friday", "whenever") is about a kind, whatever its title says.
+_HABIT = lazy_pattern(r"\b(?:every|each|always|never|whenever)\b", re.IGNORECASE)
+
+
 class ShapeHit(NamedTuple):
     """One sign of session text: its kind ("report", "board", "changelog"), the line, what to say."""
 
@@ -260,7 +267,7 @@ def snapshot_title(card: Card) -> ShapeHit | None:
         return None
     if card.name and english(card.name):
         m = _SNAPSHOT_TITLE.search(card.name)
-        if m:
+        if m and not any(_HABIT.search(line) and english(line) for _, line in body_lines(card)):
             return ShapeHit("board", card.line_of("name"), f"a status snapshot: its name says so ({m.group().strip(' :(|')!r})")
     return None
 
@@ -334,6 +341,8 @@ def _shapes(card: Card) -> list[ShapeHit]:
     cjk_head = 0
     under_cjk_head = False
     heading: tuple[bool, bool] = (False, False)  # the state of the list being read, under a label such as "Remaining:"
+    marked_done = marked_open = timed = 0  # items marked ✅ and ⏳ (any language); items of a clock-timed log
+    first_mark = first_timed = 0
     for number, raw in body_lines(card):
         if not raw.strip():
             continue
@@ -366,7 +375,19 @@ def _shapes(card: Card) -> list[ShapeHit]:
                 found["board"] = ShapeHit("board", number, "a status line: items marked done and items still open")
         if "board" not in found and _PROGRESS_HEADING.match(raw):
             found["board"] = ShapeHit("board", number, "a status snapshot: a section that says how far the work is")
+        lead = _LEAD.sub("", raw, count=1)
+        if lead[:1] in _DONE_MARKS[:4] or any(mark in raw for mark in _OPEN_MARKS):
+            marked_done += lead[:1] in _DONE_MARKS[:4]
+            marked_open += any(mark in raw for mark in _OPEN_MARKS)
+            first_mark = first_mark or number
         digits = _DIGIT.search(raw) is not None  # dates, counts, bars and hashes need one
+        clock = _CLOCK_ITEM.match(raw) if digits and ":" in raw else None
+        if clock is not None and english(clock.group("rest")):
+            rest = clock.group("rest")
+            verb = _PAST_ACTION.match(rest)
+            if (verb is not None and not _MODAL.search(rest)) or _CLOCK_ACT.match(rest):
+                timed += 1
+                first_timed = first_timed or number
         if digits and "entry" not in found:
             dated = _DATED_LINE.match(raw)
             if dated is not None and english(line[dated.end():]):
@@ -396,6 +417,11 @@ def _shapes(card: Card) -> list[ShapeHit]:
         if digits:
             for h in _HASH.findall(raw):
                 hashes.setdefault(h, number)
+    # "✅ menu / ✅ error messages / ⏳ help pages": items ticked and items still open, in any language.
+    if "board" not in found and marked_done and marked_open:
+        found["board"] = ShapeHit("board", first_mark, "a status board: items marked done beside items still open")
+    if timed >= 2 and "entry" not in found:
+        found["entry"] = ShapeHit("report", first_timed, f"a log of one day's work by the clock ({timed} timed items)")
     if "board" not in found and status_lines and said <= 2:
         found["board"] = ShapeHit("board", status_lines[0], "a status note: what it says is the state of a piece of work")
     if "board" not in found and (len(status_lines) >= 3 or (len(status_lines) >= 2 and all(states))):

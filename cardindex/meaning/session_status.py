@@ -108,6 +108,9 @@ def cjk_snapshot(line: str) -> str | None:
 # rule applies ("so the user can paste it in the next session"), as English "this session" in a lesson.
 _CJK_NEXT = re.compile(
     r"다음\s*세션|下次会话|下一次会话|次の?セッション|"
+    # "next time" of the writer: "다음엔 로그부터 볼 것", "下次从第 120 行继续", "次回は設定画面から"
+    # ("等下次 `ops check` 重跑", "wait for the next check to rerun", is the system's next run: 下次 needs the writer's act)
+    r"다음(?:엔|에는|\s*번에)|下次(?=\s*(?:从|继续|再|先|要|把|接着|新?\s*session|新会话))|次回(?=は|から|に)|"
     r"다음\s*단계\s*(?:\*\*)?\s*(?:은|는|=|[:\uff1a])|下一步(?:是|[:\uff1a])|次のステップ(?:は|[:\uff1a])"
 )
 
@@ -127,6 +130,8 @@ def cjk_next(line: str) -> str | None:
 # "morning"; "heutige", "dnešní" (today's) are adjectives and not matched. English "today" is `session_words`'.
 _DEICTIC_DAY = lazy_pattern(
     r"오늘|내일|어제|今天|明天|昨天|今日|明日|"
+    # and "not yet" of the writer's own work: "원인은 아직 모르겠음", "还没写", "まだ終わっていない"
+    r"아직\s*(?:모르|안\s|못\s|미)|还没|まだ\S{0,8}(?:ていない|てない|ません)|"
     r"(?:^|(?<=[.!?:]\s))\W*(?:Heute|Morgen|Gestern|Dnes|Zítra|Včera)\b|\b(?:heute|morgen|gestern|dnes|zítra|včera)\b"
 )
 # What makes such a word part of a rule or a name: a rule's words ("항상", "必须", "immer", "vždy"), "today's date".

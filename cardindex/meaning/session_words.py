@@ -91,7 +91,9 @@ _CORE_WORK = frozenset({"got", "fixed", "tried", "started", "pushed", "finished"
 
 # A sentence that states a standing rule or a definition is durable even with such words.
 _DURABLE = lazy_pattern(
-    r"\b(?:always|every|each time|whenever|never|must|must not|do not|don't|should|"
+    # "should" states a rule, not when it predicts the sitting's run: "results should be in by tonight"
+    r"\b(?:always|every|each time|whenever|never|must|must not|do not|don't|"
+    r"should(?!\s+(?:be\s+(?:in|done|back|ready|finished|green|there)\s+(?:by|soon|shortly|tonight|tomorrow)|finish|land|arrive)\b)|"
     r"checklist|runbook|procedure|policy|convention|by default|as a rule|often|usually|typically|generally|tends? to|"
     r"make sure|ensure|remember to)\b",
     re.IGNORECASE,
@@ -143,7 +145,12 @@ _NARRATIVE_GATE = lazy_pattern(
 # a file or a word named ("TODO.md", "TODO comments") is not one.
 _TODO = lazy_pattern(r"(?:^|(?<=[\s>*(\[]))(?:TODO|FIXME|TBD)\b(?!\.\w)(?=\**\s*[.:(—\u2013-]|\**\s*$)|^\W*(?:TODO|FIXME|TBD)\b(?!\.\w)")
 _NARRATIVE_RE = [(lazy_pattern(p), m) for p, m in _NARRATIVE]  # case matters: I, We
-_AS_OF = lazy_pattern(rf"\bas of\s+(?:{DATE.pattern})", re.IGNORECASE)
+# "as of 2026-05-02", and as of a day of the writer's week: "As of Tuesday: 3 open bugs", "as of this morning".
+_AS_OF = lazy_pattern(
+    rf"\bas of\s+(?:{DATE.pattern}|(?:last\s+|this\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+    r"|today\b|yesterday\b|tonight\b|this (?:morning|afternoon|evening)\b|lunch\b|writing\b)",
+    re.IGNORECASE,
+)
 _COUNT_OR_STATE = lazy_pattern(r"\d|\b(?:open|closed|remaining|left|done|pending|merged|complete|in progress|blocked)\b", re.IGNORECASE)
 
 

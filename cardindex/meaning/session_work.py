@@ -38,7 +38,7 @@ _ITEM = (
 # A workflow state given to it in the same clause: review, rebase, colour of the run, distance from upstream.
 _ITEM_STATE = lazy_pattern(
     rf"{_ITEM}[^.;:,]{{0,40}}?\b(?:(?:is|are|was|got|now|still)\s+)*"
-    r"(?:(?:re)?opened|rebased|approved|red|green|failing|passing|unmerged|unpushed|in review|in draft|a draft|stuck|reverted"
+    r"(?:(?:re)?opened|rebased|approved|red|green|failing|passing|unmerged|unpushed|in review|in draft|a draft|stuck|reverted|changes requested"
     r"|has (?:one|two|three|no|\d+) (?:approvals?|reviews?|comments?|conflicts?)|(?:one|two|three|no|\d+) (?:approvals?)"
     r"|(?:one|two|three|four|five|\d+) commits? (?:behind|ahead)|behind upstream|ahead of (?:main|master|upstream))\b",
     re.IGNORECASE,
@@ -104,7 +104,8 @@ _POSITION = lazy_pattern(
     r"|^\W*(?:(?:I'm|I am|we're|we are)\s+)?(?:up to|got to|reached)\s+(?:step|stage|page|row|chapter|section|item|part|round|phase|task)\s+\d+\b"
     r"|^\W*(?:ended|finished|stopped|left (?:it|things|off))\s+(?:on|at|where|with)\b"
     r"|^\W*back on (?:the|my|our)\b[^.;]{0,60}\bafter\b"
-    r"|\bpick(?:ing|ed)? (?:the |my |our )(?:[\w-]+ ){1,3}back up\b",
+    r"|\bpick(?:ing|ed)? (?:the |my |our )(?:[\w-]+ ){1,3}back up\b"
+    r"|^\W*(?:picked|picking) (?:it |this |things )?(?:back )?up where (?:I|we|[A-Z][a-z]+) (?:left off|stopped|left (?:it|things))\b",
     re.IGNORECASE,
 )
 # A label that addresses the next sitting or a pending question.
@@ -184,7 +185,8 @@ _WORK_NOUN = lazy_pattern(
 )
 # Work between start and end: "Midway through the Terraform split", "refactor underway", "mostly there".
 _UNDERWAY = lazy_pattern(
-    r"^\W*(?:mid-?way|part-?way) (?:through|into) (?:the|my|our|this)\b|\b(?:is |are )?(?:now )?under ?way\s*(?=[.;:,]|$)"
+    r"^\W*(?:mid-?way|part-?way) (?:through|into) (?:the|my|our|this)\b"
+    r"|\b(?:I'm|I am|we're|we are)\s+(?:only\s+)?(?:mid-?way|part-?way|half-?way|most of the way) (?:through|into)\b|\b(?:is |are )?(?:now )?under ?way\s*(?=[.;:,]|$)"
     r"|\b(?:mostly|almost|nearly) (?:there|done|finished|ported|migrated|converted)\b"
     r"|\b(?:about|roughly|nearly|almost|only) half (?:converted|done|ported|migrated|written|wired|finished)\b"
     # someone at work on it now: "Priya is reviewing the schema PR" (a habit is told in the simple present)
@@ -300,6 +302,17 @@ _SNAPSHOT_LABEL = lazy_pattern(
     r"|day (?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten) of (?:the|my|our|this)\b[^:\u2014]{1,50})\s*[:\u2014]\s*\S",
     re.IGNORECASE,
 )
+# A run of the sitting not yet over: "The benchmark is still running on the big box", "results should be in by tonight".
+_STILL_RUNNING = lazy_pattern(
+    r"^\W*(?:the|my|our)\s+(?:[\w./-]+\s+){0,4}?(?:is|are)\s+still\s+(?:running|going|building|compiling|uploading|downloading|"
+    r"syncing|copying|indexing|training|rendering|importing|deploying|processing|re-?indexing|backfilling)\b"
+    r"|\b(?:should|will|ought to)\s+be\s+(?:in|done|back|ready|finished|green)\s+by\s+(?:tonight|this evening|the morning|lunch|"
+    r"end of (?:the )?day|eod|tomorrow)\b",
+    re.IGNORECASE,
+)
+# The writer's act in progress now, subject left out: "addressing the naming comments now".
+_ING_NOW = lazy_pattern(r"(?:^|;\s*)\W*(?:[a-z]+ing)\s+(?:the|my|our|these|those|that|this)\b[^.;:]{0,60}?\bnow\s*(?=[.;,]|$)",
+                        re.IGNORECASE)
 # The writer's return to the work: "when I'm back at the desk", "first thing Monday", "once we get back to it".
 _RESUME = lazy_pattern(
     r"\b(?:when|once|after|as soon as)\s+(?:I|we)(?:'m|'re|\s+am|\s+are|\s+get|\s+come)?\s+back\b"
@@ -326,7 +339,7 @@ _SUSPECT = lazy_pattern(r"^\W*(?:suspect(?:ing)?|my (?:best )?guess is)\s+(?:tha
 _PART_DONE = lazy_pattern(
     r"\b(?:is|are)\s+(?:now\s+|all\s+)?(?:done|finished|complete|drafted|written|ported|migrated|converted|wired(?: up)?|merged|"
     r"fixed|in|working|translated|tested|reviewed|sorted)\b(?!\s+(?:by|when|if|whenever|unless|only|before|after|as|until)\b)"
-    r"|\b(?:works|work|runs|passes)\s+(?:end to end|now|fine|again)\b",
+    r"|\b(?:works|work|runs|passes)\s+(?:end to end|fine)\b|\b[a-z]{3,}s\s+(?:now|again|correctly now)\s*$",
     re.IGNORECASE,
 )
 _PART_OPEN = lazy_pattern(
@@ -363,7 +376,8 @@ _LABEL_HEADS = frozenset({"for", "open", "queue", "parked", "saved", "kept", "le
 _ASKING = frozenset({"why", "what", "how", "when", "where", "which", "who", "whether"})
 _LEFT = lazy_pattern(r"^\W*what(?:'s| is| remains| still)\b")  # "What's left: …", "What remains": a board's label
 _ITEM_HINTS = ("#", "pr", "mr", "request", "issue", "ticket", "-", "ci", "branch", "build", "draft", "fork", "stash", "patch")
-_POSITION_HEADS = frozenset({"got", "as", "i'm", "i", "we're", "we", "up", "reached", "ended", "finished", "stopped", "left", "back"})
+_POSITION_HEADS = frozenset({"got", "as", "i'm", "i", "we're", "we", "up", "reached", "ended", "finished", "stopped", "left", "back",
+                             "picked", "picking"})
 _CLOSING_HINTS = ("done", "complete", "finished", "merged", "shipped", "landed", "not ")
 _PLAIN = (
     (_PLACEHOLDER, ("still",)),
@@ -374,8 +388,10 @@ _PLAIN = (
     (_RESUME, ("back", "next", "return", "pick", "first thing")),
     (_HELD_BY, (" with ",)),
     (_SUSPECT, ("suspect", "guess")),
+    (_STILL_RUNNING, ("still", " by ")),
+    (_ING_NOW, ("now",)),
 )
-_UNDERWAY_HINTS = ("way", "mostly", "almost", "nearly", "half", " is ", "since", "locally")
+_UNDERWAY_HINTS = ("way", "i'm", "we're", "i am", "we are", "mostly", "almost", "nearly", "half", " is ", "since", "locally")
 _PLAN_HEADS = frozenset({"going", "planning", "hoping", "meaning", "need", "still"})
 _PARTIAL_HINTS = ("half", "most", "some", "part", "few", "all but")
 _IRREGULAR_HEADS = frozenset({"gave", "ran", "dug", "fell", "got", "came", "went", "spent", "sent", "made", "built", "took"})
