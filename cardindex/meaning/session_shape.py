@@ -339,6 +339,7 @@ def _shapes(card: Card) -> list[ShapeHit]:
     said = 0  # statement lines: a note of one or two lines that reports a state is a status note
     cjk_lines: list[int] = []  # CJK items with their state (`session_status`), and a "current state" heading
     cjk_head = 0
+    latin_labels = 0  # German, Czech, French, Spanish status labels (`session_status.latin_label`)
     under_cjk_head = False
     heading: tuple[bool, bool] = (False, False)  # the state of the list being read, under a label such as "Remaining:"
     marked_done = marked_open = timed = 0  # items marked ✅ and ⏳ (any language); items of a clock-timed log
@@ -367,6 +368,12 @@ def _shapes(card: Card) -> list[ShapeHit]:
                 under_cjk_head = head
         elif not _ITEM.match(raw):
             under_cjk_head = False
+        if "board" not in found and ":" in line and not (done or opened) and not has_cjk(line) and not english(line):
+            label = session_status.latin_label(line)
+            if label is not None:
+                latin_labels += 1
+                if label == "now" or latin_labels >= 2:
+                    found["board"] = ShapeHit("board", number, "a status line: how the work stands now (a status label)")
         if done or opened:
             status_lines.append(number)
             states[0] |= done

@@ -149,3 +149,23 @@ def deictic_day(line: str) -> str | None:
     if m is None or _FOREIGN_RULE.search(line):
         return None
     return m.group().strip(" .!?:")
+
+
+# Status labels of German, Czech, French and Spanish notes, as "현재 상태:" in Korean: "Zwischenstand: …", "Zbývá: …".
+# A label that says how things stand now is a snapshot alone; one of done or open items needs a second label.
+_LATIN_NOW = (r"zwischenstand|aktueller stand|stand heute|stand der dinge|noch offen|in arbeit|aktuální stav|rozpracováno|"
+              r"dnes hotovo|zbývá(?: udělat)?|reste à faire|en cours|état actuel|pendiente|en curso|estado actual")
+_LATIN_DONE = r"erledigt|fertig|hotovo|fait|terminé|hecho|terminado"
+_LATIN_LABEL = lazy_pattern(
+    rf"^\s*(?:[-*+]\s*)?(?:\*\*|__)?\s*(?:(?P<now>{_LATIN_NOW})|(?P<done>{_LATIN_DONE}))\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*"
+    r"(?!(?:ein|eine|einer|wenn|sobald|je|když|un|une|el|la|cuando|quand|si)\b)\S",
+    re.IGNORECASE,
+)
+
+
+def latin_label(line: str) -> str | None:
+    """"now" or "done" when a line not in English opens with a status label ("Zwischenstand: …", "Hotovo: …"), else None."""
+    m = _LATIN_LABEL.match(line)
+    if m is None:
+        return None
+    return "now" if m.group("now") is not None else "done"

@@ -77,7 +77,8 @@ _NARRATIVE = [
 _PAST_CLAUSE = lazy_pattern(
     r"\b(?:I|[Ww]e)\s+(?:(?:then|also|just|finally|first|quickly|eventually|later|again|initially)\s+)?"
     r"(?P<verb>[a-z]{2,}ed|built|wrote|ran|made|got|found|tried|broke|took|began|kept|lost|sent|spent|put|shipped|split|did|saw|hit)\b"
-    r"(?!\s+(?:that|out|to)\b)"
+    # "We got burned by a mock": what taught a lesson, told as something suffered, not work done
+    r"(?!\s+(?:that|out|to|burned|burnt|bitten|stung|caught out)\b)"
 )
 _AND_PAST = lazy_pattern(r"\b(?:and|then),?\s+(?:then\s+|also\s+)?(?P<verb>[a-z]{2,}ed)\s+(?:up\s+|out\s+)?(?:the|a|an|my|our|it|them|two|three)\b")
 # Verbs of deciding, knowing and wanting tell a standing fact ("we decided to…"), not a story.
@@ -101,7 +102,10 @@ _DURABLE = lazy_pattern(
 # "When the user labels a PR WIP, open it as a draft": a general condition, nobody's session.
 _CONDITION = lazy_pattern(r"^\W*(?:when|whenever|if|unless|once|while|before|after|until)\b", re.IGNORECASE)
 # "Anything learned here that still holds next week goes into a card": a quantified subject states a rule.
-_GENERIC = lazy_pattern(r"^\W*(?:anything|everything|whatever|whoever|any|every|each)\b", re.IGNORECASE)
+_GENERIC = lazy_pattern(r"^\W*(?:anything|everything|whatever|whoever|anyone|anybody|everyone|everybody|any|every|each)\b",
+                      re.IGNORECASE)
+# "No deploys after 16:00": a prohibition of a kind of act, nobody's sitting (not "No reply yet").
+_PROHIBITION = lazy_pattern(r"^\W*no\s+[a-z]+s\s+(?:after|before|on|during|without|outside|until|between)\b", re.IGNORECASE)
 # "Draft PRs may stay WIP for a week": a permission or duty of a kind of thing, nobody's sitting.
 _MODAL_RULE = lazy_pattern(r"\b(?:may|must|cannot)\b", re.IGNORECASE)  # not "should": "CI should finish soon" predicts
 _DEICTIC = lazy_pattern(r"\b(?:this|these|here|now)\b", re.IGNORECASE)
@@ -197,7 +201,8 @@ def sentences(line: str) -> Iterator[str]:
 
 def durable(sentence: str) -> bool:
     """A standing rule, a definition or a general condition: durable whatever its words."""
-    return bool(_DURABLE.search(sentence)) or general_condition(sentence) or bool(_GENERIC.match(sentence))
+    return bool(_DURABLE.search(sentence)) or general_condition(sentence) or bool(_GENERIC.match(sentence)) \
+        or bool(_PROHIBITION.match(sentence))
 
 
 def rule_for_kind(sentence: str) -> bool:

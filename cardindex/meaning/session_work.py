@@ -112,12 +112,14 @@ _POSITION = lazy_pattern(
 _NEXT_LABEL = lazy_pattern(
     r"^\W*(?i:for whoever (?:[\w']+ ){0,3}?(?:continues|picks (?:this|it) up|is next|comes next|takes over)"
     r"|open questions? for (?-i:[A-Z][a-z]+)|(?:queue|parked|saved|kept) for later|left to (?:check|do|try|test|decide)"
-    r"|still to (?:check|do|try|test|decide))\b\s*[:\u2014\u2013-]",
+    r"|still to (?:check|do|try|test|decide)|(?:note|reminder|memo)s? (?:for|to) (?:future me|myself|self|later|tomorrow)|future me"
+    r"|things (?:I|we) tried(?: that (?:didn't|did not|don't) work)?|next (?:idea|thing to try|attempt|experiment))\b\s*[:\u2014\u2013-]",
 )
 # A reply awaited from one person: "until she replies", "Waiting to hear from the librarian".
 _AWAITED = lazy_pattern(
     r"\buntil (?:she|he|[A-Z][a-z]+) (?:replies|answers|confirms|gets back|decides|responds|signs off)\b"
     r"|\b(?i:waiting to hear (?:from|back))\b"
+    r"|\b(?i:no (?:reply|answer|response|word|news) (?:from [\w ]{1,30}?)?(?:yet|so far))\b"
     # an arrangement that lasts while the writer tries something: "on for our accounts only while we check the player"
     r"|\b(?i:(?:while|until) (?:I|we) (?:check|test|try|verify|debug|look into|wait for|finish|sort out))\b"
     # work not yet out of the writer's hands: "Nothing deployed yet", "nothing is pushed."
@@ -313,6 +315,27 @@ _STILL_RUNNING = lazy_pattern(
 # The writer's act in progress now, subject left out: "addressing the naming comments now".
 _ING_NOW = lazy_pattern(r"(?:^|;\s*)\W*(?:[a-z]+ing)\s+(?:the|my|our|these|those|that|this)\b[^.;:]{0,60}?\bnow\s*(?=[.;,]|$)",
                         re.IGNORECASE)
+# A count of what is open, as a label: "Three things open: …", "2 questions outstanding:".
+_OPEN_COUNT = lazy_pattern(
+    rf"^\W*{_N}\s+(?:[\w-]+\s+){{0,2}}?(?:open|left|remaining|outstanding|pending|in flight|to (?:do|fix|check))\s*:\s*\S", re.IGNORECASE)
+# The writer's present work named "current": "Current blocker is the CORS error", "The current task: …".
+_CURRENT_WORK = lazy_pattern(
+    r"^\W*(?:the |my |our )?current (?:blockers?|problems?|bugs?|focus|tasks?|tickets?|hurdles?|snag|sticking point)\s*(?:is|are|:)", re.IGNORECASE)
+# An item labelled with the state it is in: "CX-301: reproduced, root cause unknown", "PR #41 — changes requested".
+_ITEM_LABEL_STATE = lazy_pattern(
+    rf"^\W*{_ITEM}\s*[:\u2014\u2013-]\s*(?:(?:re)?opened|rebased|approved|red|green|failing|passing|reproduced|not reproduced|"
+    r"triaged|investigating|stuck|reverted|changes requested|in review|in progress|waiting|blocked|needs? (?:review|a rebase|tests)|"
+    r"root cause unknown|cause unknown)\b",
+    re.IGNORECASE,
+)
+# A near day guessed for the writer's next step: "probably Thursday", "hopefully tomorrow".
+_NEAR_DAY = lazy_pattern(
+    r"\b(?:probably|maybe|likely|hopefully|perhaps)\s+(?:on\s+|by\s+)?(?:monday|tuesday|wednesday|thursday|friday|tomorrow|tonight|"
+    r"this (?:afternoon|evening)|next week)\b", re.IGNORECASE)
+# A state that dates from a recent day: "staging still runs on Friday's snapshot", "still the build from yesterday".
+_STILL_FROM_DAY = lazy_pattern(
+    r"\bstill\b[^.;]{0,40}?\b(?:from |on )?(?:last )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|yesterday)(?:'s)?\b",
+    re.IGNORECASE)
 # The writer's return to the work: "when I'm back at the desk", "first thing Monday", "once we get back to it".
 _RESUME = lazy_pattern(
     r"\b(?:when|once|after|as soon as)\s+(?:I|we)(?:'m|'re|\s+am|\s+are|\s+get|\s+come)?\s+back\b"
@@ -372,7 +395,8 @@ def _once_they(sentence: str) -> str | None:
 
 # The words each family needs, so that a sentence with none of them is passed over cheaply.
 _FIRST = lazy_pattern(r"^\W*([\w'-]+)")
-_LABEL_HEADS = frozenset({"for", "open", "queue", "parked", "saved", "kept", "left", "still"})
+_LABEL_HEADS = frozenset({"for", "open", "queue", "parked", "saved", "kept", "left", "still", "note", "notes", "reminder",
+                          "memo", "future", "things", "next"})
 _ASKING = frozenset({"why", "what", "how", "when", "where", "which", "who", "whether"})
 _LEFT = lazy_pattern(r"^\W*what(?:'s| is| remains| still)\b")  # "What's left: …", "What remains": a board's label
 _ITEM_HINTS = ("#", "pr", "mr", "request", "issue", "ticket", "-", "ci", "branch", "build", "draft", "fork", "stash", "patch")
@@ -381,7 +405,7 @@ _POSITION_HEADS = frozenset({"got", "as", "i'm", "i", "we're", "we", "up", "reac
 _CLOSING_HINTS = ("done", "complete", "finished", "merged", "shipped", "landed", "not ")
 _PLAIN = (
     (_PLACEHOLDER, ("still",)),
-    (_AWAITED, ("until", "waiting", "nothing", "except", "but for", "apart from", "while")),
+    (_AWAITED, ("until", "waiting", "nothing", "except", "but for", "apart from", "while", "no ")),
     (_STATE_LABEL, (":",)),
     (_BARE_STATE, ("ready", "awaiting", "working", "not ", "next")),
     (_SNAPSHOT_LABEL, ("current", "state", "stand", "day ")),
@@ -390,6 +414,11 @@ _PLAIN = (
     (_SUSPECT, ("suspect", "guess")),
     (_STILL_RUNNING, ("still", " by ")),
     (_ING_NOW, ("now",)),
+    (_OPEN_COUNT, (":",)),
+    (_CURRENT_WORK, ("current",)),
+    (_ITEM_LABEL_STATE, ("-", "#", "pr", "issue", "ticket")),
+    (_NEAR_DAY, ("probably", "maybe", "likely", "hopefully", "perhaps")),
+    (_STILL_FROM_DAY, ("still",)),
 )
 _UNDERWAY_HINTS = ("way", "i'm", "we're", "i am", "we are", "mostly", "almost", "nearly", "half", " is ", "since", "locally")
 _PLAN_HEADS = frozenset({"going", "planning", "hoping", "meaning", "need", "still"})
@@ -435,7 +464,7 @@ def _not_done(sentence: str) -> str | None:
 
 
 def _tally(sentence: str) -> str | None:
-    m = _TALLY_OF.search(sentence) or _TO_GO.search(sentence) or _LEFT_COUNT.search(sentence)
+    m = _TALLY_OF.search(sentence) or _TO_GO.search(sentence) or (_LEFT_COUNT.search(sentence) if not _DEFINES.search(sentence) else None)
     if m is not None and not finite(m.group()) and m.group().split()[-1].lower() not in _STATIVE:
         return m.group().strip()
     ratio = _RUN_RATIO.search(sentence)
