@@ -81,8 +81,8 @@ def temporal(card: Card, ctx: LintContext) -> Iterator[Hit]:
         if cjk is not None:
             yield _hit(cjk[0], repr(cjk[1]), "names the next sitting's work: a plan for the next session")
         else:
-            day = next(((n, w) for n, line in _statement_lines(card)
-                        if not session_shape.english(line) and (w := session_status.deictic_day(line))), None)
+            # its words are no English words: a German line that the language judge reads as English still counts
+            day = next(((n, w) for n, line in _statement_lines(card) if (w := session_status.deictic_day(line))), None)
             if day is not None:
                 yield _hit(day[0], repr(day[1]), "the writer's today or tomorrow: what one sitting did or plans next")
 

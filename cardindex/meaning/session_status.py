@@ -158,7 +158,7 @@ _LATIN_NOW = (r"zwischenstand|aktueller stand|stand heute|stand der dinge|noch o
 _LATIN_DONE = r"erledigt|fertig|hotovo|fait|terminé|hecho|terminado"
 _LATIN_LABEL = lazy_pattern(
     rf"^\s*(?:[-*+]\s*)?(?:\*\*|__)?\s*(?:(?P<now>{_LATIN_NOW})|(?P<done>{_LATIN_DONE}))\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*"
-    r"(?!(?:ein|eine|einer|wenn|sobald|je|když|un|une|el|la|cuando|quand|si)\b)\S",
+    r"(?!(?:ein|eine|einer|wenn|sobald|když|cuando|quand)\b)\S",
     re.IGNORECASE,
 )
 

@@ -351,7 +351,7 @@ _HELD_BY = lazy_pattern(
 )
 # What the writer does once one person acts: "once he signs off I'll run it", "when she's back from leave I'll chase it".
 _ONCE_THEY = lazy_pattern(
-    r"\b(?:once|when|after|as soon as)\s+(?:she|he|they|(?-i:[A-Z][a-z]+))(?:\s+(?:approves|signs off|replies|answers|confirms|"
+    r"\b(?i:once|when|after|as soon as)\s+(?:she|he|they|[A-Z][a-z]+)(?:\s+(?:approves|signs off|replies|answers|confirms|"
     r"gets back|reviews it|merges it|sends (?:it|them)|returns)|(?:'s|\s+is|'re|\s+are)\s+back)\b"
 )
 _WRITER_ACTS = lazy_pattern(r"\b(?:I|I'll|we|we'll|I'd|we'd)\b")
