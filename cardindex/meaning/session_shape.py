@@ -129,6 +129,9 @@ _PERCENT_DONE = lazy_pattern(
     re.IGNORECASE,
 )
 _PROGRESS_BAR = lazy_pattern(r"[█▓▒░■□]{4,}|\[[#=]{2,}[ .-]+\]")
+# A share of the work done, in another language: "API 연동 80% 완료", "已完成 60%", "zatím 40 % hotovo".
+_PERCENT_DONE_ANY = lazy_pattern(
+    r"\b\d{1,3}\s?%\s*(?:완료|진행|完成|已完成|完了|済み|hotovo|fertig|erledigt|terminé|hecho|gemacht)|(?:已完成|完成了?|완료)\s*\d{1,3}\s?%")
 # A run's count told by its marks, in any language: "✅ 214 ❌ 6", "✔ 30 / ✘ 2".
 _MARKED_COUNT = lazy_pattern(r"[✅✔☑✓]\ufe0f?\s*\d+\b.{0,6}?[❌✗✘✖]\ufe0f?\s*\d+\b|[❌✗✘✖]\ufe0f?\s*\d+\b.{0,6}?[✅✔☑✓]\ufe0f?\s*\d+\b")
 _TEST_COUNT = lazy_pattern(
@@ -406,7 +409,7 @@ def _shapes(card: Card) -> list[ShapeHit]:
             if marked is not None and english(line):
                 found["board"] = ShapeHit("board", number, f"a piece of work marked done on a day ({marked!r})")
         if (digits or "[#" in raw or "[=" in raw) and "progress" not in found:
-            m = _PERCENT_DONE.search(line) or _PROGRESS_BAR.search(line) or _MARKED_COUNT.search(line)
+            m = _PERCENT_DONE.search(line) or _PROGRESS_BAR.search(line) or _MARKED_COUNT.search(line) or _PERCENT_DONE_ANY.search(line)
             if m is not None and (m.re.pattern != _PERCENT_DONE.pattern or english(line)):  # bars and marks in any language
                 found["progress"] = ShapeHit("board", number, f"progress of unfinished work ({m.group().strip()!r})")
             elif test_count is None:

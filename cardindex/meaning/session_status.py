@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from cardindex.lazy import lazy_pattern
+from cardindex.meaning.language import is_english
 
 # English: `ITEM: STATE` or `ITEM — STATE`, a short item label (six words at most), the state closing the clause.
 _EN_DONE = r"done|complete|completed|shipped|merged|deployed|released|landed|finished|fixed|resolved|passed|passing|verified|live"
@@ -143,9 +144,19 @@ _FOREIGN_RULE = lazy_pattern(
 )
 
 
+# A tally of work told with another language's "of": "3 von 8 Tabellen sind durch", "12 z 30 řetězců", "3 sur 8".
+_FOREIGN_TALLY = lazy_pattern(r"\b\d+\s+(?:von|z|ze|sur|de|di|van|av|af)\s+\d+\b")
+
+
 def deictic_day(line: str) -> str | None:
-    """"Today" or "tomorrow" of the writer's sitting in a line not in English, or None when the line states a rule."""
+    """"Today" or "tomorrow" of the writer's sitting in a line not in English, or None when the line states a rule.
+
+    A count of work told with another language's "of" ("3 von 8 Tabellen") is read the same way, on a line
+    that is not English.
+    """
     m = _DEICTIC_DAY.search(line)
+    if m is None and _FOREIGN_TALLY.search(line) is not None and is_english(line) is not True:
+        m = _FOREIGN_TALLY.search(line)
     if m is None or _FOREIGN_RULE.search(line):
         return None
     return m.group().strip(" .!?:")

@@ -93,9 +93,11 @@ _CORE_WORK = frozenset({"got", "fixed", "tried", "started", "pushed", "finished"
 # A sentence that states a standing rule or a definition is durable even with such words.
 _DURABLE = lazy_pattern(
     # "should" states a rule, not when it predicts the sitting's run: "results should be in by tonight"
-    r"\b(?:always|every|each time|whenever|never|must|must not|do not|don't|"
+    # "don't run the formatter over it yet" holds only until the work is done: no rule
+    r"\b(?:always|every|each time|whenever|never|must|must not|(?:do not|don't)(?![^.;]*\byet\b)|"
     r"should(?!\s+(?:be\s+(?:in|done|back|ready|finished|green|there)\s+(?:by|soon|shortly|tonight|tomorrow)|finish|land|arrive)\b)|"
-    r"checklist|runbook|procedure|policy|convention|by default|as a rule|often|usually|typically|generally|tends? to|"
+    # "Release 4.2 checklist is done up to the smoke tests": a checklist's progress, not a procedure
+    r"(?:checklist|runbook|procedure)(?!\s+(?:is|are)\s+(?:done|finished|complete|half|ticked|through))|policy|convention|by default|as a rule|often|usually|typically|generally|tends? to|"
     r"make sure|ensure|remember to)\b",
     re.IGNORECASE,
 )
@@ -104,6 +106,8 @@ _CONDITION = lazy_pattern(r"^\W*(?:when|whenever|if|unless|once|while|before|aft
 # "Anything learned here that still holds next week goes into a card": a quantified subject states a rule.
 _GENERIC = lazy_pattern(r"^\W*(?:anything|everything|whatever|whoever|anyone|anybody|everyone|everybody|any|every|each)\b",
                       re.IGNORECASE)
+# "The 'done' column means deployed, not merged": a definition, its subject before the verb.
+_DEFINITION = lazy_pattern(r"^[^,;:]*?\b(?:means|stands for|is defined as|is short for)\b", re.IGNORECASE)
 # "No deploys after 16:00": a prohibition of a kind of act, nobody's sitting (not "No reply yet").
 _PROHIBITION = lazy_pattern(r"^\W*no\s+[a-z]+s\s+(?:after|before|on|during|without|outside|until|between)\b", re.IGNORECASE)
 # "Draft PRs may stay WIP for a week": a permission or duty of a kind of thing, nobody's sitting.
@@ -202,7 +206,7 @@ def sentences(line: str) -> Iterator[str]:
 def durable(sentence: str) -> bool:
     """A standing rule, a definition or a general condition: durable whatever its words."""
     return bool(_DURABLE.search(sentence)) or general_condition(sentence) or bool(_GENERIC.match(sentence)) \
-        or bool(_PROHIBITION.match(sentence))
+        or bool(_PROHIBITION.match(sentence)) or (bool(_DEFINITION.match(sentence)) and not _WE.search(sentence))
 
 
 def rule_for_kind(sentence: str) -> bool:
@@ -223,7 +227,12 @@ def _described(sentence: str, m: re.Match[str]) -> bool:
         return session_moment.indefinite_kind(sentence, m.start())
     if word == "this session":
         return sentence[m.end():m.end() + 2].strip().startswith("(")
+    if word in ("today", "tomorrow", "yesterday"):  # "Tomorrow's delivery date is computed …": a kind of date, named
+        return _DAY_NAMED.match(sentence, m.end()) is not None
     return False
+
+
+_DAY_NAMED = lazy_pattern(r"'s\s+(?:[\w-]+\s+){0,2}?(?:date|day|timestamp|time|deadline)s?\b", re.IGNORECASE)
 
 
 def general_condition(sentence: str) -> bool:
@@ -283,7 +292,7 @@ def temporal(lines: Iterable[tuple[int, str]], lesson: bool = False) -> WordHit 
                 if _strong(m.group()):
                     if condition or rule_for_kind(sentence):
                         continue
-                elif durable(sentence) or (governed and not _WE.search(sentence)):
+                elif durable(sentence) or (governed and not _WE.search(sentence)) or _WH_SUBJECT.match(_clause_at(sentence, m.start())):
                     continue
                 return WordHit(number, m.group().strip(), why)
             governed = governed or condition
@@ -304,24 +313,59 @@ def _work_state(lines: list[tuple[int, str]]) -> WordHit | None:
     tallied: WordHit | None = None
     ruled = False
     for number, line in lines:
-        for sentence in sentences(line):
-            if not english(sentence):
+        for whole in sentences(line):
+            if not english(whole):
                 continue
-            if durable(sentence):
-                ruled = True
-                continue
-            if tallied is None and (counted := session_work.tally(sentence)) is not None:
-                tallied = WordHit(number, counted, TALLY_WHY)
-            found = session_ellipsis.work_state(sentence)
-            if found is not None:
-                return WordHit(number, found, "the state of a piece of work in one session")
-            found = session_moment.moment(sentence)
-            if found is not None:
-                return WordHit(number, found, "a note of the writer's sitting: what is being done, where it stands, what is unknown now")
-            found = session_work.work_note(sentence)
-            if found is not None:
-                return WordHit(number, found, "work told where it stands in this sitting: its state, its place, what is not done, who is awaited")
+            ruled_here = durable(whole)
+            ruled = ruled or ruled_here
+            for sentence in clauses(whole) if ruled_here else [whole]:
+                if durable(sentence):
+                    continue
+                found = _work_state_of(sentence)
+                if found is not None:
+                    return WordHit(number, *found)
+                if tallied is None and not ruled_here and (counted := session_work.tally(sentence)) is not None:
+                    tallied = WordHit(number, counted, TALLY_WHY)
     return None if ruled else tallied
+
+
+# "Who is on call this week is in PagerDuty": a question word heads the subject, a kind of fact, not the sitting's.
+_WH_SUBJECT = lazy_pattern(r"^\W*(?:who|what|which|where)\s+(?!(?:I|we)\b)(?!(?:is|'s|are)\s+(?:left|still|next)\b|remains\b)[^?]*$", re.IGNORECASE)
+
+
+def _clause_at(sentence: str, at: int) -> str:
+    """The clause of `sentence` (`clauses`) that holds position `at`."""
+    if ";" not in sentence:
+        return sentence
+    parts = clauses(sentence)
+    if len(parts) == 1:
+        return sentence
+    start = sentence.rfind(";", 0, at) + 1
+    stop = sentence.find(";", at)
+    return sentence[start:stop if stop >= 0 else len(sentence)].strip()
+
+
+def clauses(sentence: str) -> list[str]:
+    """The clauses of a sentence joined by semicolons, each judged alone: "The checklist is done up to the smoke
+    tests; the rest tomorrow" states no rule in its second clause. A sentence that opens with a condition or a
+    quantified subject governs all of its clauses, and stays whole."""
+    if ";" not in sentence or general_condition(sentence) or _GENERIC.match(sentence):
+        return [sentence]
+    return [c.strip() for c in sentence.split(";") if c.strip()]
+
+
+def _work_state_of(sentence: str) -> tuple[str, str] | None:
+    """What gives one sentence (or clause) of work its state in this sitting, and why; None when nothing does."""
+    found = session_ellipsis.work_state(sentence)
+    if found is not None:
+        return found, "the state of a piece of work in one session"
+    found = session_moment.moment(sentence)
+    if found is not None:
+        return found, "a note of the writer's sitting: what is being done, where it stands, what is unknown now"
+    found = session_work.work_note(sentence)
+    if found is not None:
+        return found, "work told where it stands in this sitting: its state, its place, what is not done, who is awaited"
+    return None
 
 
 def narrative(lines: list[tuple[int, str]]) -> WordHit | None:
@@ -360,6 +404,9 @@ def narrative(lines: list[tuple[int, str]]) -> WordHit | None:
     if not clauses and not left_out:
         return None
     ruled = any(english(t) and durable(t) for t in told)
+    # "We tried GraphQL and gRPC-web and rejected both": the options weighed before a decision, not a session's work
+    if len(clauses) < 3 and any(_DECISION.search(t) for t in told):
+        return None
     if left_out and (not ruled or len(left_out) + len(clauses) >= 3):
         return left_out[0]
     if len(clauses) >= 3 or (len(clauses) == 2 and not ruled):
@@ -367,6 +414,9 @@ def narrative(lines: list[tuple[int, str]]) -> WordHit | None:
     if len(clauses) == 1 and not ruled and clauses[0].matched.split()[-1] in _CORE_WORK:
         return clauses[0]
     return None
+
+
+_DECISION = lazy_pattern(r"\b(?:rejected|decided|chose|settled on|opted for|ruled (?:it |them |both )?out)\b", re.IGNORECASE)
 
 
 def _strong(matched: str) -> bool:

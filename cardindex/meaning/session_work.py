@@ -103,6 +103,7 @@ _POSITION = lazy_pattern(
     r"^\W*(?:got )?as far as (?:the|step|page|row|chapter|section)\b"
     r"|^\W*(?:(?:I'm|I am|we're|we are)\s+)?(?:up to|got to|reached)\s+(?:step|stage|page|row|chapter|section|item|part|round|phase|task)\s+\d+\b"
     r"|^\W*(?:ended|finished|stopped|left (?:it|things|off))\s+(?:on|at|where|with)\b"
+    r"|\b(?:is|are|got)\s+(?:done|finished|through|ticked off)\s+up to (?:the|step|page|row|section|item|chapter)\b"
     r"|^\W*back on (?:the|my|our)\b[^.;]{0,60}\bafter\b"
     r"|\bpick(?:ing|ed)? (?:the |my |our )(?:[\w-]+ ){1,3}back up\b"
     r"|^\W*(?:picked|picking) (?:it |this |things )?(?:back )?up where (?:I|we|[A-Z][a-z]+) (?:left off|stopped|left (?:it|things))\b",
@@ -111,7 +112,7 @@ _POSITION = lazy_pattern(
 # A label that addresses the next sitting or a pending question.
 _NEXT_LABEL = lazy_pattern(
     r"^\W*(?i:for whoever (?:[\w']+ ){0,3}?(?:continues|picks (?:this|it) up|is next|comes next|takes over)"
-    r"|open questions? for (?-i:[A-Z][a-z]+)|(?:queue|parked|saved|kept) for later|left to (?:check|do|try|test|decide)"
+    r"|open questions? for (?-i:[A-Z][a-z]+)|open questions? for (?:next time|later|tomorrow|the next (?:session|sitting))|(?:queue|parked|saved|kept) for later|left to (?:check|do|try|test|decide)"
     r"|still to (?:check|do|try|test|decide)|(?:note|reminder|memo)s? (?:for|to) (?:future me|myself|self|later|tomorrow)|future me"
     r"|things (?:I|we) tried(?: that (?:didn't|did not|don't) work)?|next (?:idea|thing to try|attempt|experiment))\b\s*[:\u2014\u2013-]",
 )
@@ -191,6 +192,7 @@ _UNDERWAY = lazy_pattern(
     r"|\b(?:I'm|I am|we're|we are)\s+(?:only\s+)?(?:mid-?way|part-?way|half-?way|most of the way) (?:through|into)\b|\b(?:is |are )?(?:now )?under ?way\s*(?=[.;:,]|$)"
     r"|\b(?:mostly|almost|nearly) (?:there|done|finished|ported|migrated|converted)\b"
     r"|\b(?:about|roughly|nearly|almost|only) half (?:converted|done|ported|migrated|written|wired|finished)\b"
+    r"|\b(?:the|my|our) half-?(?:finished|done|written|built|baked|migrated|ported|implemented|converted)\b"
     # someone at work on it now: "Priya is reviewing the schema PR" (a habit is told in the simple present)
     r"|(?-i:\b[A-Z][a-z]+) is (?:reviewing|testing|fixing|porting|rewriting|migrating|refactoring|debugging|investigating|"
     r"looking into|working on|implementing|drafting)\b"
@@ -262,7 +264,7 @@ def work_note(sentence: str) -> str | None:
     asks = head in _ASKING and _LEFT.match(low) is None
     found = ((_label(sentence) if head in _LABEL_HEADS else None)
              or (_item_state(sentence) if not asks and any(h in low for h in _ITEM_HINTS) else None)
-             or (_position(sentence) if head in _POSITION_HEADS or "back up" in low else None)
+             or (_position(sentence) if head in _POSITION_HEADS or "back up" in low or " up to " in low else None)
              or (_not_done(sentence) if not asks and ("n't" in low or " not" in low or " only" in low) else None)
              or (_board(sentence, closing=True) if any(h in low for h in _CLOSING_HINTS) else None))
     if found is not None:
@@ -272,6 +274,7 @@ def work_note(sentence: str) -> str | None:
         if m is not None:
             return m.group().strip()
     found = ((_once_they(sentence) if any(h in low for h in ("once", "when", "after", "as soon as")) else None)
+             or (_waiting(sentence) if "waiting" in low or "blocked" in low or "stuck" in low else None)
              or (_part_done(sentence) if ("," in sentence or ";" in sentence or " but " in low or " while " in low) else None))
     if found is not None:
         return found
@@ -336,6 +339,21 @@ _NEAR_DAY = lazy_pattern(
 _STILL_FROM_DAY = lazy_pattern(
     r"\bstill\b[^.;]{0,40}?\b(?:from |on )?(?:last )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|yesterday)(?:'s)?\b",
     re.IGNORECASE)
+# A specific part of the work waiting on someone or something: "Q3 is waiting on the invoices from accounting".
+_WAITING_ON = lazy_pattern(
+    r"\b(?:is|are)\s+(?:still\s+)?(?:waiting|blocked|stuck)\s+(?:on|for)\s+(?:the|her|his|their|(?-i:[A-Z]))", re.IGNORECASE)
+
+
+_RELATIVE_BEFORE = lazy_pattern(r"\b(?:that|which|who)\s+$", re.IGNORECASE)
+
+
+def _waiting(sentence: str) -> str | None:
+    m = _WAITING_ON.search(sentence)
+    if m is None or _GENERIC.match(sentence) or _CONDITION.search(sentence) or _RELATIVE_BEFORE.search(sentence, 0, m.start()):
+        return None  # "A job is waiting on the lock when …", "Orders that are waiting for payment …": a kind
+    return m.group().strip()
+
+
 # The writer's return to the work: "when I'm back at the desk", "first thing Monday", "once we get back to it".
 _RESUME = lazy_pattern(
     r"\b(?:when|once|after|as soon as)\s+(?:I|we)(?:'m|'re|\s+am|\s+are|\s+get|\s+come)?\s+back\b"
@@ -400,6 +418,7 @@ _LABEL_HEADS = frozenset({"for", "open", "queue", "parked", "saved", "kept", "le
 _ASKING = frozenset({"why", "what", "how", "when", "where", "which", "who", "whether"})
 _LEFT = lazy_pattern(r"^\W*what(?:'s| is| remains| still)\b")  # "What's left: …", "What remains": a board's label
 _ITEM_HINTS = ("#", "pr", "mr", "request", "issue", "ticket", "-", "ci", "branch", "build", "draft", "fork", "stash", "patch")
+_POSITION_HEADS_UP = ("up to",)
 _POSITION_HEADS = frozenset({"got", "as", "i'm", "i", "we're", "we", "up", "reached", "ended", "finished", "stopped", "left", "back",
                              "picked", "picking"})
 _CLOSING_HINTS = ("done", "complete", "finished", "merged", "shipped", "landed", "not ")
@@ -420,7 +439,7 @@ _PLAIN = (
     (_NEAR_DAY, ("probably", "maybe", "likely", "hopefully", "perhaps")),
     (_STILL_FROM_DAY, ("still",)),
 )
-_UNDERWAY_HINTS = ("way", "i'm", "we're", "i am", "we are", "mostly", "almost", "nearly", "half", " is ", "since", "locally")
+_UNDERWAY_HINTS = ("way", "half-", "i'm", "we're", "i am", "we are", "mostly", "almost", "nearly", "half", " is ", "since", "locally")
 _PLAN_HEADS = frozenset({"going", "planning", "hoping", "meaning", "need", "still"})
 _PARTIAL_HINTS = ("half", "most", "some", "part", "few", "all but")
 _IRREGULAR_HEADS = frozenset({"gave", "ran", "dug", "fell", "got", "came", "went", "spent", "sent", "made", "built", "took"})
