@@ -54,6 +54,17 @@ SESSION = [
     "Merging after the demo, probably Friday.",
     "Staging still points at Tuesday's build.",
     "As of Monday: 4 open bugs, 1 blocker.",
+    "gonna wire the settings page tmrw",
+    "Heads-up for whoever continues: the seed script needs the VPN.",
+    "Resume from step 3 of the upgrade notes.",
+    "Finally got the emulator to boot; audio still broken.",
+    "Sync status: contacts moved, calendars moving, notes not started.",
+    "Keeping the flag off until the load test passes.",
+    "Bug #52 is fixed on develop but not released.",
+    "The survey numbers are not final.",
+    "The bisect reached 1.4.2 before I had to stop.",
+    "The install checklist is done up to the DNS step; the rest tomorrow.",
+    "The branch has the half-finished date picker in it; don't rebase it yet.",
 ]
 DURABLE = [
     "Three columns left of the grid are reserved for navigation.",
@@ -81,6 +92,19 @@ DURABLE = [
     "Orders move PLACED, then PACKED, then SHIPPED.",
     "Who to ask when stuck: Priya for infrastructure, Tom for billing.",
     "The retries counter counts down from five.",
+    "Waiting for the security review is mandatory before any SSO change.",
+    "'Finished' on a ticket means merged but not deployed.",
+    "Resume from step 3 if the upgrade fails.",
+    "We tried two queue libraries and rejected both.",
+    "Tomorrow's delivery date is computed in the store's timezone.",
+    "Who is on call this week is in PagerDuty; never hard-code names in alerts.",
+    "Pending orders older than two days are cancelled automatically.",
+    "Resume points are stored per user, so a second device continues where the first one stopped.",
+    "Temporarily disabled features are listed in flags.yaml with an owner.",
+    "The scratch folder is wiped on reboot.",
+    "Numbers in the quarterly report are final once finance signs them off.",
+    "When the import stops halfway, rerun it; it resumes from the last committed batch.",
+    "Finally, run the smoke tests against staging.",
 ]
 
 
@@ -121,6 +145,14 @@ def test_words_of_the_day_in_other_languages() -> None:
     assert session_status.deictic_day("今天的日期必须从服务器取。") is None
     assert session_status.cjk_next("다음엔 로그부터 볼 것.") == "다음엔"
     assert session_status.cjk_next("等下次 `ops check` 重跑。") is None  # the system's next run
+    assert session_status.deictic_day("3 von 8 Tabellen sind durch.") == "3 von 8"
+    assert session_status.deictic_day("3 von 5 Prüfern müssen zustimmen.") is None  # a rule
+    assert session_status.deictic_day("卡在证书问题上了，等运维回复。") == "卡在"
+    assert session_status.deictic_day("请求卡在队列里的时候会超时。") is None  # a condition
+    assert session_status.deictic_day("알림 설정 화면 작업 중.") is not None
+    assert session_status.deictic_day("배포 중에는 쓰기가 막힌다.") is None  # "during a deploy"
+    assert session_status.deictic_day("Hoy terminé el login; mañana sigo con el perfil.") == "Hoy"
+    assert session_status.deictic_day("Cada mañana a las 6 se ejecuta la copia.") is None
 
 
 def test_status_labels_in_german_czech_french() -> None:

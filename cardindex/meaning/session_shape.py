@@ -123,7 +123,7 @@ def defines_state(line: str) -> bool:
     return _FLOW.search(line) is not None
 
 _PERCENT_DONE = lazy_pattern(
-    r"\b\d{1,3}(?:\.\d+)?\s?% (?:complete|completed|done|finished|through|of the way|migrated|ported|converted)\b"
+    r"\b\d{1,3}(?:\.\d+)?\s?% (?:complete|completed|done|finished|through|of the way|migrated|ported|converted|there)\b"
     r"|\b\d+\s*/\s*\d+\s+(?:done|complete|completed|finished|tasks|items|slices|steps|stories|tickets)\b"
     r"|\b\d+ of \d+ (?:done|complete|completed|finished|tasks|items|slices|steps|stories|tickets)\b",
     re.IGNORECASE,

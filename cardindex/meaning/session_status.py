@@ -133,12 +133,19 @@ _DEICTIC_DAY = lazy_pattern(
     r"오늘|내일|어제|今天|明天|昨天|今日|明日|"
     # and "not yet" of the writer's own work: "원인은 아직 모르겠음", "还没写", "まだ終わっていない"
     r"아직\s*(?:모르|안\s|못\s|미)|还没|まだ\S{0,8}(?:ていない|てない|ません)|"
+    # stuck, waiting for a reply, in the middle of doing: "卡在证书问题上", "等运维回复", "화면 작업 중."
+    r"卡在|卡住了|等\S{1,8}(?:回复|确认|反馈)|막혀\s*있|막혔|(?:작업|진행|하는|개발|수정|테스트)\s*중(?:이다|임|입니다)?(?=[.。,\s]|$)|正在|"
+    # Spanish and French: "Hoy terminé el login; mañana sigo", "Aujourd'hui j'ai branché …, demain je teste"
+    r"(?<!la )(?<!cada )(?<!las )(?<!por )\b(?:[Hh]oy|[Mm]añana|[Aa]yer|[Aa]ujourd'hui|[Dd]emain|[Hh]ier)\b|"
     r"(?:^|(?<=[.!?:]\s))\W*(?:Heute|Morgen|Gestern|Dnes|Zítra|Včera)\b|\b(?:heute|morgen|gestern|dnes|zítra|včera)\b"
 )
 # What makes such a word part of a rule or a name: a rule's words ("항상", "必须", "immer", "vždy"), "today's date".
 _FOREIGN_RULE = lazy_pattern(
     r"항상|반드시|절대|매번|언제나|总是|必须|每次|永远|始终|不要|不能|必ず|常に|毎回|決して"
     r"|\b(?:immer|nie|niemals|jede[nrsm]?|stets|muss|müssen|darf|dürfen|grundsätzlich|vždy|nikdy|musí|musíme|každ\w*|nesmí|nesmíme)\b"
+    r"|\b(?:siempre|nunca|cada|debe|deben|toujours|jamais|chaque|doit|doivent)\b|il faut"
+    # a condition: "如果…", "…的时候", "…时，", "경우", "とき", "場合"
+    r"|如果|的时候|时[，,]|경우|とき|場合"
     r"|(?:오늘|내일)\s*(?:날짜|자|일자)|(?:今天|明天|今日)的?(?:日期|日付)",
     re.IGNORECASE,
 )

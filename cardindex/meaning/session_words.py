@@ -43,7 +43,7 @@ _TEMPORAL = [
      # of the work that day ("today the export still fails")
      r"|\b(?!(?:based|required|supported|used|needed|called|named|shared|related|allowed)\b)[a-z]{3,}ed\b"
      r"[^.;:\n]{0,50}(?<!-)\btoday\b(?!'s|\s*\()|(?<!-)\btoday\b[^.;:\n]{0,40}\bstill\b|\bstill\b[^.;:\n]{0,40}(?<!-)\btoday\b"
-     r"|\b(?:earlier|later) today\b|\byesterday\b|\btomorrow\b|\bend of (?:the )?day\b|\bby (?:EOD|tonight)\b|\b(?:before|after) lunch\b|\brest of the day\b|\bthis (?:morning|afternoon|evening|week)'s\b"), "dated to one day"),
+     r"|\b(?:earlier|later) today\b|\byesterday\b|\btomorrow\b|\b(?:tmrw|tmr|tmw|2moro)\b|\bend of (?:the )?day\b|\bby (?:EOD|tonight)\b|\b(?:before|after) lunch\b|\brest of the day\b|\bthis (?:morning|afternoon|evening|week)'s\b"), "dated to one day"),
     # A period named from the writer's moment ("this week", "next sprint", "this afternoon"): a plan or report of it.
     (r"\b(?:this|next) (?:week|weekend|sprint|iteration|morning|afternoon|evening)\b(?!'s|\s+(?:of|after|before)\b)", "dated to the period it was written in"),
     (r"\b(?<!they )(?<!it )(?<!you )(?<!one )(?:left off|where I (?:stopped|left it)|pick (?:this|it|that) (?:back )?up|come back to)\b", "where this session stopped"),
@@ -108,6 +108,10 @@ _GENERIC = lazy_pattern(r"^\W*(?:anything|everything|whatever|whoever|anyone|any
                       re.IGNORECASE)
 # "The 'done' column means deployed, not merged": a definition, its subject before the verb.
 _DEFINITION = lazy_pattern(r"^[^,;:]*?\b(?:means|stands for|is defined as|is short for)\b", re.IGNORECASE)
+# "Waiting for the security review is mandatory before …": an act named as the subject of a rule.
+_GERUND_RULE = lazy_pattern(
+    r"^\W*[A-Za-z]+ing\b[^.;,]{0,60}\b(?:is|are)\s+(?:mandatory|required|compulsory|optional|forbidden|not allowed|allowed|"
+    r"expected|the rule|standard practice|enough|not enough)\b", re.IGNORECASE)
 # "No deploys after 16:00": a prohibition of a kind of act, nobody's sitting (not "No reply yet").
 _PROHIBITION = lazy_pattern(r"^\W*no\s+[a-z]+s\s+(?:after|before|on|during|without|outside|until|between)\b", re.IGNORECASE)
 # "Draft PRs may stay WIP for a week": a permission or duty of a kind of thing, nobody's sitting.
@@ -206,7 +210,8 @@ def sentences(line: str) -> Iterator[str]:
 def durable(sentence: str) -> bool:
     """A standing rule, a definition or a general condition: durable whatever its words."""
     return bool(_DURABLE.search(sentence)) or general_condition(sentence) or bool(_GENERIC.match(sentence)) \
-        or bool(_PROHIBITION.match(sentence)) or (bool(_DEFINITION.match(sentence)) and not _WE.search(sentence))
+        or bool(_PROHIBITION.match(sentence)) or (bool(_DEFINITION.match(sentence)) and not _WE.search(sentence)) \
+        or bool(_GERUND_RULE.match(sentence))
 
 
 def rule_for_kind(sentence: str) -> bool:

@@ -95,7 +95,7 @@ _PERMIT = frozenset({"allowed", "permitted", "required", "supported", "reserved"
 # A part of the system that is a placeholder for now: "is still a mock", "still hard-coded".
 _PLACEHOLDER = lazy_pattern(
     r"\bstill\s+(?:(?:is|are|was)\s+)?(?:a |an )?(?:mock|mocked|stub|stubbed|hard-?coded|placeholder|fake|untested|unwired|"
-    r"empty|blank|commented out)\b",
+    r"empty|blank|commented out|broken|flaky|failing)\b",
     re.IGNORECASE,
 )
 # The place in a sequence: "Up to step 4", "Ended on the permissions matrix", "Stopped where …", "Back on the queue after …".
@@ -104,6 +104,8 @@ _POSITION = lazy_pattern(
     r"|^\W*(?:(?:I'm|I am|we're|we are)\s+)?(?:up to|got to|reached)\s+(?:step|stage|page|row|chapter|section|item|part|round|phase|task)\s+\d+\b"
     r"|^\W*(?:ended|finished|stopped|left (?:it|things|off))\s+(?:on|at|where|with)\b"
     r"|\b(?:is|are|got)\s+(?:done|finished|through|ticked off)\s+up to (?:the|step|page|row|section|item|chapter)\b"
+    r"|^\W*(?:resume|continue|restart|carry on|pick up)\s+(?:from|at|with)\s+(?:step|stage|page|row|chapter|section|item|part|line)\s+\d+"
+    r"|\b(?:before|when|until)\s+(?:I|we)\s+had to (?:stop|leave|go|pause|drop it|call it)\b"
     r"|^\W*back on (?:the|my|our)\b[^.;]{0,60}\bafter\b"
     r"|\bpick(?:ing|ed)? (?:the |my |our )(?:[\w-]+ ){1,3}back up\b"
     r"|^\W*(?:picked|picking) (?:it |this |things )?(?:back )?up where (?:I|we|[A-Z][a-z]+) (?:left off|stopped|left (?:it|things))\b",
@@ -111,10 +113,10 @@ _POSITION = lazy_pattern(
 )
 # A label that addresses the next sitting or a pending question.
 _NEXT_LABEL = lazy_pattern(
-    r"^\W*(?i:for whoever (?:[\w']+ ){0,3}?(?:continues|picks (?:this|it) up|is next|comes next|takes over)"
+    r"^\W*(?i:(?:(?:context|notes?|info|heads[- ]up)\s+)?for whoever (?:[\w']+ ){0,3}?(?:continues|picks (?:this|it) up|is next|comes next|takes over)"
     r"|open questions? for (?-i:[A-Z][a-z]+)|open questions? for (?:next time|later|tomorrow|the next (?:session|sitting))|(?:queue|parked|saved|kept) for later|left to (?:check|do|try|test|decide)"
     r"|still to (?:check|do|try|test|decide)|(?:note|reminder|memo)s? (?:for|to) (?:future me|myself|self|later|tomorrow)|future me"
-    r"|things (?:I|we) tried(?: that (?:didn't|did not|don't) work)?|next (?:idea|thing to try|attempt|experiment))\b\s*[:\u2014\u2013-]",
+    r"|things (?:I|we) tried(?: that (?:didn't|did not|don't) work)?|next (?:idea|thing to try|attempt|experiment)|scratch(?:pad| notes?)?)\b\s*[:\u2014\u2013-]",
 )
 # A reply awaited from one person: "until she replies", "Waiting to hear from the librarian".
 _AWAITED = lazy_pattern(
@@ -174,7 +176,8 @@ _BARE_STATE = lazy_pattern(
     r"^\W*ready for (?:review|merge|QA|testing|release|deploy)\b"
     r"|\bawaiting (?:[\w-]+ ){0,2}?(?:sign-?off|review|approval|merge|deploy|reply|answer|feedback|confirmation)\s*(?=[.;,)]|$)"
     r"|\bworking (?:tree|copy) (?:is )?dirty\b"
-    r"|(?:^|[;,]\s*)not (?:yet )?(?:merged|pushed|deployed|committed|released|opened|reviewed|run)\s*(?=[.;]|$)"
+    r"|(?:^|[;,]\s*|\b(?:is|are)\s+[a-z]+ed\b[^.;]{0,30}\bbut\s+)not (?:yet )?(?:merged|pushed|deployed|committed|released|opened|reviewed|run)\s*(?=[.;]|$)"
+    r"|\b(?:is|are)\s+(?:still\s+)?not\s+(?:yet\s+)?final\s*(?=[.;]|$)"
     r"|\b(?:begins|starts|comes|follows) next\s*(?=[.;,]|$)",
     re.IGNORECASE,
 )
@@ -202,7 +205,7 @@ _UNDERWAY = lazy_pattern(
     re.IGNORECASE,
 )
 # The writer's own next act, subject left out: "Going to split the auth module out next", "Need to rerun the seeds".
-_PLAN = lazy_pattern(r"^\W*(?:(?:going|planning|hoping|meaning) to|(?:still )?need to)\s+(?!be\b)[a-z]+\b(?!-)", re.IGNORECASE)
+_PLAN = lazy_pattern(r"^\W*(?:(?:going|planning|hoping|meaning) to|gonna|(?:still )?need to)\s+(?!be\b)[a-z]+\b(?!-)", re.IGNORECASE)
 # "Jobs that are almost done cannot be cancelled": a class of things; "reviews every contract from now on": a standing duty.
 _RELATIVE = lazy_pattern(r"\b(?:that|which|who)\s+(?:is|are)\s+$", re.IGNORECASE)
 _STANDING = lazy_pattern(r"\b(?:from now on|going forward|until further notice|permanently)\b", re.IGNORECASE)
@@ -264,7 +267,7 @@ def work_note(sentence: str) -> str | None:
     asks = head in _ASKING and _LEFT.match(low) is None
     found = ((_label(sentence) if head in _LABEL_HEADS else None)
              or (_item_state(sentence) if not asks and any(h in low for h in _ITEM_HINTS) else None)
-             or (_position(sentence) if head in _POSITION_HEADS or "back up" in low or " up to " in low else None)
+             or (_position(sentence) if head in _POSITION_HEADS or "back up" in low or " up to " in low or "had to" in low else None)
              or (_not_done(sentence) if not asks and ("n't" in low or " not" in low or " only" in low) else None)
              or (_board(sentence, closing=True) if any(h in low for h in _CLOSING_HINTS) else None))
     if found is not None:
@@ -275,6 +278,7 @@ def work_note(sentence: str) -> str | None:
             return m.group().strip()
     found = ((_once_they(sentence) if any(h in low for h in ("once", "when", "after", "as soon as")) else None)
              or (_waiting(sentence) if "waiting" in low or "blocked" in low or "stuck" in low else None)
+             or (_status_line(sentence) if "status" in low or "progress" in low else None)
              or (_part_done(sentence) if ("," in sentence or ";" in sentence or " but " in low or " while " in low) else None))
     if found is not None:
         return found
@@ -354,6 +358,27 @@ def _waiting(sentence: str) -> str | None:
     return m.group().strip()
 
 
+# The end of the writer's struggle with one thing: "finally got docker compose to start", "At last tracked down the leak".
+_FINALLY = lazy_pattern(r"^\W*(?:finally|at last)\s+(?:got|managed|fixed|found|figured|made|tracked|nailed|cracked)\b", re.IGNORECASE)
+# Work held back until an event of the sitting: "Holding SSO for everyone until the security review comes back".
+_HOLDING_UNTIL = lazy_pattern(
+    r"^\W*(?-i:[A-Z])[a-z]+ing\b[^.;]{0,60}\buntil\s+(?:the|she|he|they|[A-Z])[^.;]{0,40}?\b(?:comes back|is done|lands|arrives|replies|"
+    r"is merged|is fixed|is over|passes|clears|finishes|is approved|signs off)\b", re.IGNORECASE)
+# A status label over items each given its state: "Refactor status: models moved; views moving; tests not yet".
+_STATUS_LINE = lazy_pattern(r"^\W*(?:[\w-]+\s+){0,3}?(?:status|progress)\s*[:\u2014]\s*(?P<rest>.+)$", re.IGNORECASE)
+_SEGMENT_STATE = lazy_pattern(r"(?:[a-z]{3,}ed|[a-z]{3,}ing|not yet|not started|done|pending|todo|blocked|in progress|untouched)\W*$",
+                              re.IGNORECASE)
+
+
+def _status_line(sentence: str) -> str | None:
+    m = _STATUS_LINE.match(sentence)
+    if m is None:
+        return None
+    segments = [x for x in re.split(r"[;,]\s*", m.group("rest").rstrip(" .")) if x.strip()]
+    stated = [x for x in segments if _SEGMENT_STATE.search(x) and len(x.split()) <= 6]
+    return m.group().strip()[:60] if len(segments) >= 2 and len(stated) >= 2 else None
+
+
 # The writer's return to the work: "when I'm back at the desk", "first thing Monday", "once we get back to it".
 _RESUME = lazy_pattern(
     r"\b(?:when|once|after|as soon as)\s+(?:I|we)(?:'m|'re|\s+am|\s+are|\s+get|\s+come)?\s+back\b"
@@ -414,19 +439,20 @@ def _once_they(sentence: str) -> str | None:
 # The words each family needs, so that a sentence with none of them is passed over cheaply.
 _FIRST = lazy_pattern(r"^\W*([\w'-]+)")
 _LABEL_HEADS = frozenset({"for", "open", "queue", "parked", "saved", "kept", "left", "still", "note", "notes", "reminder",
-                          "memo", "future", "things", "next"})
+                          "memo", "future", "things", "next", "context", "notes", "info", "heads", "heads-up",
+                          "scratch"})
 _ASKING = frozenset({"why", "what", "how", "when", "where", "which", "who", "whether"})
 _LEFT = lazy_pattern(r"^\W*what(?:'s| is| remains| still)\b")  # "What's left: …", "What remains": a board's label
 _ITEM_HINTS = ("#", "pr", "mr", "request", "issue", "ticket", "-", "ci", "branch", "build", "draft", "fork", "stash", "patch")
 _POSITION_HEADS_UP = ("up to",)
-_POSITION_HEADS = frozenset({"got", "as", "i'm", "i", "we're", "we", "up", "reached", "ended", "finished", "stopped", "left", "back",
+_POSITION_HEADS = frozenset({"resume", "continue", "restart", "carry", "pick", "got", "as", "i'm", "i", "we're", "we", "up", "reached", "ended", "finished", "stopped", "left", "back",
                              "picked", "picking"})
 _CLOSING_HINTS = ("done", "complete", "finished", "merged", "shipped", "landed", "not ")
 _PLAIN = (
     (_PLACEHOLDER, ("still",)),
     (_AWAITED, ("until", "waiting", "nothing", "except", "but for", "apart from", "while", "no ")),
     (_STATE_LABEL, (":",)),
-    (_BARE_STATE, ("ready", "awaiting", "working", "not ", "next")),
+    (_BARE_STATE, ("ready", "awaiting", "working", "not ", "next", "final")),
     (_SNAPSHOT_LABEL, ("current", "state", "stand", "day ")),
     (_RESUME, ("back", "next", "return", "pick", "first thing")),
     (_HELD_BY, (" with ",)),
@@ -438,9 +464,11 @@ _PLAIN = (
     (_ITEM_LABEL_STATE, ("-", "#", "pr", "issue", "ticket")),
     (_NEAR_DAY, ("probably", "maybe", "likely", "hopefully", "perhaps")),
     (_STILL_FROM_DAY, ("still",)),
+    (_FINALLY, ("finally", "at last")),
+    (_HOLDING_UNTIL, ("until",)),
 )
 _UNDERWAY_HINTS = ("way", "half-", "i'm", "we're", "i am", "we are", "mostly", "almost", "nearly", "half", " is ", "since", "locally")
-_PLAN_HEADS = frozenset({"going", "planning", "hoping", "meaning", "need", "still"})
+_PLAN_HEADS = frozenset({"going", "planning", "hoping", "meaning", "need", "still", "gonna"})
 _PARTIAL_HINTS = ("half", "most", "some", "part", "few", "all but")
 _IRREGULAR_HEADS = frozenset({"gave", "ran", "dug", "fell", "got", "came", "went", "spent", "sent", "made", "built", "took"})
 
@@ -471,6 +499,8 @@ def _item_state(sentence: str) -> str | None:
 
 
 def _position(sentence: str) -> str | None:
+    if _CONDITION.search(sentence):
+        return None  # "Resume from step 5 if the migration fails": a procedure
     m = _POSITION.search(sentence)
     return m.group().strip() if m is not None else None
 
