@@ -147,7 +147,7 @@ def test_words_of_the_day_in_other_languages() -> None:
     assert session_status.cjk_next("等下次 `ops check` 重跑。") is None  # the system's next run
     assert session_status.deictic_day("3 von 8 Tabellen sind durch.") == "3 von 8"
     assert session_status.deictic_day("3 von 5 Prüfern müssen zustimmen.") is None  # a rule
-    assert session_status.deictic_day("卡在证书问题上了，等运维回复。") == "卡在"
+    assert session_status.deictic_day("卡在证书问题上了，等运维回复。") == "卡在"  # noqa: RUF001
     assert session_status.deictic_day("请求卡在队列里的时候会超时。") is None  # a condition
     assert session_status.deictic_day("알림 설정 화면 작업 중.") is not None
     assert session_status.deictic_day("배포 중에는 쓰기가 막힌다.") is None  # "during a deploy"

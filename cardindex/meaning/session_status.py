@@ -144,8 +144,8 @@ _FOREIGN_RULE = lazy_pattern(
     r"항상|반드시|절대|매번|언제나|总是|必须|每次|永远|始终|不要|不能|必ず|常に|毎回|決して"
     r"|\b(?:immer|nie|niemals|jede[nrsm]?|stets|muss|müssen|darf|dürfen|grundsätzlich|vždy|nikdy|musí|musíme|každ\w*|nesmí|nesmíme)\b"
     r"|\b(?:siempre|nunca|cada|debe|deben|toujours|jamais|chaque|doit|doivent)\b|il faut"
-    # a condition: "如果…", "…的时候", "…时，", "경우", "とき", "場合"
-    r"|如果|的时候|时[，,]|경우|とき|場合"
+    # a condition: "如果…", "…的时候", "…时" and a comma, "경우", "とき", "場合"
+    r"|如果|的时候|时[\uff0c,]|경우|とき|場合"
     r"|(?:오늘|내일)\s*(?:날짜|자|일자)|(?:今天|明天|今日)的?(?:日期|日付)",
     re.IGNORECASE,
 )

@@ -439,7 +439,7 @@ def _once_they(sentence: str) -> str | None:
 # The words each family needs, so that a sentence with none of them is passed over cheaply.
 _FIRST = lazy_pattern(r"^\W*([\w'-]+)")
 _LABEL_HEADS = frozenset({"for", "open", "queue", "parked", "saved", "kept", "left", "still", "note", "notes", "reminder",
-                          "memo", "future", "things", "next", "context", "notes", "info", "heads", "heads-up",
+                          "memo", "future", "things", "next", "context", "info", "heads", "heads-up",
                           "scratch"})
 _ASKING = frozenset({"why", "what", "how", "when", "where", "which", "who", "whether"})
 _LEFT = lazy_pattern(r"^\W*what(?:'s| is| remains| still)\b")  # "What's left: …", "What remains": a board's label
