@@ -386,8 +386,9 @@ def _shapes(card: Card) -> list[ShapeHit]:
         if "board" not in found and _PROGRESS_HEADING.match(raw):
             found["board"] = ShapeHit("board", number, "a status snapshot: a section that says how far the work is")
         lead = _LEAD.sub("", raw, count=1)
-        if lead[:1] in _DONE_MARKS[:4] or any(mark in raw for mark in _OPEN_MARKS):
-            marked_done += lead[:1] in _DONE_MARKS[:4]
+        ticked = lead[:1] in _DONE_MARKS[:4] or (_ITEM.match(raw) is not None and raw.rstrip()[-1:] in _DONE_MARKS[:4])
+        if ticked or any(mark in raw for mark in _OPEN_MARKS):
+            marked_done += ticked
             marked_open += any(mark in raw for mark in _OPEN_MARKS)
             first_mark = first_mark or number
         digits = _DIGIT.search(raw) is not None  # dates, counts, bars and hashes need one

@@ -134,7 +134,7 @@ _DEICTIC_DAY = lazy_pattern(
     # and "not yet" of the writer's own work: "원인은 아직 모르겠음", "还没写", "まだ終わっていない"
     r"아직\s*(?:모르|안\s|못\s|미)|还没|まだ\S{0,8}(?:ていない|てない|ません)|"
     # stuck, waiting for a reply, in the middle of doing: "卡在证书问题上", "等运维回复", "화면 작업 중."
-    r"卡在|卡住了|等\S{1,8}(?:回复|确认|反馈)|막혀\s*있|막혔|(?:작업|진행|하는|개발|수정|테스트)\s*중(?:이다|임|입니다)?(?=[.。,\s]|$)|正在|"
+    r"卡在|卡住了|等\S{0,8}(?:回复|确认|反馈|审批|批准|审核)|还在等|(?:^|(?<=[\s,;:]))(?:[Čč]ekám|[Čč]ekáme|[Ii]ch warte|[Ww]arte noch|[Jj]'attends|[Ee]stoy esperando)\b|막혀\s*있|막혔|(?:작업|진행|하는|개발|수정|테스트)\s*중(?:이다|임|입니다)?(?=[.。,\s]|$)|正在|"
     # Spanish and French: "Hoy terminé el login; mañana sigo", "Aujourd'hui j'ai branché …, demain je teste"
     r"(?<!la )(?<!cada )(?<!las )(?<!por )\b(?:[Hh]oy|[Mm]añana|[Aa]yer|[Aa]ujourd'hui|[Dd]emain|[Hh]ier)\b|"
     r"(?:^|(?<=[.!?:]\s))\W*(?:Heute|Morgen|Gestern|Dnes|Zítra|Včera)\b|\b(?:heute|morgen|gestern|dnes|zítra|včera)\b"

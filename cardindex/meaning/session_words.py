@@ -43,7 +43,7 @@ _TEMPORAL = [
      # of the work that day ("today the export still fails")
      r"|\b(?!(?:based|required|supported|used|needed|called|named|shared|related|allowed)\b)[a-z]{3,}ed\b"
      r"[^.;:\n]{0,50}(?<!-)\btoday\b(?!'s|\s*\()|(?<!-)\btoday\b[^.;:\n]{0,40}\bstill\b|\bstill\b[^.;:\n]{0,40}(?<!-)\btoday\b"
-     r"|\b(?:earlier|later) today\b|\byesterday\b|\btomorrow\b|\b(?:tmrw|tmr|tmw|2moro)\b|\bend of (?:the )?day\b|\bby (?:EOD|tonight)\b|\b(?:before|after) lunch\b|\brest of the day\b|\bthis (?:morning|afternoon|evening|week)'s\b"), "dated to one day"),
+     r"|\b(?:earlier|later) today\b|\byesterday\b|\btomorrow\b|\b(?:tmrw|tmr|tmw|2moro)\b|(?<!-)\btonight\b(?!-|'s)|\b(?:of|for) today\s*:|\bend of (?:the )?day\b|\bby (?:EOD|tonight)\b|\b(?:before|after) lunch\b|\brest of the day\b|\bthis (?:morning|afternoon|evening|week)'s\b"), "dated to one day"),
     # A period named from the writer's moment ("this week", "next sprint", "this afternoon"): a plan or report of it.
     (r"\b(?:this|next) (?:week|weekend|sprint|iteration|morning|afternoon|evening)\b(?!'s|\s+(?:of|after|before)\b)", "dated to the period it was written in"),
     (r"\b(?<!they )(?<!it )(?<!you )(?<!one )(?:left off|where I (?:stopped|left it)|pick (?:this|it|that) (?:back )?up|come back to)\b", "where this session stopped"),

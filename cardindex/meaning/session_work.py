@@ -33,12 +33,12 @@ from cardindex.meaning.session_moment import finite
 _ITEM = (
     r"(?:\b(?:PR|MR|pull request|merge request|issue|ticket)\s*#?\d+\b|(?<![\w&])#\d+\b|(?-i:\b[A-Z][A-Z0-9]{1,9}-\d{1,5}\b)"
     r"|\b(?:the|my|our) [\w./-]+ branch\b|\b(?:the|my|our) (?:release|feature|fix) branch\b|(?-i:\bCI\b)|\bthe build\b"
-    r"|\b(?:the|my|our) (?:draft|fork|stash|patch)\b(?: of [\w -]{1,30}?)?)"
+    r"|\b(?:the|my|our) (?:draft|fork|stash|patch)\b(?: of [\w -]{1,30}?)?|\b(?:experiment|run|job|batch|build|trial|attempt)\s+#?\d+\b)"
 )
 # A workflow state given to it in the same clause: review, rebase, colour of the run, distance from upstream.
 _ITEM_STATE = lazy_pattern(
     rf"{_ITEM}[^.;:,]{{0,40}}?\b(?:(?:is|are|was|got|now|still)\s+)*"
-    r"(?:(?:re)?opened|rebased|approved|red|green|failing|passing|unmerged|unpushed|in review|in draft|a draft|stuck|reverted|changes requested"
+    r"(?:(?:re)?opened|rebased|approved|red|green|failing|passing|unmerged|unpushed|in review|in draft|a draft|stuck|reverted|changes requested|queued"
     r"|has (?:one|two|three|no|\d+) (?:approvals?|reviews?|comments?|conflicts?)|(?:one|two|three|no|\d+) (?:approvals?)"
     r"|(?:one|two|three|four|five|\d+) commits? (?:behind|ahead)|behind upstream|ahead of (?:main|master|upstream))\b",
     re.IGNORECASE,
@@ -53,7 +53,7 @@ _STATIVE = frozenset({
 })
 _ACT_PREP = lazy_pattern(
     r"^\W*(?P<verb>(?-i:[A-Z])[a-z]+ed|(?-i:Gave|Ran|Dug|Fell|Got|Came|Went|Spent))"
-    r"(?:\s+(?:up|back|out|off|in))?\s+(?:at|on|on to|onto|into|through|with)\s+(?:the|a|an|my|our|this|that|these|those|#\d+)\b",
+    r"(?:\s+(?:up|back|out|off|in))?\s+(?:at|on|on to|onto|into|through|with|(?<=off )to)\s+(?:the|a|an|my|our|this|that|these|those|#\d+)\b",
     re.IGNORECASE,
 )
 # An act the writer has not done: "I have not touched …", "Haven't flashed any", "I have only looked at …".
@@ -131,9 +131,9 @@ _AWAITED = lazy_pattern(
     r"|\b(?i:(?:feature-?complete|done|finished|complete|working) (?:except|but for|apart from) (?:the|a|an|one|two)\b)",
 )
 # A clock time of the writer's day beside a past act ("Pushed 3.4.1 at noon", "Gave up around four").
-_CLOCK = lazy_pattern(r"\b(?:at noon|around (?:noon|one|two|three|four|five|six|seven|eight|nine|ten|eleven|\d{1,2}(?::\d\d)?\s*(?:am|pm)?))\b",
+_CLOCK = lazy_pattern(r"\b(?:at noon|at \d{1,2}:\d\d|around (?:noon|one|two|three|four|five|six|seven|eight|nine|ten|eleven|\d{1,2}(?::\d\d)?\s*(?:am|pm)?))\b",
                     re.IGNORECASE)
-_PAST_ACT = lazy_pattern(r"^\W*(?:[A-Za-z][a-z]+ed|gave|ran|got|went|spent|sent|made|built|took)\b", re.IGNORECASE)
+_PAST_ACT = lazy_pattern(r"^\W*(?:[A-Za-z][a-z]+ed|gave|ran|got|went|spent|sent|made|built|took|hit)\b", re.IGNORECASE)
 _REASON = lazy_pattern(r"\b(?:because|since|so that|due to|in order to)\b|[,;]\s+so\b", re.IGNORECASE)
 _LABEL = lazy_pattern(r"^\W*(?:[\w-]+\s+){0,4}?[\w-]+\s*:\s+(?=[a-z])")
 _CONDITION = lazy_pattern(r"\b(?:when|whenever|if|unless|once)\b", re.IGNORECASE)
@@ -176,7 +176,8 @@ _BARE_STATE = lazy_pattern(
     r"^\W*ready for (?:review|merge|QA|testing|release|deploy)\b"
     r"|\bawaiting (?:[\w-]+ ){0,2}?(?:sign-?off|review|approval|merge|deploy|reply|answer|feedback|confirmation)\s*(?=[.;,)]|$)"
     r"|\bworking (?:tree|copy) (?:is )?dirty\b"
-    r"|(?:^|[;,]\s*|\b(?:is|are)\s+[a-z]+ed\b[^.;]{0,30}\bbut\s+)not (?:yet )?(?:merged|pushed|deployed|committed|released|opened|reviewed|run)\s*(?=[.;]|$)"
+    r"|(?:^|[;,]\s*|\b(?:is|are)\s+[a-z]+ed\b[^.;]{0,30}\bbut\s+)not (?:yet )?(?:merged|pushed|deployed|committed|released|opened|reviewed|run|"
+    r"sent|published|submitted|filed|signed)(?:\s+yet)?\s*(?=[.;]|$)"
     r"|\b(?:is|are)\s+(?:still\s+)?not\s+(?:yet\s+)?final\s*(?=[.;]|$)"
     r"|\b(?:begins|starts|comes|follows) next\s*(?=[.;,]|$)",
     re.IGNORECASE,
@@ -379,6 +380,12 @@ def _status_line(sentence: str) -> str | None:
     return m.group().strip()[:60] if len(segments) >= 2 and len(stated) >= 2 else None
 
 
+# The sitting's end told by what ran out: "Ran out of time on the audit"; a debt of the writer: "I still owe them the wireframes";
+# a distance to a milestone: "We're two tickets away from the beta".
+_SITTING_END = lazy_pattern(
+    r"^\W*(?:ran out of (?:time|steam)|out of time)\b|\b(?:I|we)\s+still\s+owe\b"
+    rf"|\b(?:I'm|I am|we're|we are)\s+(?:only\s+|just\s+)?{_N}\s+(?:[\w-]+\s+)?away from\b",
+    re.IGNORECASE)
 # The writer's return to the work: "when I'm back at the desk", "first thing Monday", "once we get back to it".
 _RESUME = lazy_pattern(
     r"\b(?:when|once|after|as soon as)\s+(?:I|we)(?:'m|'re|\s+am|\s+are|\s+get|\s+come)?\s+back\b"
@@ -443,7 +450,8 @@ _LABEL_HEADS = frozenset({"for", "open", "queue", "parked", "saved", "kept", "le
                           "scratch"})
 _ASKING = frozenset({"why", "what", "how", "when", "where", "which", "who", "whether"})
 _LEFT = lazy_pattern(r"^\W*what(?:'s| is| remains| still)\b")  # "What's left: …", "What remains": a board's label
-_ITEM_HINTS = ("#", "pr", "mr", "request", "issue", "ticket", "-", "ci", "branch", "build", "draft", "fork", "stash", "patch")
+_ITEM_HINTS = ("#", "pr", "mr", "request", "issue", "ticket", "-", "ci", "branch", "build", "draft", "fork", "stash", "patch",
+               "experiment", "run ", "job", "batch", "trial", "attempt")
 _POSITION_HEADS_UP = ("up to",)
 _POSITION_HEADS = frozenset({"resume", "continue", "restart", "carry", "pick", "got", "as", "i'm", "i", "we're", "we", "up", "reached", "ended", "finished", "stopped", "left", "back",
                              "picked", "picking"})
@@ -465,12 +473,13 @@ _PLAIN = (
     (_NEAR_DAY, ("probably", "maybe", "likely", "hopefully", "perhaps")),
     (_STILL_FROM_DAY, ("still",)),
     (_FINALLY, ("finally", "at last")),
+    (_SITTING_END, ("out of", "owe", "away from")),
     (_HOLDING_UNTIL, ("until",)),
 )
 _UNDERWAY_HINTS = ("way", "half-", "i'm", "we're", "i am", "we are", "mostly", "almost", "nearly", "half", " is ", "since", "locally")
 _PLAN_HEADS = frozenset({"going", "planning", "hoping", "meaning", "need", "still", "gonna"})
 _PARTIAL_HINTS = ("half", "most", "some", "part", "few", "all but")
-_IRREGULAR_HEADS = frozenset({"gave", "ran", "dug", "fell", "got", "came", "went", "spent", "sent", "made", "built", "took"})
+_IRREGULAR_HEADS = frozenset({"gave", "ran", "dug", "fell", "got", "came", "went", "spent", "sent", "made", "built", "took", "hit"})
 
 
 def tally(sentence: str) -> str | None:
