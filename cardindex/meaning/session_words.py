@@ -22,6 +22,7 @@ _DET = r"(?:a|an|the|this|that|its|their|his|her|each|every|any|some|one|it|they
 
 _LESSON_PARTICIPLE = r"(?:burned|burnt|bitten|stung|caught out|told|asked|warned|shown)\b"
 _SESSION_NOUN_WHY = "true only inside this session"
+_TONIGHT_WHY = "dated to one evening"
 # (regex, what to say): dates the sentence, or names where the work stopped and what comes next.
 _TEMPORAL = [
     (rf"\bcurrently\s+(?:(?:still|also|busy|just)\s+)?(?:{_ING}|on\b|in the middle\b|blocked\b|stuck\b|halfway\b)", "'currently …ing' is progress, not a fact"),
@@ -43,7 +44,9 @@ _TEMPORAL = [
      # of the work that day ("today the export still fails")
      r"|\b(?!(?:based|required|supported|used|needed|called|named|shared|related|allowed)\b)[a-z]{3,}ed\b"
      r"[^.;:\n]{0,50}(?<!-)\btoday\b(?!'s|\s*\()|(?<!-)\btoday\b[^.;:\n]{0,40}\bstill\b|\bstill\b[^.;:\n]{0,40}(?<!-)\btoday\b"
-     r"|\b(?:earlier|later) today\b|\byesterday\b|\btomorrow\b|\b(?:tmrw|tmr|tmw|2moro)\b|(?<!-)\btonight\b(?!-|'s)|\b(?:of|for) today\s*:|\bend of (?:the )?day\b|\bby (?:EOD|tonight)\b|\b(?:before|after) lunch\b|\brest of the day\b|\bthis (?:morning|afternoon|evening|week)'s\b"), "dated to one day"),
+     r"|\b(?:earlier|later) today\b|\byesterday\b|\btomorrow\b|\b(?:tmrw|tmr|tmw|2moro)\b|\b(?:of|for) today\s*:|\bend of (?:the )?day\b|\bby (?:EOD|tonight)\b|\b(?:before|after) lunch\b|\brest of the day\b|\bthis (?:morning|afternoon|evening|week)'s\b"), "dated to one day"),
+    # "Deploy window is tonight at 22:00"; in a lesson without "I" or "we", the evening that taught it (`temporal`).
+    (r"(?<!-)\btonight\b(?!-|'s)", _TONIGHT_WHY),
     # A period named from the writer's moment ("this week", "next sprint", "this afternoon"): a plan or report of it.
     (r"\b(?:this|next) (?:week|weekend|sprint|iteration|morning|afternoon|evening)\b(?!'s|\s+(?:of|after|before)\b)", "dated to the period it was written in"),
     (r"\b(?<!they )(?<!it )(?<!you )(?<!one )(?:left off|where I (?:stopped|left it)|pick (?:this|it|that) (?:back )?up|come back to)\b", "where this session stopped"),
@@ -287,7 +290,7 @@ def temporal(lines: Iterable[tuple[int, str]], lesson: bool = False) -> WordHit 
                 continue
             condition = general_condition(sentence)
             for pattern, why in _TEMPORAL_RE:
-                if lesson and why == _SESSION_NOUN_WHY and not _WE.search(sentence):
+                if lesson and why in (_SESSION_NOUN_WHY, _TONIGHT_WHY) and not _WE.search(sentence):
                     continue
                 m = pattern.search(sentence)
                 if m is None:
