@@ -65,6 +65,17 @@ SESSION = [
     "The bisect reached 1.4.2 before I had to stop.",
     "The install checklist is done up to the DNS step; the rest tomorrow.",
     "The branch has the half-finished date picker in it; don't rebase it yet.",
+    "Handed off to the support team: 40 tickets triaged, 6 escalated.",
+    "Ran out of time on the load test.",
+    "I still owe Priya the cost estimate.",
+    "We're three reviews away from the release candidate.",
+    "Run 12 is queued behind the nightly job.",
+    "The reply to the landlord is drafted, not sent yet.",
+    "Investigating: why the thumbnails come out rotated.",
+    "The proof of the second claim is where I'm stuck.",
+    "The parser is written but the error recovery still doesn't work.",
+    "Writing up the benchmark now, should have numbers for the team by Friday.",
+    "2 PRs awaiting my review.",
 ]
 DURABLE = [
     "Three columns left of the grid are reserved for navigation.",
@@ -105,6 +116,18 @@ DURABLE = [
     "Numbers in the quarterly report are final once finance signs them off.",
     "When the import stops halfway, rerun it; it resumes from the last committed batch.",
     "Finally, run the smoke tests against staging.",
+    "Hand-offs to the night shift go in the handover channel.",
+    "Runs are queued in the order they were submitted.",
+    "Drafts are not sent automatically; someone reviews and sends them.",
+    "Investigations are written up with a date and an owner.",
+    "PRs awaiting review for more than two days are pinged by the bot.",
+    "The old app still doesn't load on iOS 12 because the SDK dropped it.",
+    "Reports should be reviewed by two people before they go out.",
+    "Tonight-only offers are shown after 18:00.",
+    "The beta opens to everyone once all security tickets are closed.",
+    "Meeting notes are kept in the wiki, one page per meeting.",
+    "Running out of disk on a worker raises an alert.",
+    "Findings are shared as a one-page summary first.",
 ]
 
 

@@ -53,7 +53,7 @@ def english(text: str) -> bool:
 # A word in a card's name that says the card is the record of one sitting ...
 _SESSION_NOUN = lazy_pattern(
     r"\b(?:sessions?|eod|end of day|stand-?ups?|daily|recap|hand-?off|handover|work ?log|diary|debrief|wrap-?up|"
-    r"today'?s|tonight'?s|day \d+|audit|status|progress|summary|dialogue|transcript|report)\b",
+    r"today'?s|tonight'?s|day \d+|audit|status|progress|summary|dialogue|transcript|report|meeting|minutes)\b",
     re.IGNORECASE,
 )
 # ... or, with the same date and something of a report in the body, a plan or review of the day.

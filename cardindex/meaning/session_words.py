@@ -98,7 +98,8 @@ _DURABLE = lazy_pattern(
     # "should" states a rule, not when it predicts the sitting's run: "results should be in by tonight"
     # "don't run the formatter over it yet" holds only until the work is done: no rule
     r"\b(?:always|every|each time|whenever|never|must|must not|(?:do not|don't)(?![^.;]*\byet\b)|"
-    r"should(?!\s+(?:be\s+(?:in|done|back|ready|finished|green|there)\s+(?:by|soon|shortly|tonight|tomorrow)|finish|land|arrive)\b)|"
+    r"should(?!\s+(?:be\s+(?:in|done|back|ready|finished|green|there)\s+(?:by|soon|shortly|tonight|tomorrow)|finish|land|arrive"
+    r"|have\b[^.;]{0,40}\bby\s+(?:tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|the end of))\b)|"
     # "Release 4.2 checklist is done up to the smoke tests": a checklist's progress, not a procedure
     r"(?:checklist|runbook|procedure)(?!\s+(?:is|are)\s+(?:done|finished|complete|half|ticked|through))|policy|convention|by default|as a rule|often|usually|typically|generally|tends? to|"
     r"make sure|ensure|remember to)\b",

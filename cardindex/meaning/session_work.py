@@ -58,7 +58,7 @@ _ACT_PREP = lazy_pattern(
 )
 # An act the writer has not done: "I have not touched …", "Haven't flashed any", "I have only looked at …".
 _NOT_DONE = lazy_pattern(
-    r"(?:^\W*(?:have|has)|\b(?:I|we)(?:\s+have|'ve))(?:n't|\s+not|\s+only|\s+not yet)\s+(?P<verb>[a-z]+ed|made|done|run|built|written|"
+    r"(?:^\W*(?:have|has)|(?:\bbut|[;,])\s+(?:have|has)(?=n't)|\b(?:I|we)(?:\s+have|'ve))(?:n't|\s+not|\s+only|\s+not yet)\s+(?P<verb>[a-z]+ed|made|done|run|built|written|"
     r"touched|sent|begun|seen)\b(?!\s+(?:before|since|in years|ever)\b)",
     re.IGNORECASE,
 )
@@ -106,6 +106,7 @@ _POSITION = lazy_pattern(
     r"|\b(?:is|are|got)\s+(?:done|finished|through|ticked off)\s+up to (?:the|step|page|row|section|item|chapter)\b"
     r"|^\W*(?:resume|continue|restart|carry on|pick up)\s+(?:from|at|with)\s+(?:step|stage|page|row|chapter|section|item|part|line)\s+\d+"
     r"|\b(?:before|when|until)\s+(?:I|we)\s+had to (?:stop|leave|go|pause|drop it|call it)\b"
+    r"|\bwhere (?:I'm|I am|we're|we are) (?:stuck|blocked)\b|\b(?:I'm|I am|we're|we are) (?:stuck|blocked) (?:on|at|with|in)\b"
     r"|^\W*back on (?:the|my|our)\b[^.;]{0,60}\bafter\b"
     r"|\bpick(?:ing|ed)? (?:the |my |our )(?:[\w-]+ ){1,3}back up\b"
     r"|^\W*(?:picked|picking) (?:it |this |things )?(?:back )?up where (?:I|we|[A-Z][a-z]+) (?:left off|stopped|left (?:it|things))\b",
@@ -175,6 +176,7 @@ _PARTIAL = lazy_pattern(
 _BARE_STATE = lazy_pattern(
     r"^\W*ready for (?:review|merge|QA|testing|release|deploy)\b"
     r"|\bawaiting (?:[\w-]+ ){0,2}?(?:sign-?off|review|approval|merge|deploy|reply|answer|feedback|confirmation)\s*(?=[.;,)]|$)"
+    r"|\b(?:awaiting|waiting (?:for|on)) (?:my|me)\b|\bon my (?:plate|list|to-?do list)\b"
     r"|\bworking (?:tree|copy) (?:is )?dirty\b"
     r"|(?:^|[;,]\s*|\b(?:is|are)\s+[a-z]+ed\b[^.;]{0,30}\bbut\s+)not (?:yet )?(?:merged|pushed|deployed|committed|released|opened|reviewed|run|"
     r"sent|published|submitted|filed|signed)(?:\s+yet)?\s*(?=[.;]|$)"
@@ -206,7 +208,7 @@ _UNDERWAY = lazy_pattern(
     re.IGNORECASE,
 )
 # The writer's own next act, subject left out: "Going to split the auth module out next", "Need to rerun the seeds".
-_PLAN = lazy_pattern(r"^\W*(?:(?:going|planning|hoping|meaning) to|gonna|(?:still )?need to)\s+(?!be\b)[a-z]+\b(?!-)", re.IGNORECASE)
+_PLAN = lazy_pattern(r"^\W*(?:(?:going|planning|hoping|meaning) to|gonna|(?:still )?need to)\s+(?!be\b)[a-z]+(?:-[a-z]+)?\b(?!-)", re.IGNORECASE)
 # "Jobs that are almost done cannot be cancelled": a class of things; "reviews every contract from now on": a standing duty.
 _RELATIVE = lazy_pattern(r"\b(?:that|which|who)\s+(?:is|are)\s+$", re.IGNORECASE)
 _STANDING = lazy_pattern(r"\b(?:from now on|going forward|until further notice|permanently)\b", re.IGNORECASE)
@@ -268,7 +270,8 @@ def work_note(sentence: str) -> str | None:
     asks = head in _ASKING and _LEFT.match(low) is None
     found = ((_label(sentence) if head in _LABEL_HEADS else None)
              or (_item_state(sentence) if not asks and any(h in low for h in _ITEM_HINTS) else None)
-             or (_position(sentence) if head in _POSITION_HEADS or "back up" in low or " up to " in low or "had to" in low else None)
+             or (_position(sentence) if head in _POSITION_HEADS or "back up" in low or " up to " in low or "had to" in low
+                 or "stuck" in low or "blocked" in low else None)
              or (_not_done(sentence) if not asks and ("n't" in low or " not" in low or " only" in low) else None)
              or (_board(sentence, closing=True) if any(h in low for h in _CLOSING_HINTS) else None))
     if found is not None:
@@ -280,6 +283,7 @@ def work_note(sentence: str) -> str | None:
     found = ((_once_they(sentence) if any(h in low for h in ("once", "when", "after", "as soon as")) else None)
              or (_waiting(sentence) if "waiting" in low or "blocked" in low or "stuck" in low else None)
              or (_status_line(sentence) if "status" in low or "progress" in low else None)
+             or (_still_not(sentence) if "still" in low else None)
              or (_part_done(sentence) if ("," in sentence or ";" in sentence or " but " in low or " while " in low) else None))
     if found is not None:
         return found
@@ -321,14 +325,15 @@ _STILL_RUNNING = lazy_pattern(
     re.IGNORECASE,
 )
 # The writer's act in progress now, subject left out: "addressing the naming comments now".
-_ING_NOW = lazy_pattern(r"(?:^|;\s*)\W*(?:[a-z]+ing)\s+(?:the|my|our|these|those|that|this)\b[^.;:]{0,60}?\bnow\s*(?=[.;,]|$)",
+_ING_NOW = lazy_pattern(r"(?:^|;\s*)\W*(?:[a-z]+ing)(?:\s+(?:up|out|through|over|back|in|on|down))?\s+(?:the|my|our|these|those|that|this)\b[^.;:]{0,60}?\bnow\s*(?=[.;,]|$)",
                         re.IGNORECASE)
 # A count of what is open, as a label: "Three things open: …", "2 questions outstanding:".
 _OPEN_COUNT = lazy_pattern(
     rf"^\W*{_N}\s+(?:[\w-]+\s+){{0,2}}?(?:open|left|remaining|outstanding|pending|in flight|to (?:do|fix|check))\s*:\s*\S", re.IGNORECASE)
 # The writer's present work named "current": "Current blocker is the CORS error", "The current task: …".
 _CURRENT_WORK = lazy_pattern(
-    r"^\W*(?:the |my |our )?current (?:blockers?|problems?|bugs?|focus|tasks?|tickets?|hurdles?|snag|sticking point)\s*(?:is|are|:)", re.IGNORECASE)
+    r"^\W*(?:the |my |our )?current (?:blockers?|problems?|bugs?|focus|tasks?|tickets?|hurdles?|snag|sticking point|numbers|figures|"
+    r"results|stats|metrics|timings)\s*(?:is|are|:)", re.IGNORECASE)
 # An item labelled with the state it is in: "CX-301: reproduced, root cause unknown", "PR #41 — changes requested".
 _ITEM_LABEL_STATE = lazy_pattern(
     rf"^\W*{_ITEM}\s*[:\u2014\u2013-]\s*(?:(?:re)?opened|rebased|approved|red|green|failing|passing|reproduced|not reproduced|"
@@ -371,6 +376,13 @@ _SEGMENT_STATE = lazy_pattern(r"(?:[a-z]{3,}ed|[a-z]{3,}ing|not yet|not started|
                               re.IGNORECASE)
 
 
+def _still_not(sentence: str) -> str | None:
+    m = _STILL_NOT.search(sentence)
+    if m is None or _REASON.search(sentence) or _YEAR.search(sentence) or _GENERIC.match(sentence) or _CONDITION.search(sentence):
+        return None  # "The old app still doesn't load on iOS 12 because …": a known limit with its reason
+    return m.group().strip()
+
+
 def _status_line(sentence: str) -> str | None:
     m = _STATUS_LINE.match(sentence)
     if m is None:
@@ -386,6 +398,14 @@ _SITTING_END = lazy_pattern(
     r"^\W*(?:ran out of (?:time|steam)|out of time)\b|\b(?:I|we)\s+still\s+owe\b"
     rf"|\b(?:I'm|I am|we're|we are)\s+(?:only\s+|just\s+)?{_N}\s+(?:[\w-]+\s+)?away from\b",
     re.IGNORECASE)
+# The writer's activity as a label: "Investigating: why the cron skips Sundays", "Incident ongoing: …".
+_ACTIVITY_LABEL = lazy_pattern(
+    r"^\W*(?:(?:investigating|debugging|looking into|working on|chasing|trying out|testing|drafting|reviewing|fixing)"
+    r"|(?:[\w-]+\s+){0,2}?(?:ongoing|in progress|under ?way|still running))\s*[:\u2014]\s*\S", re.IGNORECASE)
+# A part of the work that still fails: "the argument in 4.3 still doesn't hold together".
+_STILL_NOT = lazy_pattern(
+    r"\bstill\s+(?:doesn't|does not|don't|do not|won't|will not|isn't|aren't|can't|cannot)\s+(?:work|hold|compile|build|pass|load|render|"
+    r"start|run|fit|match|parse|sync|connect|show|boot|deploy|install)\b", re.IGNORECASE)
 # The writer's return to the work: "when I'm back at the desk", "first thing Monday", "once we get back to it".
 _RESUME = lazy_pattern(
     r"\b(?:when|once|after|as soon as)\s+(?:I|we)(?:'m|'re|\s+am|\s+are|\s+get|\s+come)?\s+back\b"
@@ -418,7 +438,9 @@ _PART_DONE = lazy_pattern(
 _PART_OPEN = lazy_pattern(
     r"\bremains?\s*$|\b(?:is|are)\s+(?:still\s+)?(?:left|open|pending|missing|untouched|a (?:skeleton|stub|mock|placeholder)|stubs?|"
     r"to (?:do|come)|next)\s*$|\b(?:is|are)\s+(?:still\s+)?not\s+(?:yet\s+)?[a-z]+(?:ed|en|t)(?:\s+yet)?\s*$"
-    r"|\bnot\s+[a-z]+ed\s+yet\s*$|\bstill\s+(?:throws|fails|crashes|breaks|errors|hangs|times out|leaks|(?:is|are)\s+(?:broken|failing|red|a todo))\b",
+    r"|\bnot\s+[a-z]+ed\s+yet\s*$|\bstill\s+(?:throws|fails|crashes|breaks|errors|hangs|times out|leaks|(?:is|are)\s+(?:broken|failing|red|a todo))\b"
+    # ("… still doesn't hold together")
+    r"|\bstill\s+(?:doesn't|does not|won't|isn't|aren't|can't)\b",
     re.IGNORECASE,
 )
 
@@ -460,7 +482,7 @@ _PLAIN = (
     (_PLACEHOLDER, ("still",)),
     (_AWAITED, ("until", "waiting", "nothing", "except", "but for", "apart from", "while", "no ")),
     (_STATE_LABEL, (":",)),
-    (_BARE_STATE, ("ready", "awaiting", "working", "not ", "next", "final")),
+    (_BARE_STATE, ("ready", "awaiting", "working", "not ", "next", "final", "waiting", "on my")),
     (_SNAPSHOT_LABEL, ("current", "state", "stand", "day ")),
     (_RESUME, ("back", "next", "return", "pick", "first thing")),
     (_HELD_BY, (" with ",)),
@@ -474,6 +496,7 @@ _PLAIN = (
     (_STILL_FROM_DAY, ("still",)),
     (_FINALLY, ("finally", "at last")),
     (_SITTING_END, ("out of", "owe", "away from")),
+    (_ACTIVITY_LABEL, (":", "\u2014")),
     (_HOLDING_UNTIL, ("until",)),
 )
 _UNDERWAY_HINTS = ("way", "half-", "i'm", "we're", "i am", "we are", "mostly", "almost", "nearly", "half", " is ", "since", "locally")
