@@ -141,6 +141,8 @@ _DEICTIC_DAY = lazy_pattern(
     r"\b(?:[Ii]ch bin gerade|[Bb]in gerade dabei|[Ii]ch arbeite gerade|fehlt noch|fehlen noch|[Mm]ám hotov\w*|rozepsan\w*|rozpracovan\w*)\b|(?:^|(?<=[\s,;:]))(?:[Čč]ekám|[Čč]ekáme|[Ii]ch warte|[Ww]arte noch|[Jj]'attends|[Ee]stoy esperando)\b|막혀\s*있|막혔|(?:작업|진행|하는|개발|수정|테스트|검토|조사|확인|디버깅|리팩터링)\s*중(?:이다|임|입니다|이고|이며)?(?=[.。,\s]|$)|아직[^.。]{0,8}?(?:못|안)\s*\S*(?:다|음|함)|正在|"
     # Spanish and French: "Hoy terminé el login; mañana sigo", "Aujourd'hui j'ai branché …, demain je teste"
     r"(?<!la )(?<!cada )(?<!las )(?<!por )\b(?:[Hh]oy|[Mm]añana|[Aa]yer|[Aa]ujourd'hui|[Dd]emain|[Hh]ier)\b|"
+    # "so far" and "for now", as English "so far" is unfinished work: zatím, bisher, por ahora, pour l'instant
+    r"\b(?:[Zz]atím|[Bb]isher|[Bb]islang|[Pp]or ahora|[Hh]asta ahora|[Pp]our l'instant|[Jj]usqu'ici|[Pp]our le moment)\b|"
     r"(?:^|(?<=[.!?:]\s))\W*(?:Heute|Morgen|Gestern|Dnes|Zítra|Včera)\b|\b(?:heute|morgen|gestern|dnes|zítra|včera)\b"
 )
 # What makes such a word part of a rule or a name: a rule's words ("항상", "必须", "immer", "vždy"), "today's date".

@@ -236,11 +236,16 @@ def _described(sentence: str, m: re.Match[str]) -> bool:
         return session_moment.indefinite_kind(sentence, m.start())
     if word == "this session":
         return sentence[m.end():m.end() + 2].strip().startswith("(")
+    if word in ("halfway", "half-way"):  # "Design docs get a review halfway": a stage of a kind of process
+        return _BARE_PLURAL.match(sentence) is not None and not _WE.search(sentence)
     if word in ("today", "tomorrow", "yesterday"):  # "Tomorrow's delivery date is computed …": a kind of date, named
         return _DAY_NAMED.match(sentence, m.end()) is not None
     return False
 
 
+_BARE_PLURAL = lazy_pattern(
+    r"^\W*(?!(?:the|this|these|those|my|our|its|their|it|we|i)\b)[A-Za-z-]+(?:\s+[a-z-]+)?s\s+(?:get|go|are|have|need|take|run|stop|pause|"
+    r"reach|pass)\b", re.IGNORECASE)
 _DAY_NAMED = lazy_pattern(r"'s\s+(?:[\w-]+\s+){0,2}?(?:date|day|timestamp|time|deadline)s?\b", re.IGNORECASE)
 
 

@@ -280,6 +280,11 @@ def work_note(sentence: str) -> str | None:
         m = pattern.search(sentence) if any(h in low for h in hints) else None
         if m is not None:
             return m.group().strip()
+    if not _REASON.search(sentence) and not _PREFERENCE.search(sentence):
+        for pattern, hints in _PLAIN_UNLESS_REASON:
+            m = pattern.search(sentence) if any(h in low for h in hints) else None
+            if m is not None:
+                return m.group().strip()
     found = ((_once_they(sentence) if any(h in low for h in ("once", "when", "after", "as soon as")) else None)
              or (_waiting(sentence) if "waiting" in low or "blocked" in low or "stuck" in low else None)
              or (_status_line(sentence) if "status" in low or "progress" in low else None)
@@ -484,10 +489,8 @@ _PLAIN = (
     (_STATE_LABEL, (":",)),
     (_BARE_STATE, ("ready", "awaiting", "working", "not ", "next", "final", "waiting", "on my")),
     (_SNAPSHOT_LABEL, ("current", "state", "stand", "day ")),
-    (_RESUME, ("back", "next", "return", "pick", "first thing")),
     (_HELD_BY, (" with ",)),
     (_SUSPECT, ("suspect", "guess")),
-    (_STILL_RUNNING, ("still", " by ")),
     (_ING_NOW, ("now",)),
     (_OPEN_COUNT, (":",)),
     (_CURRENT_WORK, ("current",)),
@@ -497,8 +500,15 @@ _PLAIN = (
     (_FINALLY, ("finally", "at last")),
     (_SITTING_END, ("out of", "owe", "away from")),
     (_ACTIVITY_LABEL, (":", "\u2014")),
+)
+# Signs that a reason or a preference overrides: "The backup cron is still running on the old host because …" tells why a
+# state lasts; "When I'm back from leave I want a summary" states what the writer wants each time.
+_PLAIN_UNLESS_REASON = (
+    (_RESUME, ("back", "next", "return", "pick", "first thing")),
+    (_STILL_RUNNING, ("still", " by ")),
     (_HOLDING_UNTIL, ("until",)),
 )
+_PREFERENCE = lazy_pattern(r"\bI (?:want|prefer|like|need|expect)\b|\b(?:give|send|show|tell) me\b", re.IGNORECASE)
 _UNDERWAY_HINTS = ("way", "half-", "i'm", "we're", "i am", "we are", "mostly", "almost", "nearly", "half", " is ", "since", "locally")
 _PLAN_HEADS = frozenset({"going", "planning", "hoping", "meaning", "need", "still", "gonna"})
 _PARTIAL_HINTS = ("half", "most", "some", "part", "few", "all but")
