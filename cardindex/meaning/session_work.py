@@ -132,7 +132,7 @@ _AWAITED = lazy_pattern(
     r"|\b(?i:(?:feature-?complete|done|finished|complete|working) (?:except|but for|apart from) (?:the|a|an|one|two)\b)",
 )
 # A clock time of the writer's day beside a past act ("Pushed 3.4.1 at noon", "Gave up around four").
-_CLOCK = lazy_pattern(r"\b(?:at noon|at \d{1,2}:\d\d|around (?:noon|one|two|three|four|five|six|seven|eight|nine|ten|eleven|\d{1,2}(?::\d\d)?\s*(?:am|pm)?))\b",
+_CLOCK = lazy_pattern(r"\b(?:at noon|around (?:noon|one|two|three|four|five|six|seven|eight|nine|ten|eleven|\d{1,2}(?::\d\d)?\s*(?:am|pm)?))\b",
                     re.IGNORECASE)
 _PAST_ACT = lazy_pattern(r"^\W*(?:[A-Za-z][a-z]+ed|gave|ran|got|went|spent|sent|made|built|took|hit)\b", re.IGNORECASE)
 _REASON = lazy_pattern(r"\b(?:because|since|so that|due to|in order to)\b|[,;]\s+so\b", re.IGNORECASE)
@@ -406,7 +406,8 @@ _SITTING_END = lazy_pattern(
 # The writer's activity as a label: "Investigating: why the cron skips Sundays", "Incident ongoing: …".
 _ACTIVITY_LABEL = lazy_pattern(
     r"^\W*(?:(?:investigating|debugging|looking into|working on|chasing|trying out|testing|drafting|reviewing|fixing)"
-    r"|(?:[\w-]+\s+){0,2}?(?:ongoing|in progress|under ?way|still running))\s*[:\u2014]\s*\S", re.IGNORECASE)
+    # a named piece of work before the state ("Incident ongoing:"); a bare "IN PROGRESS: someone owns it" defines a state
+    r"|(?:(?!(?:in|under|still)\b)[^\W\d_][\w-]*\s+){1,2}?(?:ongoing|in progress|under ?way|still running))\s*[:\u2014]\s*\S", re.IGNORECASE)
 # A part of the work that still fails: "the argument in 4.3 still doesn't hold together".
 _STILL_NOT = lazy_pattern(
     r"\bstill\s+(?:doesn't|does not|don't|do not|won't|will not|isn't|aren't|can't|cannot)\s+(?:work|hold|compile|build|pass|load|render|"
