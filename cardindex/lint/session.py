@@ -80,6 +80,12 @@ def temporal(card: Card, ctx: LintContext) -> Iterator[Hit]:
         cjk = next(((n, w) for n, line in _statement_lines(card) if has_cjk(line) and (w := session_status.cjk_next(line))), None)
         if cjk is not None:
             yield _hit(cjk[0], repr(cjk[1]), "names the next sitting's work: a plan for the next session")
+        elif card.type != "reference" and _shape(card, ("board",)) is None:  # a reference card says where things are;
+            # a board is S102's to report
+            # its words are no English words: a German line that the language judge reads as English still counts
+            day = next(((n, w) for n, line in _statement_lines(card) if (w := session_status.deictic_day(line))), None)
+            if day is not None:
+                yield _hit(day[0], repr(day[1]), "the writer's today or tomorrow: what one sitting did or plans next")
 
 
 def todo_list(card: Card, ctx: LintContext) -> Iterator[Hit]:

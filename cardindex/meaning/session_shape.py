@@ -53,7 +53,7 @@ def english(text: str) -> bool:
 # A word in a card's name that says the card is the record of one sitting ...
 _SESSION_NOUN = lazy_pattern(
     r"\b(?:sessions?|eod|end of day|stand-?ups?|daily|recap|hand-?off|handover|work ?log|diary|debrief|wrap-?up|"
-    r"today'?s|tonight'?s|day \d+|audit|status|progress|summary|dialogue|transcript|report)\b",
+    r"today'?s|tonight'?s|day \d+|audit|status|progress|summary|dialogue|transcript|report|meeting|minutes)\b",
     re.IGNORECASE,
 )
 # ... or, with the same date and something of a report in the body, a plan or review of the day.
@@ -99,7 +99,9 @@ _NAMED_STATE = lazy_pattern(
     r"(?:\s+\S+){0,2})\s*$",
     re.IGNORECASE,
 )
-_FLOW = lazy_pattern(rf"(?:{_STATUS_DONE}|{_STATUS_OPEN})\W{{0,4}}(?:then|until|before|after|→|->|=>|⇒)\W{{0,4}}(?:{_STATUS_DONE}|{_STATUS_OPEN})")
+_FLOW = lazy_pattern(rf"(?:{_STATUS_DONE}|{_STATUS_OPEN})\W{{0,4}}(?:then|until|before|after|→|->|=>|⇒)\W{{0,4}}(?:{_STATUS_DONE}|{_STATUS_OPEN})"
+    # a lifecycle of any named states: "An order moves PLACED, then PACKED, then SHIPPED"
+    r"|(?-i:\b[A-Z][A-Z_]{2,})\W{0,4}(?:then|→|->|=>|⇒)\W{0,4}(?-i:[A-Z][A-Z_]{2,}\b)")
 # "CLOSED tickets are never reopened": a state before a noun names a class of items.
 _CLASS_NOUN = lazy_pattern(r"^\s+(?!(?:to|on|in|at|by|for|and|or|via|with|after|before|since|but|now|again|here)\b)[a-z]")
 _STATUS_LABEL = lazy_pattern(
@@ -121,12 +123,17 @@ def defines_state(line: str) -> bool:
     return _FLOW.search(line) is not None
 
 _PERCENT_DONE = lazy_pattern(
-    r"\b\d{1,3}(?:\.\d+)?\s?% (?:complete|completed|done|finished|through|of the way|migrated|ported|converted)\b"
+    r"\b\d{1,3}(?:\.\d+)?\s?% (?:complete|completed|done|finished|through|of the way|migrated|ported|converted|there)\b"
     r"|\b\d+\s*/\s*\d+\s+(?:done|complete|completed|finished|tasks|items|slices|steps|stories|tickets)\b"
     r"|\b\d+ of \d+ (?:done|complete|completed|finished|tasks|items|slices|steps|stories|tickets)\b",
     re.IGNORECASE,
 )
 _PROGRESS_BAR = lazy_pattern(r"[█▓▒░■□]{4,}|\[[#=]{2,}[ .-]+\]")
+# A share of the work done, in another language: "API 연동 80% 완료", "已完成 60%", "zatím 40 % hotovo".
+_PERCENT_DONE_ANY = lazy_pattern(
+    r"\b\d{1,3}\s?%\s*(?:완료|진행|完成|已完成|完了|済み|hotovo|fertig|erledigt|terminé|hecho|gemacht)|(?:已完成|完成了?|완료)\s*\d{1,3}\s?%")
+# A run's count told by its marks, in any language: "✅ 214 ❌ 6", "✔ 30 / ✘ 2".
+_MARKED_COUNT = lazy_pattern(r"[✅✔☑✓]\ufe0f?\s*\d+\b.{0,6}?[❌✗✘✖]\ufe0f?\s*\d+\b|[❌✗✘✖]\ufe0f?\s*\d+\b.{0,6}?[✅✔☑✓]\ufe0f?\s*\d+\b")
 _TEST_COUNT = lazy_pattern(
     r"\b\d[\d,]*\s+(?:(?:unit|e2e|fe|be|backend|frontend|integration|new|api|ui)\s+)?(?:tests?|specs?|checks?|cases?)"
     r"\s+(?:(?:are|were|now|all|still)\s+)?(?:pass(?:ing|ed|es)?|green|failing|failed|fail)\b"
@@ -152,6 +159,13 @@ _DONE_TO = lazy_pattern(
 _OBJECT = lazy_pattern(r"\s+(?:the|a|an|all|both|every|its|their|our|my|this|that|these|those|it|them|\d|`|\*\*|\[)", re.IGNORECASE)
 _MODAL = lazy_pattern(r"\b(?:must|should|never|always|only|cannot|can't|don't|do not|may not)\b", re.IGNORECASE)
 _HASH = lazy_pattern(r"(?<![\w/#.-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,12}(?![\w-])")
+
+
+# An item of a log timed by the clock: "- 09:10 started on the cache layer", "- 15:00 stuck on eviction order".
+_CLOCK_ITEM = lazy_pattern(r"^\s*(?:[-*+]|\d{1,3}[.)])?\s*(?:\*\*|__)?\[?(?:[01]?\d|2[0-3]):[0-5]\d\]?(?:\*\*|__)?\s*[-:\u2014\u2013]?\s+(?P<rest>\S.*)")
+_CLOCK_ACT = lazy_pattern(r"(?:stuck|blocked|back|done|finished|still|gave up|started|starting|switched)\b", re.IGNORECASE)
+# A card whose body says what holds each time ("every Friday", "whenever") is about a kind, whatever its title says.
+_HABIT = lazy_pattern(r"\b(?:every|each|always|never|whenever)\b", re.IGNORECASE)
 
 
 class ShapeHit(NamedTuple):
@@ -256,7 +270,7 @@ def snapshot_title(card: Card) -> ShapeHit | None:
         return None
     if card.name and english(card.name):
         m = _SNAPSHOT_TITLE.search(card.name)
-        if m:
+        if m and not any(_HABIT.search(line) and english(line) for _, line in body_lines(card)):
             return ShapeHit("board", card.line_of("name"), f"a status snapshot: its name says so ({m.group().strip(' :(|')!r})")
     return None
 
@@ -328,8 +342,11 @@ def _shapes(card: Card) -> list[ShapeHit]:
     said = 0  # statement lines: a note of one or two lines that reports a state is a status note
     cjk_lines: list[int] = []  # CJK items with their state (`session_status`), and a "current state" heading
     cjk_head = 0
+    latin_labels = 0  # German, Czech, French, Spanish status labels (`session_status.latin_label`)
     under_cjk_head = False
     heading: tuple[bool, bool] = (False, False)  # the state of the list being read, under a label such as "Remaining:"
+    marked_done = marked_open = timed = 0  # items marked ✅ and ⏳ (any language); items of a clock-timed log
+    first_mark = first_timed = 0
     for number, raw in body_lines(card):
         if not raw.strip():
             continue
@@ -354,6 +371,12 @@ def _shapes(card: Card) -> list[ShapeHit]:
                 under_cjk_head = head
         elif not _ITEM.match(raw):
             under_cjk_head = False
+        if "board" not in found and ":" in line and not (done or opened) and not has_cjk(line) and not english(line):
+            label = session_status.latin_label(line)
+            if label is not None:
+                latin_labels += 1
+                if label == "now" or latin_labels >= 2:
+                    found["board"] = ShapeHit("board", number, "a status line: how the work stands now (a status label)")
         if done or opened:
             status_lines.append(number)
             states[0] |= done
@@ -362,7 +385,20 @@ def _shapes(card: Card) -> list[ShapeHit]:
                 found["board"] = ShapeHit("board", number, "a status line: items marked done and items still open")
         if "board" not in found and _PROGRESS_HEADING.match(raw):
             found["board"] = ShapeHit("board", number, "a status snapshot: a section that says how far the work is")
+        lead = _LEAD.sub("", raw, count=1)
+        ticked = lead[:1] in _DONE_MARKS[:4] or (_ITEM.match(raw) is not None and raw.rstrip()[-1:] in _DONE_MARKS[:4])
+        if ticked or any(mark in raw for mark in _OPEN_MARKS):
+            marked_done += ticked
+            marked_open += any(mark in raw for mark in _OPEN_MARKS)
+            first_mark = first_mark or number
         digits = _DIGIT.search(raw) is not None  # dates, counts, bars and hashes need one
+        clock = _CLOCK_ITEM.match(raw) if digits and ":" in raw else None
+        if clock is not None and english(clock.group("rest")):
+            rest = clock.group("rest")
+            verb = _PAST_ACTION.match(rest)
+            if (verb is not None and not _MODAL.search(rest)) or _CLOCK_ACT.match(rest):
+                timed += 1
+                first_timed = first_timed or number
         if digits and "entry" not in found:
             dated = _DATED_LINE.match(raw)
             if dated is not None and english(line[dated.end():]):
@@ -374,8 +410,8 @@ def _shapes(card: Card) -> list[ShapeHit]:
             if marked is not None and english(line):
                 found["board"] = ShapeHit("board", number, f"a piece of work marked done on a day ({marked!r})")
         if (digits or "[#" in raw or "[=" in raw) and "progress" not in found:
-            m = _PERCENT_DONE.search(line) or _PROGRESS_BAR.search(line)
-            if m is not None and (m.re is _PROGRESS_BAR or english(line)):
+            m = _PERCENT_DONE.search(line) or _PROGRESS_BAR.search(line) or _MARKED_COUNT.search(line) or _PERCENT_DONE_ANY.search(line)
+            if m is not None and (m.re.pattern != _PERCENT_DONE.pattern or english(line)):  # bars and marks in any language
                 found["progress"] = ShapeHit("board", number, f"progress of unfinished work ({m.group().strip()!r})")
             elif test_count is None:
                 t = _TEST_COUNT.search(line)
@@ -392,6 +428,11 @@ def _shapes(card: Card) -> list[ShapeHit]:
         if digits:
             for h in _HASH.findall(raw):
                 hashes.setdefault(h, number)
+    # "✅ menu / ✅ error messages / ⏳ help pages": items ticked and items still open, in any language.
+    if "board" not in found and marked_done and marked_open:
+        found["board"] = ShapeHit("board", first_mark, "a status board: items marked done beside items still open")
+    if timed >= 2 and "entry" not in found:
+        found["entry"] = ShapeHit("report", first_timed, f"a log of one day's work by the clock ({timed} timed items)")
     if "board" not in found and status_lines and said <= 2:
         found["board"] = ShapeHit("board", status_lines[0], "a status note: what it says is the state of a piece of work")
     if "board" not in found and (len(status_lines) >= 3 or (len(status_lines) >= 2 and all(states))):

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from cardindex.lazy import lazy_pattern
+from cardindex.meaning.language import is_english
 
 # English: `ITEM: STATE` or `ITEM — STATE`, a short item label (six words at most), the state closing the clause.
 _EN_DONE = r"done|complete|completed|shipped|merged|deployed|released|landed|finished|fixed|resolved|passed|passing|verified|live"
@@ -108,6 +109,9 @@ def cjk_snapshot(line: str) -> str | None:
 # rule applies ("so the user can paste it in the next session"), as English "this session" in a lesson.
 _CJK_NEXT = re.compile(
     r"다음\s*세션|下次会话|下一次会话|次の?セッション|"
+    # "next time" of the writer: "다음엔 로그부터 볼 것", "下次从第 120 行继续", "次回は設定画面から"
+    # ("等下次 `ops check` 重跑", "wait for the next check to rerun", is the system's next run: 下次 needs the writer's act)
+    r"다음(?:엔|에는|\s*번에)|下次(?=\s*(?:从|继续|再|先|要|把|接着|新?\s*session|新会话))|次回(?=は|から|に)|"
     r"다음\s*단계\s*(?:\*\*)?\s*(?:은|는|=|[:\uff1a])|下一步(?:是|[:\uff1a])|次のステップ(?:は|[:\uff1a])"
 )
 
@@ -120,3 +124,72 @@ def cjk_next(line: str) -> str | None:
     """The words that name the next sitting's work in a CJK line ("다음 세션", "다음 단계는"), or None; not in a rule."""
     m = _CJK_NEXT.search(line)
     return m.group().strip() if m is not None and not _CJK_RULE.search(line) else None
+
+
+# "Today" and "tomorrow" of the writer's day in Korean, Chinese, Japanese, German and Czech: "오늘 … 붙였다",
+# "明天继续", "Heute die Hälfte übersetzt", "Zítra doladím patičku". German "Morgen" inside a sentence is the noun
+# "morning"; "heutige", "dnešní" (today's) are adjectives and not matched. English "today" is `session_words`'.
+_DEICTIC_DAY = lazy_pattern(
+    r"오늘|내일|어제|今天|明天|昨天|今日|明日|"
+    # and "not yet" of the writer's own work: "원인은 아직 모르겠음", "还没写", "まだ終わっていない"
+    r"아직\s*(?:모르|안\s|못\s|미)|还没|まだ\S{0,8}(?:ていない|てない|ません)|"
+    # stuck, waiting for a reply, in the middle of doing: "卡在证书问题上", "等运维回复", "화면 작업 중."
+    r"卡在|卡住了|等\S{0,8}(?:回复|确认|反馈|审批|批准|审核)|还在等|[了到]一半|"
+    # in the middle of an act (Japanese, Chinese: "調査中", "处理中"), and Japanese "38 of 40"
+    r"(?:調査|作業|対応|確認|検証|実装|调查|处理)中(?![のな的])|\d+\s*件中\s*\d+|"
+    # German and Czech: "Ich bin gerade bei Kapitel 3", "fehlt noch", "Mám hotové dvě kapitoly", "rozepsaná"
+    r"\b(?:[Ii]ch bin gerade|[Bb]in gerade dabei|[Ii]ch arbeite gerade|fehlt noch|fehlen noch|[Mm]ám hotov\w*|rozepsan\w*|rozpracovan\w*)\b|(?:^|(?<=[\s,;:]))(?:[Čč]ekám|[Čč]ekáme|[Ii]ch warte|[Ww]arte noch|[Jj]'attends|[Ee]stoy esperando)\b|막혀\s*있|막혔|(?:작업|진행|하는|개발|수정|테스트|검토|조사|확인|디버깅|리팩터링)\s*중(?:이다|임|입니다|이고|이며)?(?=[.。,\s]|$)|아직[^.。]{0,8}?(?:못|안)\s*\S*(?:다|음|함)|正在|"
+    # Spanish and French: "Hoy terminé el login; mañana sigo", "Aujourd'hui j'ai branché …, demain je teste"
+    r"(?<!la )(?<!cada )(?<!las )(?<!por )\b(?:[Hh]oy|[Mm]añana|[Aa]yer|[Aa]ujourd'hui|[Dd]emain|[Hh]ier)\b|"
+    # "so far" and "for now", as English "so far" is unfinished work: zatím, bisher, por ahora, pour l'instant
+    r"\b(?:[Zz]atím|[Bb]isher|[Bb]islang|[Pp]or ahora|[Hh]asta ahora|[Pp]our l'instant|[Jj]usqu'ici|[Pp]our le moment)\b|"
+    r"(?:^|(?<=[.!?:]\s))\W*(?:Heute|Morgen|Gestern|Dnes|Zítra|Včera)\b|\b(?:heute|morgen|gestern|dnes|zítra|včera)\b"
+)
+# What makes such a word part of a rule or a name: a rule's words ("항상", "必须", "immer", "vždy"), "today's date".
+_FOREIGN_RULE = lazy_pattern(
+    r"항상|반드시|절대|매번|언제나|总是|必须|每次|永远|始终|不要|不能|必ず|常に|毎回|決して"
+    r"|\b(?:immer|nie|niemals|jede[nrsm]?|stets|muss|müssen|darf|dürfen|grundsätzlich|vždy|nikdy|musí|musíme|každ\w*|nesmí|nesmíme)\b"
+    r"|\b(?:siempre|nunca|cada|debe|deben|toujours|jamais|chaque|doit|doivent)\b|il faut"
+    # a condition: "如果…", "…的时候", "…时" and a comma, "경우", "とき", "場合"
+    r"|如果|的时候|时[\uff0c,]|경우|とき|場合"
+    r"|(?:오늘|내일)\s*(?:날짜|자|일자)|(?:今天|明天|今日)的?(?:日期|日付)",
+    re.IGNORECASE,
+)
+
+
+# A tally of work told with another language's "of": "3 von 8 Tabellen sind durch", "12 z 30 řetězců", "3 sur 8".
+_FOREIGN_TALLY = lazy_pattern(r"\b\d+\s+(?:von|z|ze|sur|de|di|van|av|af)\s+\d+\b")
+
+
+def deictic_day(line: str) -> str | None:
+    """"Today" or "tomorrow" of the writer's sitting in a line not in English, or None when the line states a rule.
+
+    A count of work told with another language's "of" ("3 von 8 Tabellen") is read the same way, on a line
+    that is not English.
+    """
+    m = _DEICTIC_DAY.search(line)
+    if m is None and _FOREIGN_TALLY.search(line) is not None and is_english(line) is not True:
+        m = _FOREIGN_TALLY.search(line)
+    if m is None or _FOREIGN_RULE.search(line):
+        return None
+    return m.group().strip(" .!?:")
+
+
+# Status labels of German, Czech, French and Spanish notes, as "현재 상태:" in Korean: "Zwischenstand: …", "Zbývá: …".
+# A label that says how things stand now is a snapshot alone; one of done or open items needs a second label.
+_LATIN_NOW = (r"zwischenstand|aktueller stand|stand heute|stand der dinge|noch offen|in arbeit|aktuální stav|rozpracováno|"
+              r"dnes hotovo|zbývá(?: udělat)?|reste à faire|en cours|état actuel|pendiente|en curso|estado actual")
+_LATIN_DONE = r"erledigt|fertig|hotovo|fait|terminé|hecho|terminado"
+_LATIN_LABEL = lazy_pattern(
+    rf"^\s*(?:[-*+]\s*)?(?:\*\*|__)?\s*(?:(?P<now>{_LATIN_NOW})|(?P<done>{_LATIN_DONE}))\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*"
+    r"(?!(?:ein|eine|einer|wenn|sobald|když|cuando|quand)\b)\S",
+    re.IGNORECASE,
+)
+
+
+def latin_label(line: str) -> str | None:
+    """"now" or "done" when a line not in English opens with a status label ("Zwischenstand: …", "Hotovo: …"), else None."""
+    m = _LATIN_LABEL.match(line)
+    if m is None:
+        return None
+    return "now" if m.group("now") is not None else "done"

@@ -22,6 +22,7 @@ _DET = r"(?:a|an|the|this|that|its|their|his|her|each|every|any|some|one|it|they
 
 _LESSON_PARTICIPLE = r"(?:burned|burnt|bitten|stung|caught out|told|asked|warned|shown)\b"
 _SESSION_NOUN_WHY = "true only inside this session"
+_TONIGHT_WHY = "dated to one evening"
 # (regex, what to say): dates the sentence, or names where the work stopped and what comes next.
 _TEMPORAL = [
     (rf"\bcurrently\s+(?:(?:still|also|busy|just)\s+)?(?:{_ING}|on\b|in the middle\b|blocked\b|stuck\b|halfway\b)", "'currently …ing' is progress, not a fact"),
@@ -43,7 +44,9 @@ _TEMPORAL = [
      # of the work that day ("today the export still fails")
      r"|\b(?!(?:based|required|supported|used|needed|called|named|shared|related|allowed)\b)[a-z]{3,}ed\b"
      r"[^.;:\n]{0,50}(?<!-)\btoday\b(?!'s|\s*\()|(?<!-)\btoday\b[^.;:\n]{0,40}\bstill\b|\bstill\b[^.;:\n]{0,40}(?<!-)\btoday\b"
-     r"|\b(?:earlier|later) today\b|\byesterday\b|\btomorrow\b|\bend of (?:the )?day\b|\bby (?:EOD|tonight)\b|\b(?:before|after) lunch\b|\brest of the day\b|\bthis (?:morning|afternoon|evening|week)'s\b"), "dated to one day"),
+     r"|\b(?:earlier|later) today\b|\byesterday\b|\btomorrow\b|\b(?:tmrw|tmr|tmw|2moro)\b|\b(?:of|for) today\s*:|\bend of (?:the )?day\b|\bby (?:EOD|tonight)\b|\b(?:before|after) lunch\b|\brest of the day\b|\bthis (?:morning|afternoon|evening|week)'s\b"), "dated to one day"),
+    # "Deploy window is tonight at 22:00"; in a lesson without "I" or "we", the evening that taught it (`temporal`).
+    (r"(?<!-)\btonight\b(?!-|'s)", _TONIGHT_WHY),
     # A period named from the writer's moment ("this week", "next sprint", "this afternoon"): a plan or report of it.
     (r"\b(?:this|next) (?:week|weekend|sprint|iteration|morning|afternoon|evening)\b(?!'s|\s+(?:of|after|before)\b)", "dated to the period it was written in"),
     (r"\b(?<!they )(?<!it )(?<!you )(?<!one )(?:left off|where I (?:stopped|left it)|pick (?:this|it|that) (?:back )?up|come back to)\b", "where this session stopped"),
@@ -77,7 +80,8 @@ _NARRATIVE = [
 _PAST_CLAUSE = lazy_pattern(
     r"\b(?:I|[Ww]e)\s+(?:(?:then|also|just|finally|first|quickly|eventually|later|again|initially)\s+)?"
     r"(?P<verb>[a-z]{2,}ed|built|wrote|ran|made|got|found|tried|broke|took|began|kept|lost|sent|spent|put|shipped|split|did|saw|hit)\b"
-    r"(?!\s+(?:that|out|to)\b)"
+    # "We got burned by a mock": what taught a lesson, told as something suffered, not work done
+    r"(?!\s+(?:that|out|to|burned|burnt|bitten|stung|caught out)\b)"
 )
 _AND_PAST = lazy_pattern(r"\b(?:and|then),?\s+(?:then\s+|also\s+)?(?P<verb>[a-z]{2,}ed)\s+(?:up\s+|out\s+)?(?:the|a|an|my|our|it|them|two|three)\b")
 # Verbs of deciding, knowing and wanting tell a standing fact ("we decided to…"), not a story.
@@ -91,15 +95,29 @@ _CORE_WORK = frozenset({"got", "fixed", "tried", "started", "pushed", "finished"
 
 # A sentence that states a standing rule or a definition is durable even with such words.
 _DURABLE = lazy_pattern(
-    r"\b(?:always|every|each time|whenever|never|must|must not|do not|don't|should|"
-    r"checklist|runbook|procedure|policy|convention|by default|as a rule|often|usually|typically|generally|tends? to|"
+    # "should" states a rule, not when it predicts the sitting's run: "results should be in by tonight"
+    # "don't run the formatter over it yet" holds only until the work is done: no rule
+    r"\b(?:always|every|each time|whenever|never|must|must not|(?:do not|don't)(?![^.;]*\byet\b)|"
+    r"should(?!\s+(?:be\s+(?:in|done|back|ready|finished|green|there)\s+(?:by|soon|shortly|tonight|tomorrow)|finish|land|arrive"
+    r"|have\b[^.;]{0,40}\bby\s+(?:tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|the end of))\b)|"
+    # "Release 4.2 checklist is done up to the smoke tests": a checklist's progress, not a procedure
+    r"(?:checklist|runbook|procedure)(?!\s+(?:is|are)\s+(?:done|finished|complete|half|ticked|through))|policy|convention|by default|as a rule|often|usually|typically|generally|tends? to|"
     r"make sure|ensure|remember to)\b",
     re.IGNORECASE,
 )
 # "When the user labels a PR WIP, open it as a draft": a general condition, nobody's session.
 _CONDITION = lazy_pattern(r"^\W*(?:when|whenever|if|unless|once|while|before|after|until)\b", re.IGNORECASE)
 # "Anything learned here that still holds next week goes into a card": a quantified subject states a rule.
-_GENERIC = lazy_pattern(r"^\W*(?:anything|everything|whatever|whoever|any|every|each)\b", re.IGNORECASE)
+_GENERIC = lazy_pattern(r"^\W*(?:anything|everything|whatever|whoever|anyone|anybody|everyone|everybody|any|every|each)\b",
+                      re.IGNORECASE)
+# "The 'done' column means deployed, not merged": a definition, its subject before the verb.
+_DEFINITION = lazy_pattern(r"^[^,;:]*?\b(?:means|stands for|is defined as|is short for)\b", re.IGNORECASE)
+# "Waiting for the security review is mandatory before …": an act named as the subject of a rule.
+_GERUND_RULE = lazy_pattern(
+    r"^\W*[A-Za-z]+ing\b[^.;,]{0,60}\b(?:is|are)\s+(?:mandatory|required|compulsory|optional|forbidden|not allowed|allowed|"
+    r"expected|the rule|standard practice|enough|not enough)\b", re.IGNORECASE)
+# "No deploys after 16:00": a prohibition of a kind of act, nobody's sitting (not "No reply yet").
+_PROHIBITION = lazy_pattern(r"^\W*no\s+[a-z]+s\s+(?:after|before|on|during|without|outside|until|between)\b", re.IGNORECASE)
 # "Draft PRs may stay WIP for a week": a permission or duty of a kind of thing, nobody's sitting.
 _MODAL_RULE = lazy_pattern(r"\b(?:may|must|cannot)\b", re.IGNORECASE)  # not "should": "CI should finish soon" predicts
 _DEICTIC = lazy_pattern(r"\b(?:this|these|here|now)\b", re.IGNORECASE)
@@ -143,7 +161,12 @@ _NARRATIVE_GATE = lazy_pattern(
 # a file or a word named ("TODO.md", "TODO comments") is not one.
 _TODO = lazy_pattern(r"(?:^|(?<=[\s>*(\[]))(?:TODO|FIXME|TBD)\b(?!\.\w)(?=\**\s*[.:(—\u2013-]|\**\s*$)|^\W*(?:TODO|FIXME|TBD)\b(?!\.\w)")
 _NARRATIVE_RE = [(lazy_pattern(p), m) for p, m in _NARRATIVE]  # case matters: I, We
-_AS_OF = lazy_pattern(rf"\bas of\s+(?:{DATE.pattern})", re.IGNORECASE)
+# "as of 2026-05-02", and as of a day of the writer's week: "As of Tuesday: 3 open bugs", "as of this morning".
+_AS_OF = lazy_pattern(
+    rf"\bas of\s+(?:{DATE.pattern}|(?:last\s+|this\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+    r"|today\b|yesterday\b|tonight\b|this (?:morning|afternoon|evening)\b|lunch\b|writing\b)",
+    re.IGNORECASE,
+)
 _COUNT_OR_STATE = lazy_pattern(r"\d|\b(?:open|closed|remaining|left|done|pending|merged|complete|in progress|blocked)\b", re.IGNORECASE)
 
 
@@ -190,7 +213,9 @@ def sentences(line: str) -> Iterator[str]:
 
 def durable(sentence: str) -> bool:
     """A standing rule, a definition or a general condition: durable whatever its words."""
-    return bool(_DURABLE.search(sentence)) or general_condition(sentence) or bool(_GENERIC.match(sentence))
+    return bool(_DURABLE.search(sentence)) or general_condition(sentence) or bool(_GENERIC.match(sentence)) \
+        or bool(_PROHIBITION.match(sentence)) or (bool(_DEFINITION.match(sentence)) and not _WE.search(sentence)) \
+        or bool(_GERUND_RULE.match(sentence))
 
 
 def rule_for_kind(sentence: str) -> bool:
@@ -211,7 +236,17 @@ def _described(sentence: str, m: re.Match[str]) -> bool:
         return session_moment.indefinite_kind(sentence, m.start())
     if word == "this session":
         return sentence[m.end():m.end() + 2].strip().startswith("(")
+    if word in ("halfway", "half-way"):  # "Design docs get a review halfway": a stage of a kind of process
+        return _BARE_PLURAL.match(sentence) is not None and not _WE.search(sentence)
+    if word in ("today", "tomorrow", "yesterday"):  # "Tomorrow's delivery date is computed …": a kind of date, named
+        return _DAY_NAMED.match(sentence, m.end()) is not None
     return False
+
+
+_BARE_PLURAL = lazy_pattern(
+    r"^\W*(?!(?:the|this|these|those|my|our|its|their|it|we|i)\b)[A-Za-z-]+(?:\s+[a-z-]+)?s\s+(?:get|go|are|have|need|take|run|stop|pause|"
+    r"reach|pass)\b", re.IGNORECASE)
+_DAY_NAMED = lazy_pattern(r"'s\s+(?:[\w-]+\s+){0,2}?(?:date|day|timestamp|time|deadline)s?\b", re.IGNORECASE)
 
 
 def general_condition(sentence: str) -> bool:
@@ -261,7 +296,7 @@ def temporal(lines: Iterable[tuple[int, str]], lesson: bool = False) -> WordHit 
                 continue
             condition = general_condition(sentence)
             for pattern, why in _TEMPORAL_RE:
-                if lesson and why == _SESSION_NOUN_WHY and not _WE.search(sentence):
+                if lesson and why in (_SESSION_NOUN_WHY, _TONIGHT_WHY) and not _WE.search(sentence):
                     continue
                 m = pattern.search(sentence)
                 if m is None:
@@ -271,7 +306,7 @@ def temporal(lines: Iterable[tuple[int, str]], lesson: bool = False) -> WordHit 
                 if _strong(m.group()):
                     if condition or rule_for_kind(sentence):
                         continue
-                elif durable(sentence) or (governed and not _WE.search(sentence)):
+                elif durable(sentence) or (governed and not _WE.search(sentence)) or _WH_SUBJECT.match(_clause_at(sentence, m.start())):
                     continue
                 return WordHit(number, m.group().strip(), why)
             governed = governed or condition
@@ -292,24 +327,59 @@ def _work_state(lines: list[tuple[int, str]]) -> WordHit | None:
     tallied: WordHit | None = None
     ruled = False
     for number, line in lines:
-        for sentence in sentences(line):
-            if not english(sentence):
+        for whole in sentences(line):
+            if not english(whole):
                 continue
-            if durable(sentence):
-                ruled = True
-                continue
-            if tallied is None and (counted := session_work.tally(sentence)) is not None:
-                tallied = WordHit(number, counted, TALLY_WHY)
-            found = session_ellipsis.work_state(sentence)
-            if found is not None:
-                return WordHit(number, found, "the state of a piece of work in one session")
-            found = session_moment.moment(sentence)
-            if found is not None:
-                return WordHit(number, found, "a note of the writer's sitting: what is being done, where it stands, what is unknown now")
-            found = session_work.work_note(sentence)
-            if found is not None:
-                return WordHit(number, found, "work told where it stands in this sitting: its state, its place, what is not done, who is awaited")
+            ruled_here = durable(whole)
+            ruled = ruled or ruled_here
+            for sentence in clauses(whole) if ruled_here else [whole]:
+                if durable(sentence):
+                    continue
+                found = _work_state_of(sentence)
+                if found is not None:
+                    return WordHit(number, *found)
+                if tallied is None and not ruled_here and (counted := session_work.tally(sentence)) is not None:
+                    tallied = WordHit(number, counted, TALLY_WHY)
     return None if ruled else tallied
+
+
+# "Who is on call this week is in PagerDuty": a question word heads the subject, a kind of fact, not the sitting's.
+_WH_SUBJECT = lazy_pattern(r"^\W*(?:who|what|which|where)\s+(?!(?:I|we)\b)(?!(?:is|'s|are)\s+(?:left|still|next)\b|remains\b)[^?]*$", re.IGNORECASE)
+
+
+def _clause_at(sentence: str, at: int) -> str:
+    """The clause of `sentence` (`clauses`) that holds position `at`."""
+    if ";" not in sentence:
+        return sentence
+    parts = clauses(sentence)
+    if len(parts) == 1:
+        return sentence
+    start = sentence.rfind(";", 0, at) + 1
+    stop = sentence.find(";", at)
+    return sentence[start:stop if stop >= 0 else len(sentence)].strip()
+
+
+def clauses(sentence: str) -> list[str]:
+    """The clauses of a sentence joined by semicolons, each judged alone: "The checklist is done up to the smoke
+    tests; the rest tomorrow" states no rule in its second clause. A sentence that opens with a condition or a
+    quantified subject governs all of its clauses, and stays whole."""
+    if ";" not in sentence or general_condition(sentence) or _GENERIC.match(sentence):
+        return [sentence]
+    return [c.strip() for c in sentence.split(";") if c.strip()]
+
+
+def _work_state_of(sentence: str) -> tuple[str, str] | None:
+    """What gives one sentence (or clause) of work its state in this sitting, and why; None when nothing does."""
+    found = session_ellipsis.work_state(sentence)
+    if found is not None:
+        return found, "the state of a piece of work in one session"
+    found = session_moment.moment(sentence)
+    if found is not None:
+        return found, "a note of the writer's sitting: what is being done, where it stands, what is unknown now"
+    found = session_work.work_note(sentence)
+    if found is not None:
+        return found, "work told where it stands in this sitting: its state, its place, what is not done, who is awaited"
+    return None
 
 
 def narrative(lines: list[tuple[int, str]]) -> WordHit | None:
@@ -348,6 +418,9 @@ def narrative(lines: list[tuple[int, str]]) -> WordHit | None:
     if not clauses and not left_out:
         return None
     ruled = any(english(t) and durable(t) for t in told)
+    # "We tried GraphQL and gRPC-web and rejected both": the options weighed before a decision, not a session's work
+    if len(clauses) < 3 and any(_DECISION.search(t) for t in told):
+        return None
     if left_out and (not ruled or len(left_out) + len(clauses) >= 3):
         return left_out[0]
     if len(clauses) >= 3 or (len(clauses) == 2 and not ruled):
@@ -355,6 +428,9 @@ def narrative(lines: list[tuple[int, str]]) -> WordHit | None:
     if len(clauses) == 1 and not ruled and clauses[0].matched.split()[-1] in _CORE_WORK:
         return clauses[0]
     return None
+
+
+_DECISION = lazy_pattern(r"\b(?:rejected|decided|chose|settled on|opted for|ruled (?:it |them |both )?out)\b", re.IGNORECASE)
 
 
 def _strong(matched: str) -> bool:
