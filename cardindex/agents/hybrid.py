@@ -9,7 +9,8 @@ off over the holidays" for a card about leave in late December) rises; a card ho
 the query's words but about something else sinks. Nothing is added that the ranking
 did not find, and no score changes. A query about the past keeps its order: the
 ranking placed each retired card above its successor on purpose, and a vector does
-not know "before".
+not know "before". Several vaults searched together (`--with-vault`) are merged by
+score, as without: the reorder holds within one vault's hits.
 
 Measured (bench/eval_embed.py, half of each set's queries held out before tuning): `BETA`
 was chosen on the tuned half; see bench/README.md for the numbers.
