@@ -20,6 +20,8 @@ note's first words before any ':' or ';', without parentheses), are printed; no 
 
 The engines:
   cards     `cards --vault V search QUERY --format json -n 10` through the real CLI
+  cards-hybrid  the same with `--hybrid` (an embedding reorders the best candidates; needs the
+            [embed] extra)
   bm25      BM25 (k1 1.2, b 0.75) over title, description and body, written here with the
             standard library and a tiny suffix stemmer; no cut-off
   grep      cards holding any query word of 3+ letters, most distinct words first
@@ -44,9 +46,9 @@ WORD = re.compile(r"[^\W_]+")
 Ranked = tuple[list[str], bool]  # paths best first, and whether the best is marked weak
 
 
-def cards_engine(vault: Path, cards_cmd: Sequence[str]) -> Callable[[str, bool], Ranked]:
+def cards_engine(vault: Path, cards_cmd: Sequence[str], extra: Sequence[str] = ()) -> Callable[[str, bool], Ranked]:
     def run(query: str, history: bool) -> Ranked:
-        args = [*cards_cmd, "--vault", str(vault), "search", query, "--format", "json", "-n", "10"]
+        args = [*cards_cmd, "--vault", str(vault), "search", query, "--format", "json", "-n", "10", *extra]
         if history:
             args.append("--all")
         done = subprocess.run(args, capture_output=True, text=True, check=False)
@@ -185,15 +187,16 @@ def main() -> int:
     cards_cmd = shlex.split(args.cards) if args.cards else [os.path.join(os.path.dirname(sys.executable), "cards")]
     engines = {
         "cards": lambda: cards_engine(vault, cards_cmd),
+        "cards-hybrid": lambda: cards_engine(vault, cards_cmd, ["--hybrid"]),
         "bm25": lambda: bm25_engine(vault),
         "grep": lambda: grep_engine(vault),
     }
     results = {name: score(queries, engines[name]()) for name in args.engines.split(",")}
     off = sum(1 for q in queries if not q["relevant"])
     print(f"{args.set}: {len(queries)} queries ({len(queries) - off} on-topic, {off} off-topic)")
-    print(f"{'engine':8} {'recall@1':>9} {'recall@5':>9} {'MRR':>6} {'abstain':>8} {'seconds':>8}")
+    print(f"{'engine':12} {'recall@1':>9} {'recall@5':>9} {'MRR':>6} {'abstain':>8} {'seconds':>8}")
     for name, r in results.items():
-        print(f"{name:8} {r['recall@1']:9.3f} {r['recall@5']:9.3f} {r['MRR']:6.3f} {r['abstention']:8.3f} "
+        print(f"{name:12} {r['recall@1']:9.3f} {r['recall@5']:9.3f} {r['MRR']:6.3f} {r['abstention']:8.3f} "
               f"{r['seconds']:8.2f}")
     kinds = sorted({k for r in results.values() for k in r["kinds"]})  # type: ignore[attr-defined]
     print("\nrecall@5 by kind: " + " ".join(f"{name}" for name in results))

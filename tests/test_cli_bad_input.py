@@ -424,8 +424,7 @@ def test_vault_that_is_not_a_folder(run_cli, tmp_path, snapshot, command, kind):
 
 
 # --------------------------------------------------------------------------- .cardindex.yaml
-KNOWN = "archive_dir, forget_after, index_budget, index_file, lint, llm, log_dir, max_age, multi_valued_keys, repo, state_budget, state_file, templates"
-KNOWN = "archive_dir, forget_after, index_budget, index_file, lint, llm, log_dir, max_age, multi_valued_keys, repo, state_budget, state_file, templates"
+KNOWN = "archive_dir, embedding, forget_after, index_budget, index_file, lint, llm, log_dir, max_age, multi_valued_keys, repo, state_budget, state_file, templates"
 CONFIGS = {
     "bad-yaml": ("index_file: [MEMORY.md\n", ".cardindex.yaml:2: invalid YAML: did not find expected ',' or ']'"),
     "unknown-key": ("index_fiel: MEMORY.md\n", f".cardindex.yaml: unknown setting 'index_fiel' (known: {KNOWN})"),

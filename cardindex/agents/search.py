@@ -11,6 +11,10 @@ of it, each marked. Hits whose best card holds too little of the query are marke
 
 `as_of` searches what the vault held at the end of that day (rewound through the
 journal, `lifecycle.asof`), from an index built in memory for that one query.
+
+`hybrid` (`cards search --hybrid`, or `embedding: wordllama` in .cardindex.yaml) lets an
+embedding reorder the best candidates (`hybrid`); the ranking still finds them and says
+whether the answer is weak. Off by default, and only with the `[embed]` extra.
 """
 
 from __future__ import annotations
@@ -165,9 +169,18 @@ def find(
     as_of: dt.date | None = None,
     limit: int = 10,
     min_score: float = 0.0,
+    hybrid: bool | None = None,
 ) -> list[Hit]:
-    """Ranked hits among the cards that pass the filters, best first (live ones unless `status`/`everything`)."""
+    """Ranked hits among the cards that pass the filters, best first (live ones unless `status`/`everything`).
+
+    `hybrid` None: as the vault's `embedding` setting says."""
     day = as_of or today()
+    if hybrid is None:
+        hybrid = vault.config.embedding is not None
+    if hybrid:
+        from cardindex.meaning.embedding import check
+
+        check()  # one clear line before any work when the extra is missing
     if as_of is not None:
         from cardindex.lifecycle.asof import cards_at, known_by
 
@@ -178,14 +191,14 @@ def find(
         index = open_index(vault)
     try:
         return _find(vault, index, known, query, card_type=card_type, scope=scope, status=status,
-                     everything=everything, day=day, limit=limit, min_score=min_score)
+                     everything=everything, day=day, limit=limit, min_score=min_score, hybrid=hybrid)
     finally:
         index.close()
 
 
 def _find(vault: Vault, index: SearchIndex, known: Mapping[str, Card], query: str, *, card_type: str | None,
-          scope: str | None, status: str | None, everything: bool, day: dt.date, limit: int, min_score: float
-          ) -> list[Hit]:
+          scope: str | None, status: str | None, everything: bool, day: dt.date, limit: int, min_score: float,
+          hybrid: bool = False) -> list[Hit]:
     where, params = _where(card_type, status, everything, day)
     read: dict[str, Card | None] = {}
     for _attempt in range(3):
@@ -194,7 +207,8 @@ def _find(vault: Vault, index: SearchIndex, known: Mapping[str, Card], query: st
                               limit=ranking.CANDIDATES * (10 if scope else 1))
         if scope is not None:
             scored = [s for s in scored if scope_matches(str(s.info.get("scope") or "global"), scope)]
-        chosen = [s for s in scored if s.score >= min_score][:limit]
+        ordered = _hybrid(vault, index, known, query, scored, p.past) if hybrid else scored
+        chosen = [s for s in ordered if s.score >= min_score][:limit]
         if known or not _stale(vault, index, chosen, read):
             break
     if not scored:
@@ -223,6 +237,17 @@ def _find(vault: Vault, index: SearchIndex, known: Mapping[str, Card], query: st
             placed.add(other.path)
         hits.extend(sorted(group, key=lambda h: conflict_order(h.card)) if len(group) > 1 else group)
     return hits
+
+
+def _hybrid(vault: Vault, index: SearchIndex, known: Mapping[str, Card], query: str,
+            scored: list[ranking.Scored], past: bool) -> list[ranking.Scored]:
+    """`scored` reordered by `hybrid.rerank` (a query about the past keeps the ranking's order)."""
+    if past or len(scored) < 2:
+        return scored
+    from cardindex.agents.hybrid import rerank
+
+    cache = vault.state_dir / "cache" if vault.use_cache and not known else None
+    return rerank(index, query, scored, lambda path: _card(vault, known, path), cache)
 
 
 def _stale(vault: Vault, index: SearchIndex, chosen: Sequence[ranking.Scored], read: dict[str, Card | None]) -> bool:

@@ -55,11 +55,14 @@ def run(*, vault: Vault, query: str, output_format: str = "text", with_vaults: t
 @click.option("-n", "--limit", type=click.IntRange(min=1), default=10, show_default=True, help="At most N results.")
 @click.option("--min-score", type=click.FloatRange(0, 100), default=0.0, show_default=True,
               help="Leave out matches scoring under this (0-100).")
+@click.option("--hybrid/--no-hybrid", default=None,
+              help="Let an embedding reorder the best matches (needs the [embed] extra; default: the vault's "
+                   "`embedding` setting).")
 @FORMAT
 @click.pass_obj
 def search_command(obj: Options, query: str, card_type: str | None, scope: str | None, status: str | None,
                    everything: bool, as_of: dt.datetime | None, with_vaults: tuple[str, ...], limit: int,
-                   min_score: float, output_format: str) -> None:
+                   min_score: float, hybrid: bool | None, output_format: str) -> None:
     """Find cards by ranked, stemmed match over titles, descriptions, keys, tags and bodies, best first.
 
     Typos are corrected only for words the vault does not hold. Hits are marked
@@ -73,7 +76,8 @@ def search_command(obj: Options, query: str, card_type: str | None, scope: str |
       cards search postgres --type reference --format json
       cards search "release freeze" --all
       cards search "on call" --scope src/billing -n 3
+      cards search "when is the user away" --hybrid
     """
     exit_with(run(vault=obj.open("warn"), query=query, card_type=card_type, scope=scope, status=status,
                   everything=everything, as_of=as_of.date() if as_of else None, limit=limit, min_score=min_score,
-                  output_format=output_format, with_vaults=with_vaults))
+                  hybrid=hybrid, output_format=output_format, with_vaults=with_vaults))

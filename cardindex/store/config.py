@@ -42,6 +42,7 @@ class Config(NamedTuple):
     log_dir: str = "log"  # the raw tier (SPEC §10): never cards
     state_file: str = "CURRENT_STATE.md"  # the working memory: never a card
     state_budget: int = 1500  # characters of the working memory
+    embedding: str | None = None  # "wordllama": `cards search` reorders with it (the `[embed]` extra)
 
 
 _KEYS = {
@@ -58,7 +59,9 @@ _KEYS = {
     "log_dir",
     "state_file",
     "state_budget",
+    "embedding",
 }
+EMBEDDINGS = ("wordllama",)
 _LINT_KEYS = {"select", "ignore", "extend_select", "per_card_ignore"}
 
 
@@ -195,6 +198,11 @@ def _from_mapping(data: Mapping[Any, Any]) -> Config:
         if isinstance(state_budget, bool) or not isinstance(state_budget, int) or not 200 <= state_budget <= 100_000:
             raise ConfigError("'state_budget' must be a number of characters from 200 to 100000", path=CONFIG_FILE)
         kwargs["state_budget"] = state_budget
+    embedding = data.get("embedding")
+    if embedding is not None and embedding is not False and embedding != "off":
+        if embedding not in EMBEDDINGS:
+            raise ConfigError(f"'embedding' must be {' or '.join(EMBEDDINGS)} (or off)", path=CONFIG_FILE)
+        kwargs["embedding"] = embedding
     budget = data.get("index_budget")
     if budget is not None:
         if not isinstance(budget, dict) or set(budget) - {"lines", "bytes"}:
