@@ -35,8 +35,8 @@ from typing import NamedTuple
 from cardindex.lazy import lazy_pattern
 from cardindex.meaning.polarity import denied_against
 from cardindex.meaning.synonyms import synonymous
-from cardindex.meaning.value_forms import normalized
-from cardindex.meaning.values import equivalent, kind, same_kind
+from cardindex.meaning.value_forms import GENERIC, normalized
+from cardindex.meaning.values import equivalent, kind, one_word, same_kind
 from cardindex.meaning.words import ANTONYMS, NEGATIVE, NEGATORS, Words, words
 from cardindex.store.card import Card
 
@@ -149,6 +149,9 @@ def _said(mine: Iterable[str], theirs: frozenset[str], seq_mine: tuple[str, ...]
     short = {x for x in left if len(x) <= ABBREVIATION}
     if len(left) > 1 and short:  # two of mine may both be said by one of theirs ("PR" and "PRs" by "pull request")
         left = (left - short) | {x for x in short if equivalent({x}, others, seq_mine, seq_theirs)[0]}
+    # A word the other card says in another form that both cards also say as written ("DB" beside "database"
+    # in one card, "database" in the other) is said too: the pairing above matches unshared words only.
+    left = {x for x in left if not any(one_word(x, y) for y in present)} if present else left
     out = mine - left
     for x in sorted(left):
         y = next((y for y in sorted(theirs) if synonymous(x, y)), None)
@@ -383,7 +386,7 @@ def _other_subject(mine: Content, said: set[str]) -> str | None:
     "Which kind of Stripe key staging may use" is not what "Where load tests may run" is
     about, however many common words ("test", "staging", "only") the two agree on.
     """
-    named = mine.description.values
+    named = mine.description.values - GENERIC  # "Lifetime of API access tokens": the tokens are the subject
     if named and named.isdisjoint(said):
         return f"another subject: {' '.join(sorted(named))!r}"
     return None
