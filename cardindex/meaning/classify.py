@@ -169,6 +169,9 @@ def _restated(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
         return None  # "Runbook for the billing outage" / "… the search outage": two subjects, one body
     found = restatement.restates(ca, cb, weight, one_question=not _other_questions(a.card.description, b.card.description))
     if found is None:
+        denied = restatement.denies(ca, cb, weight)
+        if denied is not None:  # "… run on Vitest" / "… run on Jest, not Vitest"
+            return Pair(a.card, b.card, "contradiction", "polarity", 100.0, f"one fact in other words, {denied}")
         other = restatement.revalued(ca, cb, weight)
         if other is None:
             typed = measured_apart(ca, cb, weight) if not _other_questions(a.card.description, b.card.description) else None

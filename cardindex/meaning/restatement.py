@@ -37,7 +37,7 @@ from cardindex.meaning.polarity import denied_against
 from cardindex.meaning.synonyms import synonymous
 from cardindex.meaning.value_forms import GENERIC, normalized
 from cardindex.meaning.values import equivalent, kind, one_word, same_kind
-from cardindex.meaning.words import ANTONYMS, NEGATIVE, NEGATORS, Words, words
+from cardindex.meaning.words import ANTONYMS, LIGHT, NEGATIVE, NEGATORS, Words, words
 from cardindex.store.card import Card
 
 REASON = "reworded"  # a pair's reason when this module found it: slot and values already checked
@@ -212,13 +212,14 @@ def _conflict(ca: Content, cb: Content, said_a: set[str], said_b: set[str], weig
             continue  # a negative word answers the negation: "never on weekends" / "weekends off"
         denied = [w for w in denied_against(mine.text, theirs.text) if weight.get(w, default) >= DENIED_RARITY * top]
         if denied:
-            return f"negation on one side only: {' '.join(denied)!r}"
+            return f"{NEGATED}: {' '.join(denied)!r}"
     for word in sorted(set_a - set_b):
         if ANTONYMS.get(word, set()) & (set_b - set_a):
             return f"antonyms: {word!r}"
     return None
 
 
+NEGATED = "negation on one side only"  # a conflict `_conflict` names: one card denies what the other affirms
 DENIED_RARITY = 0.5  # of the pair's rarest word's weight, for a word whose negation on one side counts
 
 
@@ -311,9 +312,37 @@ def measures(a: Content, b: Content, weight: Mapping[str, float],
 
 
 def _anchors(c: Content) -> frozenset[str]:
-    """The words a card says both in its description and in its body: what it is about (its subject)."""
+    """The words a card says both in its description and in its body: what it is about (its subject).
+
+    A light verb ("uses", "stored", "runs": `words.LIGHT`) names no subject when another word does:
+    "Which package manager the dashboard uses" / "The dashboard installs … with pnpm" is about the dashboard.
+    """
     described = frozenset(c.description.tokens)
-    return (described & frozenset(c.body.tokens)) or described
+    both = (described & frozenset(c.body.tokens)) or described
+    return (both - LIGHT) or both
+
+
+def denies(a: Content, b: Content, weight: Mapping[str, float]) -> str | None:
+    """The denial, when one short English card restates the other's fact but denies what the other affirms.
+
+    "The mobile app's unit tests run on Vitest" / "Mobile unit tests run on Jest, not Vitest": every
+    measure of `restates` passes, and the only thing that stands against one fact is a negation on one
+    side of a word the other card states (`polarity`): one slot, opposite polarity, a contradiction.
+    """
+    found, conflict = measures(a, b, weight)
+    if conflict is None or not conflict.startswith(NEGATED):
+        return None
+    if found.slot < SLOT or found.cover_long < COVER_LONG or found.anchor < ANCHOR or found.covered < COVERED:
+        return None
+    set_a, set_b = frozenset(a.all.tokens), frozenset(b.all.tokens)
+    said_a = _said(set_a, set_b, a.all.tokens, b.all.tokens, [])
+    said_b = _said(set_b, set_a, b.all.tokens, a.all.tokens, [])
+    total_a = sum(weight.get(t, max(weight.values(), default=1.0)) for t in set_a)
+    total_b = sum(weight.get(t, max(weight.values(), default=1.0)) for t in set_b)
+    if _swapped(a.all, b.all, said_a, said_b) or _other_subject(a, said_a) or _other_subject(b, said_b) \
+            or _two_subjects(a, b, said_a, said_b) or _about_more(a, b, said_a, said_b, total_a <= total_b):
+        return None
+    return conflict
 
 
 def same_values(a: Content, b: Content, weight: Mapping[str, float]) -> str | None:
