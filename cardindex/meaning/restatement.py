@@ -33,7 +33,7 @@ from itertools import combinations
 from typing import NamedTuple
 
 from cardindex.lazy import lazy_pattern
-from cardindex.meaning.polarity import denied_against
+from cardindex.meaning.polarity import denied_against, polarity
 from cardindex.meaning.synonyms import synonymous
 from cardindex.meaning.value_forms import GENERIC, normalized
 from cardindex.meaning.values import equivalent, kind, one_word, same_kind
@@ -289,6 +289,9 @@ def measures(a: Content, b: Content, weight: Mapping[str, float],
     default = max(weight.values(), default=1.0)
     if aligned is not None:
         weight = {**weight, **{t: 0.0 for t in aligned[0] | aligned[1]}}
+    turned = alternatives(a.text, b.all) | alternatives(b.text, a.all)
+    if turned:  # "RabbitMQ is the broker; never Kafka": the refused alternative weighs nothing
+        weight = {**weight, **{t: 0.0 for t in turned}}
     set_a, set_b = frozenset(a.all.tokens), frozenset(b.all.tokens)
     if not set_a or not set_b:
         return Restatement(0.0, 0.0, 0.0, 0.0, ()), "nothing to compare"
@@ -309,6 +312,22 @@ def measures(a: Content, b: Content, weight: Mapping[str, float],
         or _two_subjects(a, b, said_a, said_b) or _about_more(a, b, said_a, said_b, total_a <= total_b)
     return Restatement(round(slot, 2), round(short_share, 2), round(long_share, 2), round(anchor, 2),
                        tuple(joined)), conflict
+
+
+def alternatives(text: str, other: Words) -> frozenset[str]:
+    """The alternatives `text` refuses beside what it affirms, that the other card never names, and their negators.
+
+    "Use pnpm, not npm", "RabbitMQ is the broker; never Kafka", "Meilisearch instead of Elasticsearch"
+    affirm pnpm, RabbitMQ, Meilisearch: the refused word says which value this is not, and a card
+    that names only the value says the same fact. A refused word the other card says is no
+    alternative but a denial of its value (`polarity.denied_against`); a text that only denies
+    ("Never deploy on Fridays") refuses its whole fact and has none.
+    """
+    said = polarity(text)
+    if not said.affirmed or not said.denied:
+        return frozenset()
+    heads = {head for head, _ in said.denied if head not in other.tokens}
+    return frozenset(heads | NEGATORS) if heads else frozenset()
 
 
 def _anchors(c: Content) -> frozenset[str]:
