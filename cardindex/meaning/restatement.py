@@ -36,7 +36,7 @@ from cardindex.lazy import lazy_pattern
 from cardindex.meaning.polarity import denied_against, polarity
 from cardindex.meaning.synonyms import synonymous
 from cardindex.meaning.value_forms import GENERIC, normalized
-from cardindex.meaning.values import equivalent, kind, one_word, same_kind
+from cardindex.meaning.values import abbreviation, equivalent, kind, same_kind
 from cardindex.meaning.words import ANTONYMS, LIGHT, NEGATIVE, NEGATORS, Words, words
 from cardindex.store.card import Card
 
@@ -149,9 +149,9 @@ def _said(mine: Iterable[str], theirs: frozenset[str], seq_mine: tuple[str, ...]
     short = {x for x in left if len(x) <= ABBREVIATION}
     if len(left) > 1 and short:  # two of mine may both be said by one of theirs ("PR" and "PRs" by "pull request")
         left = (left - short) | {x for x in short if equivalent({x}, others, seq_mine, seq_theirs)[0]}
-    # A word the other card says in another form that both cards also say as written ("DB" beside "database"
+    # A word the other card says cut short or abbreviated, beside the word both cards say ("DB" beside "database"
     # in one card, "database" in the other) is said too: the pairing above matches unshared words only.
-    left = {x for x in left if not any(one_word(x, y) for y in present)} if present else left
+    left = {x for x in left if not any(abbreviation(x, y) for y in present)} if present else left
     out = mine - left
     for x in sorted(left):
         y = next((y for y in sorted(theirs) if synonymous(x, y)), None)
@@ -319,15 +319,23 @@ def alternatives(text: str, other: Words) -> frozenset[str]:
 
     "Use pnpm, not npm", "RabbitMQ is the broker; never Kafka", "Meilisearch instead of Elasticsearch"
     affirm pnpm, RabbitMQ, Meilisearch: the refused word says which value this is not, and a card
-    that names only the value says the same fact. A refused word the other card says is no
+    that names only the value says the same fact. Only a value is an alternative (a name, number or
+    code: `words`' marked values); a refused act is part of the fact. A refused word the other card says is no
     alternative but a denial of its value (`polarity.denied_against`); a text that only denies
     ("Never deploy on Fridays") refuses its whole fact and has none.
     """
     said = polarity(text)
     if not said.affirmed or not said.denied:
         return frozenset()
-    heads = {head for head, _ in said.denied if head not in other.tokens}
+    # A value refused (a name, a number, code): "Don't push on the strength of 'it compiled'" refuses an act.
+    marked = words(text).values
+    heads = {head for head, _ in said.denied if head not in other.tokens and head in marked}
     return frozenset(heads | NEGATORS) if heads else frozenset()
+
+
+def _denied_words(conflict: str) -> list[str]:
+    """The words a `NEGATED` conflict quotes."""
+    return conflict.removeprefix(f"{NEGATED}: ").strip("'\"").split()
 
 
 def _anchors(c: Content) -> frozenset[str]:
@@ -350,6 +358,11 @@ def denies(a: Content, b: Content, weight: Mapping[str, float]) -> str | None:
     """
     found, conflict = measures(a, b, weight)
     if conflict is None or not conflict.startswith(NEGATED):
+        return None
+    # The denied word is a value the other card gives (a name, a number): "not Vitest". A verb denied
+    # ("must not open pull requests as drafts") is the statement's polarity, judged with its clause.
+    values = a.all.values | b.all.values
+    if not any(w in values for w in _denied_words(conflict)):
         return None
     if found.slot < SLOT or found.cover_long < COVER_LONG or found.anchor < ANCHOR or found.covered < COVERED:
         return None

@@ -61,6 +61,12 @@ def one_word(x: str, y: str) -> bool:
     return _same_word(x, y)
 
 
+def abbreviation(x: str, y: str) -> bool:
+    """Whether one of two words is the other cut short or abbreviated ("env" / "environment", "db" / "database")."""
+    return x != y and x.isalpha() and y.isalpha() and x[:1] == y[:1] and (
+        _clipped(x, y) or _clipped(y, x) or _abbreviates(x, y) or _abbreviates(y, x))
+
+
 def _abbreviates(short: str, long: str) -> bool:
     """`short` is `long` written with its first letter and the heads of its later parts, as engineers write
     "db" for "database", "pg" for "postgres", "gh" for "github", "ts" for "typescript".
