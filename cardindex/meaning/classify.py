@@ -374,6 +374,8 @@ def _swap(ta: tuple[str, ...], tb: tuple[str, ...]) -> bool:
     if len(ta) != len(tb) or ta == tb or len(ta) < 3:
         return False
     differ = [i for i, (x, y) in enumerate(zip(ta, tb, strict=True)) if x != y]
+    if any(ta[i] in tb or tb[i] in ta for i in differ):
+        return False  # a word moved, not swapped: "… manager the dashboard uses" / "… manager for the web dashboard"
     return len(differ) <= 2 and differ[-1] - differ[0] == len(differ) - 1 and len(ta) - len(differ) >= 2
 
 
