@@ -39,6 +39,9 @@ SAME = {
         ("queue-a.md", "Message broker of the booking workers", "The booking workers use RabbitMQ as their broker."),
         ("queue-b.md", "Which broker the booking workers talk to",
          "Never Kafka for the booking workers; RabbitMQ is the broker.")],
+    "a refused alternative, the other card saying more": [
+        ("lint-a.md", "Linter of the booking frontend", "The booking frontend is linted with Biome in CI."),
+        ("lint-b.md", "Which linter checks the booking frontend", "Lint the booking frontend with Biome, not ESLint.")],
     "the value instead of another": [
         ("font-a.md", "Body font of the co-op website", "The co-op website sets its body text in Inter."),
         ("font-b.md", "Typeface for body text on the co-op website",
@@ -53,6 +56,9 @@ OTHER = {
     "another time said in words": [
         ("open-a.md", "When the workshop opens on Saturdays", "On Saturdays the workshop opens at 09:30."),
         ("open-b.md", "Saturday opening time of the workshop", "saturdays: doors open a quarter to ten")],
+    "the refused alternative is the other's value": [
+        ("lint-a.md", "Linter of the booking frontend", "The booking frontend is linted with Biome in CI."),
+        ("lint-b.md", "Which linter checks the booking frontend", "Lint the booking frontend with ESLint, not Biome.")],
     "another version": [
         ("db-a.md", "Database version of the booking app", "The booking app runs on Postgres 16."),
         ("db-b.md", "Which Postgres major the booking app uses", "booking app db = pg v15")],

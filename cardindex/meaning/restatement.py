@@ -269,7 +269,8 @@ def revalued(a: Content, b: Content, weight: Mapping[str, float]) -> tuple[str, 
         return None
     said_a = _said(set_a, set_b, a.all.tokens, b.all.tokens, [])
     said_b = _said(set_b, set_a, b.all.tokens, a.all.tokens, [])
-    swapped = _swapped(a.all, b.all, said_a, said_b)
+    turned = alternatives(a.text, b.all) | alternatives(b.text, a.all)  # a refused value is none of the card's
+    swapped = _swapped(a.all, b.all, said_a | (turned & set_a), said_b | (turned & set_b))
     if swapped is None or len(swapped[0].split()) > SWAPPED or len(swapped[1].split()) > SWAPPED:
         return None
     found, conflict = measures(a, b, weight, aligned=(frozenset(swapped[0].split()), frozenset(swapped[1].split())))
@@ -298,6 +299,8 @@ def measures(a: Content, b: Content, weight: Mapping[str, float],
     joined: list[tuple[str, str]] = []
     said_a = _said(set_a, set_b, a.all.tokens, b.all.tokens, joined)
     said_b = _said(set_b, set_a, b.all.tokens, a.all.tokens, [])
+    if turned:  # a refused value is no value of the card's: never "another value" against the other's
+        said_a, said_b = said_a | (turned & set_a), said_b | (turned & set_b)
     share_a, share_b = _share(set_a, said_a, weight, default), _share(set_b, said_b, weight, default)
     total_a = sum(weight.get(t, default) for t in set_a)
     total_b = sum(weight.get(t, default) for t in set_b)
@@ -330,7 +333,13 @@ def alternatives(text: str, other: Words) -> frozenset[str]:
     # A value refused (a name, a number, code): "Don't push on the strength of 'it compiled'" refuses an act.
     marked = words(text).values
     heads = {head for head, _ in said.denied if head not in other.tokens and head in marked}
+    # the rest of a name refused alone: "never Argo CD", "not GitLab CI"
+    heads |= {t for head, rest in said.denied if head in heads and len(rest) <= ALTERNATIVE for t in rest & marked
+              if t not in other.tokens}
     return frozenset(heads | NEGATORS) if heads else frozenset()
+
+
+ALTERNATIVE = 2  # words at most beside the refused word in its clause, for a name refused alone
 
 
 def _denied_words(conflict: str) -> list[str]:
