@@ -169,6 +169,9 @@ def _restated(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
         return None  # "Runbook for the billing outage" / "… the search outage": two subjects, one body
     found = restatement.restates(ca, cb, weight, one_question=not _other_questions(a.card.description, b.card.description))
     if found is None:
+        denied = restatement.denies(ca, cb, weight)
+        if denied is not None:  # "… run on Vitest" / "… run on Jest, not Vitest"
+            return Pair(a.card, b.card, "contradiction", "polarity", 100.0, f"one fact in other words, {denied}")
         other = restatement.revalued(ca, cb, weight)
         if other is None:
             typed = measured_apart(ca, cb, weight) if not _other_questions(a.card.description, b.card.description) else None
@@ -185,6 +188,11 @@ def _restated(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
 def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> Pair | None:
     """Two cards in one slot: one value (duplicate), or two (contradiction; two facts for a multi-valued key)."""
     sa, sb = a.statement, b.statement
+    if a.english and b.english:  # a value refused beside the one stated ("Biome, not ESLint") is no value of the card's
+        refused_a, refused_b = _refused(a.card, sb.all), _refused(b.card, sa.all)
+        if refused_a or refused_b:
+            sa = Statement(sa.description, _less(sa.fact, refused_a), _less(sa.all, refused_a))
+            sb = Statement(sb.description, _less(sb.fact, refused_b), _less(sb.all, refused_b))
     # The body clauses are the statements only when they state what the descriptions name;
     # else ("Related cards cover the job queue") the descriptions are all either card states.
     stated = bool(sa.fact.tokens and sb.fact.tokens) and _anchored(a, b)
@@ -310,7 +318,10 @@ def _open(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
     """Two cards with no structural slot in common: the wording must show one subject."""
     sa, sb = a.statement, b.statement
     english = a.english and b.english
-    found = ((_contradiction(sa.fact, sb.fact, a.fact, b.fact, english) if _anchored(a, b) else None)
+    # A value a card refuses beside the one it states ("Biome, not ESLint") is no value it gives.
+    refused_a, refused_b = (_refused(a.card, sb.all), _refused(b.card, sa.all)) if english else (frozenset(), frozenset())
+    found = ((_contradiction(_less(sa.fact, refused_a), _less(sb.fact, refused_b), a.fact - refused_a, b.fact - refused_b,
+                             english) if _anchored(a, b) else None)
              or _contradiction(sa.description, sb.description, a.description, b.description, english))
     if found and found[0] == "polarity" and not _negation_stands(a.card, b.card, found[1]):
         found = None
@@ -329,11 +340,13 @@ def _open(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
         return None
     # Without a slot in common only marked values (names, numbers, dates) show another value:
     # two descriptions of one rule may well swap an ordinary word.
-    other = _marked_values_differ(sa.all, sb.all, a.all, b.all) if english else _other_value(sa.all, sb.all, False)
+    other = _marked_values_differ(_less(sa.all, refused_a), _less(sb.all, refused_b), a.all - refused_a,
+                                  b.all - refused_b) if english else _other_value(sa.all, sb.all, False)
     if not other and english and sa.fact.tokens and sb.fact.tokens:
         # The clauses that state the facts swap a word in one place: another value ("uses pnpm" / "with yarn").
         # Checked before any "same fact": a paraphrase with another value is never a duplicate.
-        other = changed(sa.fact, sb.fact, a.description | b.description, one_place=True)
+        other = changed(_less(sa.fact, refused_a), _less(sb.fact, refused_b), a.description | b.description,
+                        one_place=True)
     if other:
         # Whether the descriptions name one subject is counted in words, not rarity: the
         # write gate, which estimates rarity from the new card alone, decides it the same.
@@ -344,6 +357,19 @@ def _open(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
                         f"different value in the same place: {other[0]!r} vs {other[1]!r}")
         return None
     return Pair(a.card, b.card, "duplicate", "wording", round(smaller * 100, 1), "the same fact in other words")
+
+
+def _refused(card: Card, other: Words) -> frozenset[str]:
+    """The values `card` refuses beside what it states, that the other card never names (`restatement.alternatives`)."""
+    found = restatement.content(card)
+    return (restatement.alternatives(found.text, other) - NEGATORS) if found is not None else frozenset()
+
+
+def _less(w: Words, tokens: frozenset[str]) -> Words:
+    """`w` without `tokens`."""
+    if not tokens:
+        return w
+    return Words(tuple(t for t in w.tokens if t not in tokens), w.values - tokens, w.text)
 
 
 def _two_questions(a: Side, b: Side) -> bool:
@@ -371,6 +397,8 @@ def _swap(ta: tuple[str, ...], tb: tuple[str, ...]) -> bool:
     if len(ta) != len(tb) or ta == tb or len(ta) < 3:
         return False
     differ = [i for i, (x, y) in enumerate(zip(ta, tb, strict=True)) if x != y]
+    if any(ta[i] in tb or tb[i] in ta for i in differ):
+        return False  # a word moved, not swapped: "… manager the dashboard uses" / "… manager for the web dashboard"
     return len(differ) <= 2 and differ[-1] - differ[0] == len(differ) - 1 and len(ta) - len(differ) >= 2
 
 

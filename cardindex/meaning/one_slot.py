@@ -35,7 +35,7 @@ from cardindex.meaning import slots, value_forms
 from cardindex.meaning.change import change_signal, retired
 from cardindex.meaning.polarity import denied_against
 from cardindex.meaning.synonyms import synonymous
-from cardindex.meaning.values import equivalent
+from cardindex.meaning.values import equivalent, one_word
 from cardindex.meaning.words import QUESTION, Statement, Words, words
 from cardindex.store.card import Card
 
@@ -215,8 +215,12 @@ def compare(a: Card, b: Card, named: bool = True) -> Verdict | None:
     names a subject the other card never says: two things, one question).
     """
     va, vb = values_of(a), values_of(b)
+    if "version" in va and "version" in vb:
+        vb = {**vb, "version": _same_tools(va["version"], vb["version"])}
     shared = [k for k in va if k in vb]
     for kind in [k for k in shared if k in MEASURED] + [k for k in shared if k not in MEASURED and named]:
+        if kind == "version" and va[kind].isdisjoint(vb[kind]) and not versions_apart(va[kind], vb[kind]):
+            continue  # versions of two tools: two subjects, no value against another
         if va[kind].isdisjoint(vb[kind]) and (kind in MEASURED or _named_apart(a, b, va[kind], vb[kind])):
             return Verdict("contradiction", f"{_written(a, kind, va[kind])!r} vs {_written(b, kind, vb[kind])!r}", kind)
         moved = _moved(a, b, va[kind], vb[kind]) or _moved(b, a, vb[kind], va[kind])
@@ -232,6 +236,24 @@ def compare(a: Card, b: Card, named: bool = True) -> Verdict | None:
         return Verdict("one-value", "; ".join(
             f"{_written(a, k, va[k] & vb[k])!r} = {_written(b, k, va[k] & vb[k])!r}" for k in common), "")
     return None
+
+
+def versions_apart(mine: frozenset[str], theirs: frozenset[str]) -> bool:
+    """Two sets of versions that say two versions of one tool, not versions of two tools ("Sprint 2" / "Simulator v2")."""
+    theirs = _same_tools(mine, theirs)
+    tools = {v.rpartition(" ")[0] for v in mine}
+    return mine.isdisjoint(theirs) and any(v.rpartition(" ")[0] in tools for v in theirs)
+
+
+def _same_tools(mine: frozenset[str], theirs: frozenset[str]) -> frozenset[str]:
+    """`theirs` with each version's tool written as mine writes it when it is one tool ("pg 16" as "postgres 16")."""
+    tools = [v.rsplit(" ", 1)[0] for v in mine]
+    out = set()
+    for v in theirs:
+        tool, _, number = v.rpartition(" ")
+        same = next((t for t in tools if t != tool and one_word(t, tool)), tool)
+        out.add(f"{same} {number}")
+    return frozenset(out)
 
 
 def _moved(old: Card, new: Card, was: frozenset[str], now: frozenset[str]) -> str | None:

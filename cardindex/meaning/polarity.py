@@ -53,7 +53,8 @@ def polarity(text: str) -> Polarity:
     """What `text` affirms and denies, clause by clause."""
     affirmed: list[frozenset[str]] = []
     denied: list[tuple[str, frozenset[str]]] = []
-    text = _INSTEAD.sub(lambda m: "" if m.group(1) else " not ", text)
+    # "X instead of Y" is two clauses: X affirmed, Y denied (with nothing else of the clause: the alternative)
+    text = _INSTEAD.sub(lambda m: "" if m.group(1) else ", not ", text)
     condition = False
     for n, part in enumerate(_CLAUSE.split(text)):
         if n % 2:  # the separator captured: a condition opens ("if", "unless"), or None

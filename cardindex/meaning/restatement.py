@@ -33,11 +33,11 @@ from itertools import combinations
 from typing import NamedTuple
 
 from cardindex.lazy import lazy_pattern
-from cardindex.meaning.polarity import denied_against
+from cardindex.meaning.polarity import denied_against, polarity
 from cardindex.meaning.synonyms import synonymous
-from cardindex.meaning.value_forms import normalized
-from cardindex.meaning.values import equivalent, kind, same_kind
-from cardindex.meaning.words import ANTONYMS, NEGATIVE, NEGATORS, Words, words
+from cardindex.meaning.value_forms import GENERIC, normalized
+from cardindex.meaning.values import abbreviation, equivalent, kind, same_kind
+from cardindex.meaning.words import ANTONYMS, LIGHT, NEGATIVE, NEGATORS, Words, words
 from cardindex.store.card import Card
 
 REASON = "reworded"  # a pair's reason when this module found it: slot and values already checked
@@ -149,6 +149,9 @@ def _said(mine: Iterable[str], theirs: frozenset[str], seq_mine: tuple[str, ...]
     short = {x for x in left if len(x) <= ABBREVIATION}
     if len(left) > 1 and short:  # two of mine may both be said by one of theirs ("PR" and "PRs" by "pull request")
         left = (left - short) | {x for x in short if equivalent({x}, others, seq_mine, seq_theirs)[0]}
+    # A word the other card says cut short or abbreviated, beside the word both cards say ("DB" beside "database"
+    # in one card, "database" in the other) is said too: the pairing above matches unshared words only.
+    left = {x for x in left if not any(abbreviation(x, y) for y in present)} if present else left
     out = mine - left
     for x in sorted(left):
         y = next((y for y in sorted(theirs) if synonymous(x, y)), None)
@@ -209,13 +212,14 @@ def _conflict(ca: Content, cb: Content, said_a: set[str], said_b: set[str], weig
             continue  # a negative word answers the negation: "never on weekends" / "weekends off"
         denied = [w for w in denied_against(mine.text, theirs.text) if weight.get(w, default) >= DENIED_RARITY * top]
         if denied:
-            return f"negation on one side only: {' '.join(denied)!r}"
+            return f"{NEGATED}: {' '.join(denied)!r}"
     for word in sorted(set_a - set_b):
         if ANTONYMS.get(word, set()) & (set_b - set_a):
             return f"antonyms: {word!r}"
     return None
 
 
+NEGATED = "negation on one side only"  # a conflict `_conflict` names: one card denies what the other affirms
 DENIED_RARITY = 0.5  # of the pair's rarest word's weight, for a word whose negation on one side counts
 
 
@@ -265,7 +269,8 @@ def revalued(a: Content, b: Content, weight: Mapping[str, float]) -> tuple[str, 
         return None
     said_a = _said(set_a, set_b, a.all.tokens, b.all.tokens, [])
     said_b = _said(set_b, set_a, b.all.tokens, a.all.tokens, [])
-    swapped = _swapped(a.all, b.all, said_a, said_b)
+    turned = alternatives(a.text, b.all) | alternatives(b.text, a.all)  # a refused value is none of the card's
+    swapped = _swapped(a.all, b.all, said_a | (turned & set_a), said_b | (turned & set_b))
     if swapped is None or len(swapped[0].split()) > SWAPPED or len(swapped[1].split()) > SWAPPED:
         return None
     found, conflict = measures(a, b, weight, aligned=(frozenset(swapped[0].split()), frozenset(swapped[1].split())))
@@ -285,12 +290,17 @@ def measures(a: Content, b: Content, weight: Mapping[str, float],
     default = max(weight.values(), default=1.0)
     if aligned is not None:
         weight = {**weight, **{t: 0.0 for t in aligned[0] | aligned[1]}}
+    turned = alternatives(a.text, b.all) | alternatives(b.text, a.all)
+    if turned:  # "RabbitMQ is the broker; never Kafka": the refused alternative weighs nothing
+        weight = {**weight, **{t: 0.0 for t in turned}}
     set_a, set_b = frozenset(a.all.tokens), frozenset(b.all.tokens)
     if not set_a or not set_b:
         return Restatement(0.0, 0.0, 0.0, 0.0, ()), "nothing to compare"
     joined: list[tuple[str, str]] = []
     said_a = _said(set_a, set_b, a.all.tokens, b.all.tokens, joined)
     said_b = _said(set_b, set_a, b.all.tokens, a.all.tokens, [])
+    if turned:  # a refused value is no value of the card's: never "another value" against the other's
+        said_a, said_b = said_a | (turned & set_a), said_b | (turned & set_b)
     share_a, share_b = _share(set_a, said_a, weight, default), _share(set_b, said_b, weight, default)
     total_a = sum(weight.get(t, default) for t in set_a)
     total_b = sum(weight.get(t, default) for t in set_b)
@@ -307,10 +317,73 @@ def measures(a: Content, b: Content, weight: Mapping[str, float],
                        tuple(joined)), conflict
 
 
+def alternatives(text: str, other: Words) -> frozenset[str]:
+    """The alternatives `text` refuses beside what it affirms, that the other card never names, and their negators.
+
+    "Use pnpm, not npm", "RabbitMQ is the broker; never Kafka", "Meilisearch instead of Elasticsearch"
+    affirm pnpm, RabbitMQ, Meilisearch: the refused word says which value this is not, and a card
+    that names only the value says the same fact. Only a value is an alternative (a name, number or
+    code: `words`' marked values); a refused act is part of the fact. A refused word the other card says is no
+    alternative but a denial of its value (`polarity.denied_against`); a text that only denies
+    ("Never deploy on Fridays") refuses its whole fact and has none.
+    """
+    said = polarity(text)
+    if not said.affirmed or not said.denied:
+        return frozenset()
+    # A value refused (a name, a number, code): "Don't push on the strength of 'it compiled'" refuses an act.
+    marked = words(text).values
+    heads = {head for head, _ in said.denied if head not in other.tokens and head in marked}
+    # the rest of a name refused alone: "never Argo CD", "not GitLab CI"
+    heads |= {t for head, rest in said.denied if head in heads and len(rest) <= ALTERNATIVE for t in rest & marked
+              if t not in other.tokens}
+    return frozenset(heads | NEGATORS) if heads else frozenset()
+
+
+ALTERNATIVE = 2  # words at most beside the refused word in its clause, for a name refused alone
+
+
+def _denied_words(conflict: str) -> list[str]:
+    """The words a `NEGATED` conflict quotes."""
+    return conflict.removeprefix(f"{NEGATED}: ").strip("'\"").split()
+
+
 def _anchors(c: Content) -> frozenset[str]:
-    """The words a card says both in its description and in its body: what it is about (its subject)."""
+    """The words a card says both in its description and in its body: what it is about (its subject).
+
+    A light verb ("uses", "stored", "runs": `words.LIGHT`) names no subject when another word does:
+    "Which package manager the dashboard uses" / "The dashboard installs … with pnpm" is about the dashboard.
+    """
     described = frozenset(c.description.tokens)
-    return (described & frozenset(c.body.tokens)) or described
+    both = (described & frozenset(c.body.tokens)) or described
+    return (both - LIGHT) or both
+
+
+def denies(a: Content, b: Content, weight: Mapping[str, float]) -> str | None:
+    """The denial, when one short English card restates the other's fact but denies what the other affirms.
+
+    "The mobile app's unit tests run on Vitest" / "Mobile unit tests run on Jest, not Vitest": every
+    measure of `restates` passes, and the only thing that stands against one fact is a negation on one
+    side of a word the other card states (`polarity`): one slot, opposite polarity, a contradiction.
+    """
+    found, conflict = measures(a, b, weight)
+    if conflict is None or not conflict.startswith(NEGATED):
+        return None
+    # The denied word is a value the other card gives (a name, a number): "not Vitest". A verb denied
+    # ("must not open pull requests as drafts") is the statement's polarity, judged with its clause.
+    values = a.all.values | b.all.values
+    if not any(w in values for w in _denied_words(conflict)):
+        return None
+    if found.slot < SLOT or found.cover_long < COVER_LONG or found.anchor < ANCHOR or found.covered < COVERED:
+        return None
+    set_a, set_b = frozenset(a.all.tokens), frozenset(b.all.tokens)
+    said_a = _said(set_a, set_b, a.all.tokens, b.all.tokens, [])
+    said_b = _said(set_b, set_a, b.all.tokens, a.all.tokens, [])
+    total_a = sum(weight.get(t, max(weight.values(), default=1.0)) for t in set_a)
+    total_b = sum(weight.get(t, max(weight.values(), default=1.0)) for t in set_b)
+    if _swapped(a.all, b.all, said_a, said_b) or _other_subject(a, said_a) or _other_subject(b, said_b) \
+            or _two_subjects(a, b, said_a, said_b) or _about_more(a, b, said_a, said_b, total_a <= total_b):
+        return None
+    return conflict
 
 
 def same_values(a: Content, b: Content, weight: Mapping[str, float]) -> str | None:
@@ -383,7 +456,7 @@ def _other_subject(mine: Content, said: set[str]) -> str | None:
     "Which kind of Stripe key staging may use" is not what "Where load tests may run" is
     about, however many common words ("test", "staging", "only") the two agree on.
     """
-    named = mine.description.values
+    named = mine.description.values - GENERIC  # "Lifetime of API access tokens": the tokens are the subject
     if named and named.isdisjoint(said):
         return f"another subject: {' '.join(sorted(named))!r}"
     return None

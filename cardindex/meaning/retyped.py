@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from cardindex.meaning import restatement
+from cardindex.meaning.one_slot import versions_apart
 from cardindex.meaning.value_forms import MEASURED, by_kind, forms
 from cardindex.meaning.words import words
 
@@ -37,7 +38,8 @@ def _tokens(text: str, kind: str, values: frozenset[str]) -> tuple[frozenset[str
 def measured_apart(a: restatement.Content, b: restatement.Content, weight: Mapping[str, float]) -> tuple[str, str] | None:
     """The two values as written, when two short English cards fill one slot with two measured values; else None."""
     va, vb = by_kind(a.text), by_kind(b.text)
-    for kind in sorted(k for k in va if k in vb and k in COMPARED and va[k].isdisjoint(vb[k])):
+    for kind in sorted(k for k in va if k in vb and k in COMPARED and va[k].isdisjoint(vb[k])
+                       and (k != "version" or versions_apart(va[k], vb[k]))):  # not "Sprint 2" / "Simulator v2"
         tokens_a, written_a = _tokens(a.text, kind, va[kind])
         tokens_b, written_b = _tokens(b.text, kind, vb[kind])
         if not tokens_a or not tokens_b:

@@ -54,7 +54,9 @@ _BYTES = {"b": 1, "byte": 1, "kb": 1024, "kib": 1024, "k": 1024, "mb": 1024 ** 2
           "gb": 1024 ** 3, "gib": 1024 ** 3, "g": 1024 ** 3, "tb": 1024 ** 4, "tib": 1024 ** 4}
 _DURATION_UNIT = r"(?:milliseconds?|ms|seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|wks?|w|" \
                  r"months?|years?|yrs?)"
-_SIZE_UNIT = r"(?:[kmgt]i?b|bytes?|[kmg])"
+_SIZE_UNIT = r"(?:(?:kilo|mega|giga|tera|kibi|mebi|gibi|tebi)bytes?|[kmgt]i?b|bytes?|[kmg])"
+_SIZE_WORDS = {"kilo": "kb", "mega": "mb", "giga": "gb", "tera": "tb", "kibi": "kib", "mebi": "mib", "gibi": "gib",
+               "tebi": "tib"}
 
 _MEASURE = lazy_pattern(rf"(?i)(?<![\w.:/-])({_NUMBER})(?:\s*-\s*|\s*)(?:of\s+an?\s+)?({_DURATION_UNIT}|{_SIZE_UNIT}|%|"
                       rf"percent|per\s*cent)(?![\w/])")
@@ -68,6 +70,11 @@ _FRACTION = lazy_pattern(r"(?i)\b(?:(half)\s+an?|an?\s+(half)|(?:an?\s+)?(quarte
 _PARTS = {"half": 0.5, "quarter": 0.25, "three": 0.75}
 _CLOCK = lazy_pattern(r"(?i)(?<![\w:.])(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)|(?<![\w:.])([01]?\d|2[0-3]):([0-5]\d)"
                     r"(?::\d{2})?(?![\w:])|\b(noon|midday|midnight)\b")
+# A time of day said in words: "half past nine", "a quarter to ten", "six in the morning", "7 o'clock in the evening".
+_HOUR = r"(?:1[0-2]|0?[1-9]|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_SPOKEN = lazy_pattern(rf"(?i)(?<![\w:.])(?:(?:(?:a\s+)?(quarter|half)|(\d{{1,2}}|ten|twenty|twenty-five)(?:\s+minutes)?)\s+"
+                       rf"(past|after|to|before)\s+)?({_HOUR})(?:\s*o['\u2019]clock)?"
+                       r"(?:\s+(?:in\s+the\s+(morning|afternoon|evening)|at\s+(night)))?(?![\w:])")
 _DAY_NAMES = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _DAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?|(?:wednes|satur)days?"
 _DAY_RANGE = lazy_pattern(rf"(?i)\b({_DAY})\.?\s*(?:-|\u2013|\u2014|to|through|thru|until)\s*({_DAY})\b")
@@ -89,6 +96,8 @@ _NOT_COUNTED = frozenset({"of", "and", "or", "the", "more", "less", "times", "pe
                           "hours", "minutes", "seconds", "weeks", "percent"})
 _NOT_A_NAME = frozenset({"I", "API", "CI", "PR", "PRs", "OK", "UI", "UTC", "URL", "JSON", "CSV", "PDF", "SQL", "HTTP",
                          "HTTPS", "The", "This", "That", "It", "We", "You", "And", "Or", "But"})
+# Capitals that name a kind of thing, never one thing ("the API", "in CI"): as words, lower-cased.
+GENERIC = frozenset(n.casefold() for n in _NOT_A_NAME if n.isupper() and len(n) > 1)
 
 
 def _number(raw: str) -> float | None:
@@ -102,6 +111,29 @@ def _number(raw: str) -> float | None:
         return float(raw)
     except ValueError:
         return None
+
+
+_PART_MINUTES = {"quarter": 15, "half": 30, "ten": 10, "twenty": 20, "twenty-five": 25}
+
+
+def _spoken(m: re.Match[str]) -> int | None:
+    """Minutes after midnight of a time said in words, or None: a bare number is no time ("six reviewers")."""
+    part, minutes_raw, relation, hour_raw, daypart, night = m.groups()
+    said_clock = "clock" in m.group().lower()
+    if not (relation or daypart or night or said_clock):
+        return None
+    hour = int(_number(hour_raw) or 0)
+    minutes = _PART_MINUTES.get((part or minutes_raw or "").lower()) if not (minutes_raw or "").isdigit() else int(minutes_raw)
+    if relation and (minutes is None or not 0 < minutes < 60):
+        return None
+    if relation and relation.lower() in ("to", "before"):
+        hour, minutes = hour - 1, 60 - (minutes or 0)
+    elif not relation:
+        minutes = 0
+    hour %= 12
+    if (daypart and daypart.lower() in ("afternoon", "evening")) or (night and hour >= 6):
+        hour += 12
+    return hour * 60 + (minutes or 0)
 
 
 def _rate(text: str, start: int, number: str) -> tuple[float, int] | None:
@@ -127,6 +159,8 @@ def _unit(raw: str) -> str:
     u = raw.lower().replace(" ", "")
     if u in ("percent", "percent", "%"):
         return "%"
+    if u.endswith(("byte", "bytes")) and u[:4] in _SIZE_WORDS:
+        return _SIZE_WORDS[u[:4]]
     return u[:-1] if len(u) > 3 and u.endswith("s") else u
 
 
@@ -174,6 +208,10 @@ def _read(text: str, full: bool) -> tuple[Form, ...]:
         else:
             minutes = int(m.group(4)) * 60 + int(m.group(5))
         add("time", f"{minutes // 60:02d}:{minutes % 60:02d}", m.start(), m.end())
+    for m in _SPOKEN.finditer(text):
+        spoken = _spoken(m)
+        if spoken is not None:
+            add("time", f"{spoken // 60:02d}:{spoken % 60:02d}", m.start(), m.end())
     for m in _LIST.finditer(text):  # "7, 14 and 21 days": each number in the unit the last one gives
         unit = _unit(m.group("unit"))
         numbers = [(x.start(), x.end(), x.group()) for x in re.finditer(_LISTED, m.group(), re.IGNORECASE)]
@@ -287,7 +325,7 @@ MEASURED = frozenset({"duration", "interval", "size", "percent", "time", "days",
 # What any value `normalized` rewrites needs: a unit, a clock, a day or a day-set word.
 _MAY_MEASURE = lazy_pattern(
     r"(?i)\d[:%]|\d\s?(?:[kmgt]i?b|ms|[smhdw]|am|pm|a\.m|p\.m)\b|\b(?:secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|wks?|weeks?|months?"
-    r"|years?|yrs?|bytes?|[kmgt]i?b|percent|am|pm|a\.m|p\.m|noon|midday|midnight|weekdays?|weekends?|work(?:ing)?\s*days?"
+    r"|years?|yrs?|\w*bytes?|[kmgt]i?b|percent|past|quarter|o['\u2019]clock|morning|afternoon|evening|night|am|pm|a\.m|p\.m|noon|midday|midnight|weekdays?|weekends?|work(?:ing)?\s*days?"
     r"|business|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?|(?:wednes|satur)days?)\b")
 CANONICAL = frozenset({"duration", "interval", "size", "percent", "time", "days"})  # kinds `normalized` rewrites
 _DAY_SETS = {"0,1,2,3,4": "weekdays", "5,6": "weekends"}

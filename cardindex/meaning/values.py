@@ -51,9 +51,38 @@ def _same_word(x: str, y: str) -> bool:
         return len(short) >= 3 and long in CALENDAR and long.startswith(short)
     if len(x) > 1 and (x == y + "s" or y == x + "s") and min(len(x), len(y)) <= 4:
         return True  # a plural abbreviation: "PRs" / "PR"
-    if _clipped(x, y) or _clipped(y, x):
+    if _clipped(x, y) or _clipped(y, x) or _abbreviates(x, y) or _abbreviates(y, x):
         return True
     return min(len(x), len(y)) >= 6 and _fuzzy(x, y)
+
+
+def one_word(x: str, y: str) -> bool:
+    """Whether two lower-cased words are one word written two ways: misspelt, cut short, abbreviated ("pg" / "postgres")."""
+    return _same_word(x, y)
+
+
+def abbreviation(x: str, y: str) -> bool:
+    """Whether one of two words is the other cut short or abbreviated ("env" / "environment", "db" / "database")."""
+    return x != y and x.isalpha() and y.isalpha() and x[:1] == y[:1] and (
+        _clipped(x, y) or _clipped(y, x) or _abbreviates(x, y) or _abbreviates(y, x))
+
+
+def _abbreviates(short: str, long: str) -> bool:
+    """`short` is `long` written with its first letter and the heads of its later parts, as engineers write
+    "db" for "database", "pg" for "postgres", "gh" for "github", "ts" for "typescript".
+
+    Two or three letters, consonants after the first, in order in the long word, the second well past its
+    start (so "pr" is not "project", nor "db" "debug"): the shape of an abbreviation, not a list of them.
+    """
+    if not 2 <= len(short) <= 3 or len(long) < 6 or not short.isalpha() or short[0] != long[0] \
+            or any(c in "aeiouy" for c in short[1:]):
+        return False
+    at = 0
+    for n, c in enumerate(short[1:]):
+        at = long.find(c, at + 1)
+        if at < 0 or (n == 0 and at < 3):
+            return False
+    return True
 
 
 def _clipped(short: str, long: str) -> bool:

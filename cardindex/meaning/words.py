@@ -56,6 +56,9 @@ _SYNONYM_GROUPS = [
      "shouldn't", "cannot", "can't", "rather", "instead"),
 ]
 SYNONYMS = {word: group[0] for group in _SYNONYM_GROUPS for word in group}
+# The groups above that are light verbs ("uses", "runs", "stored", "handled"): what a statement does with its
+# subject, never the subject itself.
+LIGHT = frozenset({"uses", "prefers", "handled", "lives", "found", "make"})
 NEGATORS = frozenset(
     ["not", "never", "no", "don't", "dont", "doesn't", "doesnt", "didn't", "isn't", "aren't", "won't", "cannot", "can't", "mustn't", "shouldn't", "without", "avoid", "avoids", "forbidden", "prohibited", "disallowed", "neither", "nor", "stop", "ever", "skip", "skips", "omit", "omits"]
 )
