@@ -17,7 +17,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from cardindex.lazy import lazy_pattern
 from cardindex.meaning import doc_blocks, repo_configs, repo_files
@@ -27,6 +27,7 @@ from cardindex.meaning.repo_files import Record, constants
 from cardindex.meaning.words import words
 from cardindex.store.parse_cache import RACY_NS
 
+T = TypeVar("T")
 MAX_FILES = 20_000
 MAX_FILE_BYTES = 256_000
 MAX_COMMITS = 2_000
@@ -337,6 +338,43 @@ def constants_named(facts: RepoFacts) -> dict[str, list[Record]]:
     return _named[0][1]
 
 
+_VOUCHED: list[tuple[RepoFacts, bytes]] = []  # the facts of this process's repo and the key they were read under
+
+
+def vouch(facts: RepoFacts, key: bytes) -> None:
+    """Say that `facts` are what the repo gives under `key`: the code's digest and the repo's stamp.
+
+    The lint cache and the write gate vouch for the facts they read or remembered under
+    the repo's stamp; tables made from them (`derived`) are then kept under that key too.
+    """
+    _VOUCHED[:] = [(facts, key)]
+
+
+def derived(facts: RepoFacts, name: str, make: Callable[[], T], plain: Callable[[T], Any],
+            of_plain: Callable[[Any], T]) -> T:
+    """`make()`, a table made from `facts` alone, or the one made from the same facts by an earlier process.
+
+    Only facts someone vouched for (`vouch`) are looked up or kept, in the vault's cache
+    (`store.built.keyed`), under their key and `name`: an unchanged repo and unchanged
+    code give the same facts, so the same table. `plain(table)` must be marshal-able and
+    `of_plain` its inverse; a kept table it cannot read is made again.
+    """
+    from cardindex.store import built
+
+    key = next((k for f, k in _VOUCHED if f is facts), None)
+    if key is None:
+        return make()
+    kept = built.remembered(f"repo-{name}", key)
+    if kept is not None:
+        try:
+            return of_plain(kept)
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError):
+            pass  # not what this code keeps (a truncated or foreign file): made again
+    table = make()
+    built.keep(f"repo-{name}", key, plain(table))
+    return table
+
+
 def plain_facts(facts: RepoFacts) -> tuple[Any, ...]:
     """`facts` in marshal's types, for the lint cache."""
     return (str(facts.root), sorted(facts.files), sorted(facts.dirs), {k: tuple(v) for k, v in facts.symbols.items()},
@@ -344,7 +382,15 @@ def plain_facts(facts: RepoFacts) -> tuple[Any, ...]:
             facts.subjects, facts.subject_index, facts.by_name, [tuple(u) for u in facts.comments])
 
 
-def facts_of_plain(plain: tuple[Any, ...]) -> RepoFacts:
+def facts_of_plain(plain: tuple[Any, ...], key: bytes | None = None) -> RepoFacts:
+    """The facts `plain_facts` gave; `key`: the key they were remembered under, vouched for (`vouch`)."""
+    facts = _of_plain(plain)
+    if key is not None:
+        vouch(facts, key)
+    return facts
+
+
+def _of_plain(plain: tuple[Any, ...]) -> RepoFacts:
     root, files, dirs, symbols, units, records, code_digest, commits, subjects, subject_index, by_name, comments = plain
     return RepoFacts(Path(root), frozenset(files), frozenset(dirs), {k: Symbol(*v) for k, v in symbols.items()},
                      [Unit(*u) for u in units], [Record(*r) for r in records], code_digest, [tuple(c) for c in commits],
