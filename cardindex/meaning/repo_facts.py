@@ -106,16 +106,42 @@ class RepoFacts(NamedTuple):
 
 
 def _git(root: Path, *args: str) -> str | None:
+    return _git_output(_git_started(root, *args))
+
+
+def _git_started(root: Path, *args: str) -> subprocess.Popen[str] | None:
+    """`git -C root ARGS` started, to be read by `_git_output` (None: git cannot be run)."""
     try:
-        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=20, check=False)
+        return subprocess.Popen(["git", "-C", str(root), *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                stdin=subprocess.DEVNULL, text=True)
     except (OSError, subprocess.SubprocessError):
         return None
-    return done.stdout if done.returncode == 0 else None
+
+
+def _git_output(proc: subprocess.Popen[str] | None) -> str | None:
+    """What a started git printed, if it succeeded within 20 s (None otherwise)."""
+    if proc is None:
+        return None
+    try:
+        out, _ = proc.communicate(timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        proc.kill()
+        proc.communicate()
+        return None
+    return out if proc.returncode == 0 else None
 
 
 def _list_files(root: Path, vault: Path) -> list[str]:
     """The repo's files the derivable rules may read: not the vault's, not vendored, not lockfiles, not other vaults."""
-    listed = _git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    listed = _git(root, *_LS_FILES)
+    return _kept_files(root, vault, listed)
+
+
+_LS_FILES = ("ls-files", "-z", "--cached", "--others", "--exclude-standard")
+
+
+def _kept_files(root: Path, vault: Path, listed: str | None) -> list[str]:
+    """`_list_files` of what `git ls-files` printed (None: not a git repo, so the folders are walked)."""
     if listed is not None:
         files = [f for f in listed.split("\0") if f]
     else:
@@ -161,8 +187,11 @@ def _kind(rel: str) -> str | None:
     return "code" if suffix in _CODE else None
 
 
+_LOG = ("log", f"-n{MAX_COMMITS}", "--format=%H%x00%s")
+
+
 def _log(root: Path) -> str:
-    return _git(root, "log", f"-n{MAX_COMMITS}", "--format=%H%x00%s") or ""
+    return _git(root, *_LOG) or ""
 
 
 def repo_stamp(root: Path, vault: Path) -> bytes:
@@ -173,20 +202,25 @@ def repo_stamp(root: Path, vault: Path) -> bytes:
     (git's rule for racily clean files).
     """
     h = hashlib.blake2b(digest_size=16)
+    log = _git_started(root, *_LOG)  # the two gits run side by side
+    files = _list_files(root, vault)
     racy = time.time_ns() - RACY_NS
-    for rel in _list_files(root, vault):
+    top = str(root) + os.sep
+    for rel in files:
         h.update(rel.encode("utf-8", "surrogateescape") + b"\0")
         if _kind(rel) is None:
             continue
+        path = top + rel  # a str, not a Path: this loop runs for every file of the repo in every `cards add`
         try:
-            st = (root / rel).stat()
+            st = os.stat(path)
             if max(st.st_mtime_ns, st.st_ctime_ns) >= racy:
-                h.update(b"content " + hashlib.blake2b((root / rel).read_bytes(), digest_size=16).digest())
+                with open(path, "rb") as f:
+                    h.update(b"content " + hashlib.blake2b(f.read(), digest_size=16).digest())
                 continue
         except OSError:
             continue
         h.update(f"{st.st_mtime_ns} {st.st_ctime_ns} {st.st_size} {st.st_ino}\0".encode())
-    h.update(_log(root).encode("utf-8", "surrogateescape"))
+    h.update((_git_output(log) or "").encode("utf-8", "surrogateescape"))
     return h.digest()
 
 

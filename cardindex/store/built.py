@@ -45,6 +45,11 @@ def use(folder: Path | None) -> None:
         _FOLDER[:] = wanted
 
 
+def folder() -> Path | None:
+    """The cache folder tables are kept in now (None: none, the cache is off or no vault is open)."""
+    return _FOLDER[0] if _FOLDER else None
+
+
 def inputs_digest(name: str, folders: Sequence[str]) -> bytes:
     """What table `name` is built from: the versions, and every file under `folders` (package-relative) by stat."""
     from cardindex import __version__
