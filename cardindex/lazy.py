@@ -11,7 +11,8 @@ call costs what a call on the compiled pattern costs.
 Compiling is most of the cost of a pattern: `re`'s parser and compiler are Python, about
 0.3 ms a pattern, and a `cards add` compiles about a hundred. So what the compiler makes of
 each pattern (its code, groups and flags) is kept in the vault's cache folder, as the other
-tables of `store.built` are (`built-patterns.marshal`, keyed on the interpreter's version
+tables of `store.built` are (`built-patterns.marshal`, through the functions `store.built`
+hands over, `kept_by`, keyed on the interpreter's version
 and its regular expression engine's): a later process hands that code to the engine
 (`_sre.compile`, what `re.compile` ends with), which checks it, and skips the parse. A
 compiled pattern compares equal to `re.compile`'s only when its code is the same
@@ -27,6 +28,7 @@ from __future__ import annotations
 import _sre  # type: ignore[import-not-found]  # the engine `re` compiles for (no stubs); built in, imported by `re`
 import re
 import sys
+from collections.abc import Callable
 from typing import Any, AnyStr, cast
 
 _METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split", "scanner")
@@ -80,13 +82,22 @@ def _key() -> bytes:
     return f"{sys.version}\0{_sre.MAGIC}\0{_sre.CODESIZE}\0{_FORMAT}".encode()
 
 
+# Where tables are kept: `store.built` hands over its `folder`, `remembered` and `keep` when a vault opens
+# (this module sits below `store`, so it is told, and never imports it).
+_STORE: list[tuple[Callable[[], object], Callable[[str, bytes], Any], Callable[[str, bytes, Any], None]]] = []
+
+
+def kept_by(folder: Callable[[], object], remembered: Callable[[str, bytes], Any],
+            keep: Callable[[str, bytes, Any], None]) -> None:
+    """Keep compiled code as a table of `store.built` (its `folder`, `remembered` and `keep`)."""
+    _STORE[:] = [(folder, remembered, keep)]
+
+
 def _table() -> dict[tuple[str | bytes, int], _Args]:
     if not _KEPT:
-        from cardindex.store import built
-
-        if not built.folder():
+        if not _STORE or not _STORE[0][0]():
             return {}  # no vault's cache folder yet: look again on the next pattern
-        kept = built.remembered("patterns", _key())
+        kept = _STORE[0][1]("patterns", _key())
         _KEPT.append(kept if isinstance(kept, dict) else {})
     return _KEPT[0]
 
@@ -128,10 +139,8 @@ def keep_new() -> None:
     """Add the patterns this process compiled to the table in the cache folder (at exit; best effort)."""
     if not _NEW:
         return
-    from cardindex.store import built
-
     table = _table()
-    if built.folder():
-        built.keep("patterns", _key(), {**table, **_NEW})
+    if _STORE and _STORE[0][0]():
+        _STORE[0][2]("patterns", _key(), {**table, **_NEW})
         table.update(_NEW)
     _NEW.clear()

@@ -40,12 +40,15 @@ _FOLDER: list[Path] = []  # the cache folder of the vault opened last with its c
 
 def use(folder: Path | None) -> None:
     """Keep tables in `folder` (a vault's `.cardindex/cache`), or nowhere (None)."""
+    from cardindex import lazy
+
+    lazy.kept_by(cache_folder, remembered, keep)  # compiled patterns are kept as one of these tables
     wanted = [] if folder is None else [folder]
     if _FOLDER != wanted:  # the same vault opened again keeps the object it had (nothing freed, nothing made)
         _FOLDER[:] = wanted
 
 
-def folder() -> Path | None:
+def cache_folder() -> Path | None:
     """The cache folder tables are kept in now (None: none, the cache is off or no vault is open)."""
     return _FOLDER[0] if _FOLDER else None
 
