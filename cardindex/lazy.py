@@ -90,7 +90,8 @@ _STORE: list[tuple[Callable[[], object], Callable[[str, bytes], Any], Callable[[
 def kept_by(folder: Callable[[], object], remembered: Callable[[str, bytes], Any],
             keep: Callable[[str, bytes, Any], None]) -> None:
     """Keep compiled code as a table of `store.built` (its `folder`, `remembered` and `keep`)."""
-    _STORE[:] = [(folder, remembered, keep)]
+    if not _STORE or _STORE[0] != (folder, remembered, keep):  # every vault opened tells: nothing made when known
+        _STORE[:] = [(folder, remembered, keep)]
 
 
 def _table() -> dict[tuple[str | bytes, int], _Args]:
