@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import re
 
+from cardindex.lazy import lazy_pattern
 from cardindex.secrets import allow_comment, find_secrets, has_secret
 
 REDACTED = "[redacted]"
@@ -36,7 +37,7 @@ def redact(text: str) -> str:
 
 # C0 controls but tab and newline, DEL, C1 controls, and the line/paragraph separators
 # that YAML and some terminals read as line breaks.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL = lazy_pattern("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def has_control(text: str) -> bool:
@@ -57,7 +58,7 @@ def shown(text: str) -> str:
 
 # A word as messages quote it: what `similarity` keeps of a token (letters, digits and
 # the punctuation inside one), so a quoted value is replaced whole.
-_QUOTED_WORD = re.compile(r"[A-Za-z0-9@._+/:=~-]+")
+_QUOTED_WORD = lazy_pattern(r"[A-Za-z0-9@._+/:=~-]+")
 
 
 MIN_QUOTED = 5  # shorter fragments of a secret say nothing usable, and ordinary words are that short

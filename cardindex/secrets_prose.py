@@ -20,26 +20,28 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from cardindex.lazy import lazy_pattern
+
 # Words that say a credential is being given. "pass" alone is left out: "tests pass".
-_CUE = re.compile(
+_CUE = lazy_pattern(
     r"(?<![\w-])(?:passwords?|passwd|passphrases?|passcodes?|pw|pwd|credentials?|creds|logins?|log-?in|sign-?in|"
     r"auth|authentication|account|user ?name|username)(?![\w-])",
     re.IGNORECASE,
 )
 # A password word as a word of its own (`UPDATE_PASSWORD`, `password_hash` are names).
-_KEYWORD = re.compile(r"(?<![\w-])(?:passwords?|passwd|passphrases?|passcodes?|pw|pwd)(?![\w-])", re.IGNORECASE)
+_KEYWORD = lazy_pattern(r"(?<![\w-])(?:passwords?|passwd|passphrases?|passcodes?|pw|pwd)(?![\w-])", re.IGNORECASE)
 # After the keyword: up to four short words, then the value quoted or in backticks.
-_QUOTED_AFTER = re.compile(r"(?:[ \t]+[\w()/.-]{1,20}){0,4}?[ \t]*(?:[:=(]|\bis\b|\bto\b)?[ \t]*[`\"'](?P<value>[^`\"'\s]{6,64})[`\"']")
+_QUOTED_AFTER = lazy_pattern(r"(?:[ \t]+[\w()/.-]{1,20}){0,4}?[ \t]*(?:[:=(]|\bis\b|\bto\b)?[ \t]*[`\"'](?P<value>[^`\"'\s]{6,64})[`\"']")
 # `user / password`: a user name or e-mail address, a slash, the password; the pair starts
 # a word (never inside a base64 run or a path).
-_PAIR = re.compile(
+_PAIR = lazy_pattern(
     r"(?<![^\s(\[*:|\"'>])(?P<user>[A-Za-z][\w.-]{0,31}(?:@[\w-]+(?:\.[\w-]+)+)?)[ \t]?/[ \t]?"
     r"(?P<value>[A-Za-z0-9!@#$%^&*?~+=._-]{6,64})(?![\w/+=])"
 )
 _TRAILING = ".,;:'\"`*"
-_SPECIAL = re.compile(r"[!@#$%^&*?~+=]")
+_SPECIAL = lazy_pattern(r"[!@#$%^&*?~+=]")
 # What a password-shaped word still is not.
-_NOT_PASSWORD = re.compile(
+_NOT_PASSWORD = lazy_pattern(
     r"^v?\d+(?:\.\d+)+"  # a version
     r"|^(?:19|20)\d\d[-./]?\d\d"  # a date
     r"|^[0-9a-f]{7,64}$"  # a hash
@@ -50,7 +52,7 @@ _NOT_PASSWORD = re.compile(
     r"|^\d+[a-z]{0,3}[+]?$",  # a number with a unit: 12+, 90d
     re.IGNORECASE,
 )
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = lazy_pattern(
     r"x{3,}|\*{3,}|\.{3}|…|<|>|\$\{|\{\{|\$[A-Z_]{3,}|changeme|change[-_]?me|example|placeholder|dummy|"
     r"your\w{0,20}(?:password|pass|pwd|secret|token|key)|redacted|hunter2|password123|letmein|qwerty|12345",
     re.IGNORECASE,

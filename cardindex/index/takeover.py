@@ -24,12 +24,12 @@ from __future__ import annotations
 import datetime as dt
 import os
 import posixpath
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote
 
+from cardindex.lazy import lazy_pattern
 from cardindex.redaction import shown
 
 if TYPE_CHECKING:
@@ -42,14 +42,14 @@ NOTES_TITLE = "Notes"  # the group heading of linked files that are not cards (m
 MAX_LISTED = 3  # lines of its own quoted in a refusal
 _QUOTE_CHARS = 60
 
-_LINK_LINE = re.compile(
+_LINK_LINE = lazy_pattern(
     r"\s*(?:(?:[-*+]|\d{1,9}[.)])\s+)?\[(?P<title>(?:[^\]\\]|\\.)*)\]\((?P<link><[^<>]*>|[^()]*)\)(?P<rest>.*)"
 )
-_HOOK_LEAD = re.compile("^\\s*(?:[\u2014\u2013:|]|-{1,2}(?=\\s))\\s*")  # an em or en dash, colon, bar, hyphen
-_UNESCAPE = re.compile(r"\\(.)")
-_URL_UNSAFE = re.compile(r"[\s()<>%\[\]\x00-\x1f\x7f-\x9f]")  # control characters too: never raw in the index
-_WORD = re.compile(r"\w+")
-_BREAK = re.compile(r"([-*_])(?:[ \t]*\1){2,}")
+_HOOK_LEAD = lazy_pattern("^\\s*(?:[\u2014\u2013:|]|-{1,2}(?=\\s))\\s*")  # an em or en dash, colon, bar, hyphen
+_UNESCAPE = lazy_pattern(r"\\(.)")
+_URL_UNSAFE = lazy_pattern(r"[\s()<>%\[\]\x00-\x1f\x7f-\x9f]")  # control characters too: never raw in the index
+_WORD = lazy_pattern(r"\w+")
+_BREAK = lazy_pattern(r"([-*_])(?:[ \t]*\1){2,}")
 
 
 class Link(NamedTuple):

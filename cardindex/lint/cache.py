@@ -188,6 +188,12 @@ class LintCache:
             self._facts = remembered_facts(self.state_dir, self.repo_stamp, self.sources)
         return self._facts
 
+    def facts_key(self) -> bytes | None:
+        """The key of this run's repo facts (`facts_key`), once the repo's stamp is known and the cache is on."""
+        if self.repo_stamp is None or not self.enabled:
+            return None
+        return facts_key(self.sources, self.repo_stamp)
+
     def put_facts(self, plain: Any) -> None:
         if self.enabled and self.repo_stamp is not None:
             self._facts = plain
@@ -213,6 +219,12 @@ class LintCache:
             write_atomic(self.path, data, durable=False)
         except (OSError, ValueError):
             pass  # a cache that cannot be written only costs speed
+
+
+def facts_key(sources: bytes, stamp: bytes) -> bytes:
+    """What the repo's facts read under the repo stamp `stamp` by the code of `sources` are keyed on, and the
+    tables made from them (`repo_facts.vouch`)."""
+    return hashlib.blake2b(b"facts\0" + sources + b"\0" + stamp, digest_size=16).digest()
 
 
 def _facts_path(state_dir: Path) -> Path:

@@ -54,6 +54,9 @@ class LintContext:
         self.cache = cache  # per-card results of earlier runs (None: compute everything)
         # `lint.per_card_ignore` expanded to codes (card id -> codes); the runner fills it, as only it knows the rules
         self.per_card_ignores: dict[str, set[str]] | None = None
+        # What facts read from the repo now are keyed on (`lint.cache.facts_key`), when the caller knows the repo's
+        # stamp but has no cache (the write gate); with a cache, the cache's key.
+        self.repo_key: bytes | None = None
         if repo is not None:
             self.__dict__["repo"] = repo  # read by the caller already (the gate, over many cards)
 
@@ -204,16 +207,19 @@ class LintContext:
 
     @functools.cached_property
     def repo(self) -> RepoFacts | None:
-        from cardindex.meaning.repo_facts import facts_of_plain, load_repo_facts, plain_facts
+        from cardindex.meaning.repo_facts import facts_of_plain, load_repo_facts, plain_facts, vouch
 
         if self.repo_root is None:
             return None
         cached = self.cache.facts() if self.cache is not None else None
+        key = self.cache.facts_key() if self.cache is not None else self.repo_key
         if cached is not None:
-            return facts_of_plain(cached)
+            return facts_of_plain(cached, key)
         facts = load_repo_facts(self.repo_root, self.vault.real_root)
         if self.cache is not None:
             self.cache.put_facts(plain_facts(facts))
+        if key is not None:
+            vouch(facts, key)
         return facts
 
 

@@ -13,9 +13,9 @@ still arrive") is the repo's. The message names the passages, file and line.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 
+from cardindex.lazy import lazy_pattern
 from cardindex.lint.context import Hit
 from cardindex.meaning.claims import Sentence
 from cardindex.meaning.content import content_stems, has_date
@@ -28,7 +28,7 @@ CARD_COVERED = 0.7  # weighted share of the card's content stems the passages mu
 SENTENCE_HELD = 0.8  # a reason or dated sentence held at least this much is the repo's own
 MIN_STEMS = 4  # a shorter claim is too little to judge
 # A name: a capitalised word or an acronym that does not open its sentence ("the Brest gauges", "NTP", "Kenji").
-_NAME = re.compile(r"(?<![.!?:;]\s)(?<!^)(?<![\w`'/.-])([A-Z][a-z]+|[A-Z]{2,}[a-z]?)(?![\w`'/-])")
+_NAME = lazy_pattern(r"(?<![.!?:;]\s)(?<!^)(?<![\w`'/.-])([A-Z][a-z]+|[A-Z]{2,}[a-z]?)(?![\w`'/-])")
 
 
 def outside_name(index: UnitIndex, text: str) -> str | None:

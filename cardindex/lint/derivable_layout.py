@@ -8,8 +8,7 @@ repo's facts and the card.
 
 from __future__ import annotations
 
-import re
-
+from cardindex.lazy import lazy_pattern
 from cardindex.meaning.claims import sentences
 from cardindex.meaning.content import content_stems, has_date
 from cardindex.meaning.repo_facts import RepoFacts
@@ -28,7 +27,7 @@ def resolve(repo: RepoFacts, reference: str) -> str | None:
     return matches[0] if len(matches) == 1 else None
 
 
-_ENTRY = re.compile(r"^\s*(?:[-*+]|\d+[.)]|\|)\s*\**`?((?:[\w.-]+/)*[\w.-]+/?)`?\**\s*(?:[-\u2014\u2013:|(]|$)(.*)$")
+_ENTRY = lazy_pattern(r"^\s*(?:[-*+]|\d+[.)]|\|)\s*\**`?((?:[\w.-]+/)*[\w.-]+/?)`?\**\s*(?:[-\u2014\u2013:|(]|$)(.*)$")
 
 
 def listing(repo: RepoFacts, card: Card) -> tuple[int, int] | None:

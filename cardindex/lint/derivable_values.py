@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from cardindex.lazy import lazy_pattern
 from cardindex.meaning.content import content_stems, numbers
 from cardindex.meaning.repo_files import Record
 
@@ -52,7 +53,7 @@ def _as_number(text: str) -> float | None:
 
 _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
     ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"])}
-_NUMBER_WORD = re.compile(r"(?i)\b(" + "|".join(_NUMBER_WORDS) + r")\b")
+_NUMBER_WORD = lazy_pattern(r"(?i)\b(" + "|".join(_NUMBER_WORDS) + r")\b")
 
 
 def constant_values(sentence: str, constants: dict[str, list[Record]]) -> Iterator[Stated]:
@@ -97,7 +98,7 @@ def _setting_words(subject: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(content_stems(tool)), frozenset(content_stems(parts[-1], split_camel=True))
 
 
-_FLAG = re.compile(r"--?[A-Za-z][\w-]*|\b[A-Z]{1,4}\d{2,4}\b")
+_FLAG = lazy_pattern(r"--?[A-Za-z][\w-]*|\b[A-Z]{1,4}\d{2,4}\b")
 
 
 def _text_setting(sentence: str, said: set[str], record: Record) -> Stated | None:
@@ -135,7 +136,7 @@ _RUNTIME_SPELLINGS = {"node": r"node(?:\.?js)?", "go": r"go(?:lang)?", "python":
 
 
 _VERSION_WORDS = "version versions runtime require requires required need needs newer older later least minimum use uses run runs"
-_RANGE = re.compile(r"[<>^~*]|\|\|")
+_RANGE = lazy_pattern(r"[<>^~*]|\|\|")
 
 
 def _extra(sentence: str, record: Record, words: str) -> int:

@@ -21,16 +21,16 @@ scripts, its flow) has many headings and is one fact.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Iterator
 
+from cardindex.lazy import lazy_pattern
 from cardindex.lint.context import Hit, LintContext
 from cardindex.meaning.stem import stems
 from cardindex.meaning.text import body_lines
 from cardindex.store.card import Card
 
 # A label that opens a part of the card: `**Why:**`, `**Why**:`, `Why:`, `## How to apply`.
-_LABEL = re.compile(r"^\s*(?:#{1,6}\s*)?(?:[*_]{1,2})?\s*([A-Za-z][A-Za-z -]{1,24}?)\s*(?:[*_]{1,2})?\s*(?::|$|[*_]{1,2}\s*:)")
+_LABEL = lazy_pattern(r"^\s*(?:#{1,6}\s*)?(?:[*_]{1,2})?\s*([A-Za-z][A-Za-z -]{1,24}?)\s*(?:[*_]{1,2})?\s*(?::|$|[*_]{1,2}\s*:)")
 _REASON = frozenset({"why", "reason"})
 _APPLY = frozenset({"how to apply"})
 # Parts that support the fact before them, rather than state another.
@@ -39,10 +39,10 @@ _SUPPORT = frozenset({"why", "reason", "how to apply", "how", "example", "exampl
                       "see also", "related", "details"})
 MIN_ITEMS = 4  # statements in a list before it can be several facts
 MIN_UNRELATED = 3  # and at least this many of them, and half, unrelated to the rest
-_BULLET = re.compile(r"^\s*(?:[-*+]|(\d+)[.)])\s+(?!\[[ xX]\])(.*)")
-_LEAD = re.compile(r"(?::|\u2014|\u2013|-)\s*(?:[*_]{1,2})?\s*$")  # a line that introduces what follows
-_HEADING = re.compile(r"^#{1,6}\s+\S")
-_WORD = re.compile(r"[a-z][a-z0-9'-]{3,}")
+_BULLET = lazy_pattern(r"^\s*(?:[-*+]|(\d+)[.)])\s+(?!\[[ xX]\])(.*)")
+_LEAD = lazy_pattern(r"(?::|\u2014|\u2013|-)\s*(?:[*_]{1,2})?\s*$")  # a line that introduces what follows
+_HEADING = lazy_pattern(r"^#{1,6}\s+\S")
+_WORD = lazy_pattern(r"[a-z][a-z0-9'-]{3,}")
 # Words too common to tie two statements together.
 _COMMON_WORDS = (
     "this that with from they them their have will would should must never always when what which into about "

@@ -38,6 +38,7 @@ class Gate:
         self.reported: list[Finding] = []  # what the last `review` found that does not refuse: contradictions
         self._repo: RepoFacts | None = None
         self._stamp: bytes | None = None  # the repo's stamp, when its facts are remembered under .cardindex/
+        self._sources = b""  # the code's digest (`lint.cache.sources_digest`), with the stamp
 
     def review(self, card: Card) -> list[Finding]:
         """Findings that stop `card` from being written (empty: it may go in)."""
@@ -55,6 +56,10 @@ class Gate:
         ctx = LintContext(self.vault, now, self.repo_root, cards, focus=(card,), repo=self._repo)
         if fast is not None:
             ctx.__dict__["pairs"] = fast.pairs
+        if self._repo is None and self._stamp is not None:
+            from cardindex.lint.cache import facts_key
+
+            ctx.repo_key = facts_key(self._sources, self._stamp)
         rules = [r for r in RULES.values() if r.default and r.check is not None and _decides(r)]
         findings = lint_one(card, rules, ctx)
         loaded = ctx.loaded_repo()
@@ -64,7 +69,7 @@ class Gate:
                 from cardindex.lint.cache import remember_facts
                 from cardindex.meaning.repo_facts import plain_facts
 
-                remember_facts(self.vault.state_dir, self._stamp, plain_facts(loaded))
+                remember_facts(self.vault.state_dir, self._stamp, plain_facts(loaded), self._sources)
         # A contradiction with a holder of the new card's single-valued key is the supersession `add` does.
         self.reported = [f for f in findings if f.category in REPORTED and not _same_key(card, f.related, ctx)]
         return [
@@ -78,12 +83,13 @@ class Gate:
         """The repo's facts as `cards lint` last remembered them, when the repo has not changed since."""
         if self.repo_root is None or not self.vault.use_cache:
             return None
-        from cardindex.lint.cache import remembered_facts
+        from cardindex.lint.cache import facts_key, remembered_facts, sources_digest
         from cardindex.meaning.repo_facts import facts_of_plain, repo_stamp
 
         self._stamp = repo_stamp(self.repo_root, self.vault.real_root)
-        plain = remembered_facts(self.vault.state_dir, self._stamp)
-        return facts_of_plain(plain) if plain is not None else None
+        self._sources = sources_digest()
+        plain = remembered_facts(self.vault.state_dir, self._stamp, self._sources)
+        return facts_of_plain(plain, facts_key(self._sources, self._stamp)) if plain is not None else None
 
 
 def _decides(rule: Rule) -> bool:

@@ -10,19 +10,19 @@ anywhere in the vault). Card links resolve by a card's name, id or file stem, as
 from __future__ import annotations
 
 import os
-import re
 import weakref
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
+from cardindex.lazy import lazy_pattern
 from cardindex.lint.context import LintContext
 from cardindex.meaning.text import body_lines
 from cardindex.store.card import Card
 
-_LINK = re.compile(r"(!?)\[\[([^\]\n|#]+)(?:[|#][^\]\n]*)?\]\]")
-_CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")  # CommonMark: a run of backticks closed by a run as long
-_SEPARATORS = re.compile(r"[-_\s]+")
-_ORDER_PREFIX = re.compile(r"^\d+[-_.\s]+")  # `75-native-first.md`: a number that orders the files
+_LINK = lazy_pattern(r"(!?)\[\[([^\]\n|#]+)(?:[|#][^\]\n]*)?\]\]")
+_CODE_SPAN = lazy_pattern(r"(`+)(?!`).*?(?<!`)\1(?!`)")  # CommonMark: a run of backticks closed by a run as long
+_SEPARATORS = lazy_pattern(r"[-_\s]+")
+_ORDER_PREFIX = lazy_pattern(r"^\d+[-_.\s]+")  # `75-native-first.md`: a number that orders the files
 _files_of: weakref.WeakKeyDictionary[LintContext, frozenset[str]] = weakref.WeakKeyDictionary()
 _spellings_of: weakref.WeakKeyDictionary[LintContext, dict[str, str]] = weakref.WeakKeyDictionary()
 

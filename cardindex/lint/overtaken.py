@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from cardindex.lazy import lazy_pattern
 from cardindex.lint.context import Hit, LintContext
 from cardindex.meaning.repo_history import ids_in, line_times
 from cardindex.meaning.stale_evidence import (
@@ -29,7 +30,7 @@ from cardindex.meaning.stale_evidence import (
 from cardindex.store.card import Card
 
 DAY = 86_400
-_MONTH_DAY = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d")
+_MONTH_DAY = lazy_pattern(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d")
 
 
 def _live(card: Card) -> bool:
@@ -198,7 +199,7 @@ def restated_later(card: Card, ctx: LintContext) -> Iterator[Hit]:
             return
 
 
-_HYPHENED = re.compile(r"[A-Za-z]-\d")
+_HYPHENED = lazy_pattern(r"[A-Za-z]-\d")
 
 
 def _tracked(item: Item, ctx: LintContext) -> bool:

@@ -17,9 +17,9 @@ the text **affirms**. English only, as the words are.
 from __future__ import annotations
 
 import functools
-import re
 from typing import NamedTuple
 
+from cardindex.lazy import lazy_pattern
 from cardindex.meaning.stem import stem
 from cardindex.meaning.words import CALENDAR, NEGATIVE, NEGATORS, words
 
@@ -31,10 +31,10 @@ DENYING = frozenset(NEGATIVE | {stem(w) for w in (
     "disable", "disabled", "halt", "pause", "paused", "stop", "stopped", "none", "nothing", "nowhere", "nobody",
     "out", "off", "outside")} | {"froze", "freez", "out", "off"})
 
-_CLAUSE = re.compile(r"(?i)[.;!?,()\[\]{}\n\u2014\u2013|]+|\s-\s|\b(?:but|except|while|whereas|however)\b|"
+_CLAUSE = lazy_pattern(r"(?i)[.;!?,()\[\]{}\n\u2014\u2013|]+|\s-\s|\b(?:but|except|while|whereas|however)\b|"
                      r"\b(if|when|unless|as\s+long\s+as|provided|in\s+case|whenever|once)\b")
 # "instead of Y" and "rather than Y" deny Y; "do X instead" affirms X (`words` reads both words as "not").
-_INSTEAD = re.compile(r"(?i)\b(?:instead\s+of|rather\s+than)\b|\b(instead|rather)\b")
+_INSTEAD = lazy_pattern(r"(?i)\b(?:instead\s+of|rather\s+than)\b|\b(instead|rather)\b")
 _STILL_NEGATING = frozenset({"longer", "more", "ever", "again", "even"})  # "no longer uses", "never again"
 # Helping verbs (as `words` gives them) a negator can stand before while it denies the verb
 # after them: "avoid having to rebase", "not be deployed", "don't need to restart".

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from cardindex.lazy import lazy_pattern
+
 _LINE = {
     "//": re.compile(r"^\s*///?!?\s?(.*)$"),
     "#": re.compile(r"^\s*#(?![!\[])\s?(.*)$"),
@@ -21,14 +23,14 @@ _LINE = {
 _BY_SUFFIX = {
     ".py": "#", ".sh": "#", ".rb": "#", ".ex": "#", ".exs": "#", ".lua": "--", ".sql": "--",
 }
-_BLOCK_OPEN = re.compile(r"^\s*/\*\*?\s?(.*)$")
-_BLOCK_LINE = re.compile(r"^\s*\*?\s?(.*?)\s*$")
-_DOCSTRING = re.compile(r'^\s*(?:[rRbBuU]?)("""|\'\'\')(.*)$')
-_DECLARATION = re.compile(r"^\s*(?:export\s+|pub(?:\([^)]*\))?\s+|async\s+|public\s+|private\s+|static\s+)*"
+_BLOCK_OPEN = lazy_pattern(r"^\s*/\*\*?\s?(.*)$")
+_BLOCK_LINE = lazy_pattern(r"^\s*\*?\s?(.*?)\s*$")
+_DOCSTRING = lazy_pattern(r'^\s*(?:[rRbBuU]?)("""|\'\'\')(.*)$')
+_DECLARATION = lazy_pattern(r"^\s*(?:export\s+|pub(?:\([^)]*\))?\s+|async\s+|public\s+|private\s+|static\s+)*"
                           r"(?:def|class|func|fn|function|const|let|var|type|struct|enum|trait|interface|impl)\s+"
                           r"(?:\([^)]*\)\s*)?([A-Za-z_]\w*)")
 # Comments that are machinery, not prose: licence headers, linters' and compilers' pragmas, build tags.
-_PRAGMA = re.compile(r"(?i)^\s*(?:\+build|go:|nolint|noqa|type:\s*ignore|eslint|prettier|ts-|@ts-|istanbul|pylint|"
+_PRAGMA = lazy_pattern(r"(?i)^\s*(?:\+build|go:|nolint|noqa|type:\s*ignore|eslint|prettier|ts-|@ts-|istanbul|pylint|"
                      r"fmt:|isort:|pragma|region|endregion|\+goose|-\*-|copyright|spdx-license|licensed under)")
 MAX_BLOCK_LINES = 30
 

@@ -17,7 +17,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from cardindex.lazy import lazy_pattern
 from cardindex.meaning import doc_blocks, repo_configs, repo_files
@@ -27,6 +27,7 @@ from cardindex.meaning.repo_files import Record, constants
 from cardindex.meaning.words import words
 from cardindex.store.parse_cache import RACY_NS
 
+T = TypeVar("T")
 MAX_FILES = 20_000
 MAX_FILE_BYTES = 256_000
 MAX_COMMITS = 2_000
@@ -105,16 +106,42 @@ class RepoFacts(NamedTuple):
 
 
 def _git(root: Path, *args: str) -> str | None:
+    return _git_output(_git_started(root, *args))
+
+
+def _git_started(root: Path, *args: str) -> subprocess.Popen[str] | None:
+    """`git -C root ARGS` started, to be read by `_git_output` (None: git cannot be run)."""
     try:
-        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=20, check=False)
+        return subprocess.Popen(["git", "-C", str(root), *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                stdin=subprocess.DEVNULL, text=True)
     except (OSError, subprocess.SubprocessError):
         return None
-    return done.stdout if done.returncode == 0 else None
+
+
+def _git_output(proc: subprocess.Popen[str] | None) -> str | None:
+    """What a started git printed, if it succeeded within 20 s (None otherwise)."""
+    if proc is None:
+        return None
+    try:
+        out, _ = proc.communicate(timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        proc.kill()
+        proc.communicate()
+        return None
+    return out if proc.returncode == 0 else None
 
 
 def _list_files(root: Path, vault: Path) -> list[str]:
     """The repo's files the derivable rules may read: not the vault's, not vendored, not lockfiles, not other vaults."""
-    listed = _git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    listed = _git(root, *_LS_FILES)
+    return _kept_files(root, vault, listed)
+
+
+_LS_FILES = ("ls-files", "-z", "--cached", "--others", "--exclude-standard")
+
+
+def _kept_files(root: Path, vault: Path, listed: str | None) -> list[str]:
+    """`_list_files` of what `git ls-files` printed (None: not a git repo, so the folders are walked)."""
     if listed is not None:
         files = [f for f in listed.split("\0") if f]
     else:
@@ -160,8 +187,11 @@ def _kind(rel: str) -> str | None:
     return "code" if suffix in _CODE else None
 
 
+_LOG = ("log", f"-n{MAX_COMMITS}", "--format=%H%x00%s")
+
+
 def _log(root: Path) -> str:
-    return _git(root, "log", f"-n{MAX_COMMITS}", "--format=%H%x00%s") or ""
+    return _git(root, *_LOG) or ""
 
 
 def repo_stamp(root: Path, vault: Path) -> bytes:
@@ -172,20 +202,25 @@ def repo_stamp(root: Path, vault: Path) -> bytes:
     (git's rule for racily clean files).
     """
     h = hashlib.blake2b(digest_size=16)
+    log = _git_started(root, *_LOG)  # the two gits run side by side
+    files = _list_files(root, vault)
     racy = time.time_ns() - RACY_NS
-    for rel in _list_files(root, vault):
+    top = str(root) + os.sep
+    for rel in files:
         h.update(rel.encode("utf-8", "surrogateescape") + b"\0")
         if _kind(rel) is None:
             continue
+        path = top + rel  # a str, not a Path: this loop runs for every file of the repo in every `cards add`
         try:
-            st = (root / rel).stat()
+            st = os.stat(path)
             if max(st.st_mtime_ns, st.st_ctime_ns) >= racy:
-                h.update(b"content " + hashlib.blake2b((root / rel).read_bytes(), digest_size=16).digest())
+                with open(path, "rb") as f:
+                    h.update(b"content " + hashlib.blake2b(f.read(), digest_size=16).digest())
                 continue
         except OSError:
             continue
         h.update(f"{st.st_mtime_ns} {st.st_ctime_ns} {st.st_size} {st.st_ino}\0".encode())
-    h.update(_log(root).encode("utf-8", "surrogateescape"))
+    h.update((_git_output(log) or "").encode("utf-8", "surrogateescape"))
     return h.digest()
 
 
@@ -337,6 +372,43 @@ def constants_named(facts: RepoFacts) -> dict[str, list[Record]]:
     return _named[0][1]
 
 
+_VOUCHED: list[tuple[RepoFacts, bytes]] = []  # the facts of this process's repo and the key they were read under
+
+
+def vouch(facts: RepoFacts, key: bytes) -> None:
+    """Say that `facts` are what the repo gives under `key`: the code's digest and the repo's stamp.
+
+    The lint cache and the write gate vouch for the facts they read or remembered under
+    the repo's stamp; tables made from them (`derived`) are then kept under that key too.
+    """
+    _VOUCHED[:] = [(facts, key)]
+
+
+def derived(facts: RepoFacts, name: str, make: Callable[[], T], plain: Callable[[T], Any],
+            of_plain: Callable[[Any], T]) -> T:
+    """`make()`, a table made from `facts` alone, or the one made from the same facts by an earlier process.
+
+    Only facts someone vouched for (`vouch`) are looked up or kept, in the vault's cache
+    (`store.built.keyed`), under their key and `name`: an unchanged repo and unchanged
+    code give the same facts, so the same table. `plain(table)` must be marshal-able and
+    `of_plain` its inverse; a kept table it cannot read is made again.
+    """
+    from cardindex.store import built
+
+    key = next((k for f, k in _VOUCHED if f is facts), None)
+    if key is None:
+        return make()
+    kept = built.remembered(f"repo-{name}", key)
+    if kept is not None:
+        try:
+            return of_plain(kept)
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError):
+            pass  # not what this code keeps (a truncated or foreign file): made again
+    table = make()
+    built.keep(f"repo-{name}", key, plain(table))
+    return table
+
+
 def plain_facts(facts: RepoFacts) -> tuple[Any, ...]:
     """`facts` in marshal's types, for the lint cache."""
     return (str(facts.root), sorted(facts.files), sorted(facts.dirs), {k: tuple(v) for k, v in facts.symbols.items()},
@@ -344,7 +416,15 @@ def plain_facts(facts: RepoFacts) -> tuple[Any, ...]:
             facts.subjects, facts.subject_index, facts.by_name, [tuple(u) for u in facts.comments])
 
 
-def facts_of_plain(plain: tuple[Any, ...]) -> RepoFacts:
+def facts_of_plain(plain: tuple[Any, ...], key: bytes | None = None) -> RepoFacts:
+    """The facts `plain_facts` gave; `key`: the key they were remembered under, vouched for (`vouch`)."""
+    facts = _of_plain(plain)
+    if key is not None:
+        vouch(facts, key)
+    return facts
+
+
+def _of_plain(plain: tuple[Any, ...]) -> RepoFacts:
     root, files, dirs, symbols, units, records, code_digest, commits, subjects, subject_index, by_name, comments = plain
     return RepoFacts(Path(root), frozenset(files), frozenset(dirs), {k: Symbol(*v) for k, v in symbols.items()},
                      [Unit(*u) for u in units], [Record(*r) for r in records], code_digest, [tuple(c) for c in commits],

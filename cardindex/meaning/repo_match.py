@@ -11,13 +11,13 @@ content words is. Pure functions of the repo's facts, built once per run.
 from __future__ import annotations
 
 import math
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
 from typing import NamedTuple
 
 from cardindex.meaning.content import content_stems
-from cardindex.meaning.repo_facts import KIND_WORDS, RepoFacts, Unit
-from cardindex.meaning.repo_groups import BlockIndex, blocks, commands
+from cardindex.meaning.repo_facts import KIND_WORDS, RepoFacts, Unit, derived
+from cardindex.meaning.repo_groups import Block, BlockIndex, blocks, commands
 
 COVERED = 0.8  # share of a sentence's weight a passage must hold
 MIN_SHARED = 3  # content stems in common, at the least
@@ -43,20 +43,58 @@ class Cover(NamedTuple):
     missing: frozenset[str]  # the sentence's stems it lacks
 
 
-class UnitIndex:
-    """An inverted index over the repo's passages, with each stem's weight."""
+class _Split:
+    """Each unit's field (`stems` or `core`) as a frozenset, made when first asked for: a query reads a few."""
 
-    def __init__(self, units: Sequence[Unit]) -> None:
+    __slots__ = ("_field", "_made", "_units")
+
+    def __init__(self, units: Sequence[Unit], field: str) -> None:
+        self._units = units
+        self._field = field
+        self._made: list[frozenset[str] | None] = [None] * len(units)
+
+    def __getitem__(self, i: int) -> frozenset[str]:
+        found = self._made[i]
+        if found is None:
+            found = self._made[i] = frozenset(getattr(self._units[i], self._field).split())
+        return found
+
+    def __len__(self) -> int:
+        return len(self._units)
+
+
+class UnitIndex:
+    """An inverted index over the repo's passages, with each stem's weight.
+
+    `plain()` and `of_plain` carry it between processes (`repo_facts.derived`): the
+    postings and each passage's length; the stem sets of the passages a query reads are
+    made from their units when first read.
+    """
+
+    def __init__(self, units: Sequence[Unit], plain: tuple[dict[str, list[int]], list[int]] | None = None) -> None:
         self.units = units
-        self.sets = [frozenset(u.stems.split()) for u in units]
-        self.cores = [frozenset(u.core.split()) for u in units]
-        self.postings: dict[str, list[int]] = defaultdict(list)
-        for i, stems in enumerate(self.sets):
-            for stem in stems:
-                self.postings[stem].append(i)
-        self.df = Counter({stem: len(ids) for stem, ids in self.postings.items()})
+        self.sets = _Split(units, "stems")
+        self.cores = _Split(units, "core")
+        if plain is None:
+            postings: dict[str, list[int]] = defaultdict(list)
+            lengths = []
+            for i in range(len(units)):
+                stems = self.sets[i]
+                lengths.append(len(stems))
+                for stem in stems:
+                    postings[stem].append(i)
+            self.postings, self.lengths = dict(postings), lengths
+        else:
+            self.postings, self.lengths = plain
+            if not isinstance(self.postings, dict) or not isinstance(self.lengths, list) or len(self.lengths) != len(units):
+                raise ValueError("a kept passage index of other passages")
+        self.df = {stem: len(ids) for stem, ids in self.postings.items()}
         self._top = math.log(len(units) + 1) + 1
         self._weights: dict[str, float] = {}
+
+    def plain(self) -> tuple[dict[str, list[int]], list[int]]:
+        """The postings and lengths, in marshal's types (the units are the caller's to keep)."""
+        return self.postings, self.lengths
 
     def weight(self, stem: str) -> float:
         found = self._weights.get(stem)
@@ -119,10 +157,11 @@ _memo: list[tuple[list[Unit], UnitIndex]] = []
 
 
 def unit_index(facts: RepoFacts) -> UnitIndex:
-    """The index of `facts`' passages, built once for one set of facts."""
+    """The index of `facts`' passages, built once for one set of facts (and kept, `repo_facts.derived`)."""
     if _memo and _memo[0][0] is facts.units:
         return _memo[0][1]
-    index = UnitIndex(facts.units)
+    index = derived(facts, "units", lambda: UnitIndex(facts.units), UnitIndex.plain,
+                    lambda plain: UnitIndex(facts.units, plain))
     _memo[:] = [(facts.units, index)]
     return index
 
@@ -139,7 +178,9 @@ def block_cover(facts: RepoFacts, stems: Sequence[str]) -> Cover | None:
     given as one passage, labelled with its name ("ci web", "setting tool.ruff").
     """
     if not (_blocks and _blocks[0][0] is facts.records):
-        _blocks[:] = [(facts.records, BlockIndex(blocks(facts.records, commands(facts.records), KIND_WORDS)))]
+        made = derived(facts, "blocks", lambda: blocks(facts.records, commands(facts.records), KIND_WORDS),
+                       lambda found: [tuple(b) for b in found], lambda plain: [Block(*b) for b in plain])
+        _blocks[:] = [(facts.records, BlockIndex(made))]
     found = _blocks[0][1].best(stems, _KIND_STEMS)
     if found is None:
         return None
@@ -161,12 +202,8 @@ def commit_cover(facts: RepoFacts, stems: Sequence[str]) -> tuple[str, str] | No
     couple of words besides what one calls a commit.
     """
     if not (_commits and _commits[0][0] is facts.subjects):
-        units = []
-        for commit_hash, subject, _, _ in facts.subjects:
-            core = tuple(dict.fromkeys(content_stems(subject)))
-            if len(core) >= 3:
-                units.append(Unit(commit_hash, 0, f"{' '.join(core)} {_COMMIT_WORDS}", subject, " ".join(core)))
-        _commits[:] = [(facts.subjects, UnitIndex(units))]
+        _commits[:] = [(facts.subjects, derived(facts, "commits", lambda: _commit_index(facts), _plain_index,
+                                                _index_of_plain))]
     index = _commits[0][1]
     if not index.units:
         return None
@@ -174,6 +211,26 @@ def commit_cover(facts: RepoFacts, stems: Sequence[str]) -> tuple[str, str] | No
     if found is None or found.coverage < COVERED or len(set(found.unit.core.split()) & set(stems)) < 3:
         return None
     return found.unit.path, found.unit.label
+
+
+def _commit_index(facts: RepoFacts) -> UnitIndex:
+    """The commit subjects of three or more content stems, each a record of its stems and what one calls a commit."""
+    units = []
+    for commit_hash, subject, _, _ in facts.subjects:
+        core = tuple(dict.fromkeys(content_stems(subject)))
+        if len(core) >= 3:
+            units.append(Unit(commit_hash, 0, f"{' '.join(core)} {_COMMIT_WORDS}", subject, " ".join(core)))
+    return UnitIndex(units)
+
+
+def _plain_index(index: UnitIndex) -> tuple[list[tuple[str, int, str, str, str]], dict[str, list[int]], list[int]]:
+    """An index of units of its own (not the facts'), units included, in marshal's types."""
+    return [tuple(u) for u in index.units], *index.plain()  # type: ignore[misc]
+
+
+def _index_of_plain(plain: tuple[list[tuple[str, int, str, str, str]], dict[str, list[int]], list[int]]) -> UnitIndex:
+    units, postings, lengths = plain
+    return UnitIndex([Unit(*u) for u in units], (postings, lengths))
 
 
 SUMMARY_MEAN = 0.32  # weighted share of a card's content stems, on average over its sentences, one named doc holds

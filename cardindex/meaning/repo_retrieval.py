@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from cardindex.meaning.content import content_stems
-from cardindex.meaning.repo_facts import RepoFacts, Unit
+from cardindex.meaning.repo_facts import RepoFacts, Unit, derived
 from cardindex.meaning.repo_match import UnitIndex
 
 K1 = 1.2
@@ -46,12 +46,21 @@ def passage_index(facts: RepoFacts) -> UnitIndex:
     """
     if _passages and _passages[0][0] is facts:
         return _passages[0][1]
-    commits = []
-    for commit_hash, subject, _, _ in facts.subjects:
-        core = tuple(dict.fromkeys(content_stems(subject)))
-        if len(core) >= 3:
-            commits.append(Unit(f"commit {commit_hash[:10]}", 0, " ".join(core), f"{subject[:60]!r}", ""))
-    index = UnitIndex([*facts.units, *facts.comments, *commits])
+
+    def make() -> tuple[list[Unit], UnitIndex]:
+        commits = []
+        for commit_hash, subject, _, _ in facts.subjects:
+            core = tuple(dict.fromkeys(content_stems(subject)))
+            if len(core) >= 3:
+                commits.append(Unit(f"commit {commit_hash[:10]}", 0, " ".join(core), f"{subject[:60]!r}", ""))
+        return commits, UnitIndex([*facts.units, *facts.comments, *commits])
+
+    def of_plain(plain: tuple[list[tuple[str, int, str, str, str]], dict[str, list[int]], list[int]]) -> tuple[
+            list[Unit], UnitIndex]:
+        commits = [Unit(*u) for u in plain[0]]
+        return commits, UnitIndex([*facts.units, *facts.comments, *commits], (plain[1], plain[2]))
+
+    _, index = derived(facts, "passages", make, lambda made: ([tuple(u) for u in made[0]], *made[1].plain()), of_plain)
     _passages[:] = [(facts, index)]
     return index
 
@@ -75,7 +84,7 @@ _lengths: list[tuple[UnitIndex, list[int], float]] = []
 
 def _length_table(index: UnitIndex) -> tuple[list[int], float]:
     if not (_lengths and _lengths[0][0] is index):
-        lengths = [len(s) for s in index.sets]
+        lengths = index.lengths
         _lengths[:] = [(index, lengths, sum(lengths) / len(lengths) if lengths else 1.0)]
     return _lengths[0][1], _lengths[0][2]
 

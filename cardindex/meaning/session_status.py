@@ -89,13 +89,13 @@ def cjk_state(line: str) -> tuple[bool, bool, bool]:
 
 
 # "현재 상태: 실발송 이력 없음", "当前状态" with a full-width colon: a label that says the rest of the line is how things stand now.
-_CJK_NOW_LABEL = re.compile(
+_CJK_NOW_LABEL = lazy_pattern(
     r"^\s*(?:#{1,6}\s*|[-*+]\s*)?(?:\*\*)?[^\w]{0,5}\s*(?:현재\s*(?:상태|상황|진행\s*상황)|진행\s*상황|当前(?:状态|进度)|现状|現在の(?:状態|状況)|進捗)"
     r"(?:\*\*)?\s*[:\uff1a](?:\*\*)?\s*\S"
 )
 # A piece of work marked done on a day: "완료(2026-05-29, main 머지)", "已完成" and a full-width parenthesis (as English "Done May 12").
 # Only as the label that opens a line and heads what was done: "설치 완료(2026-06-11)" in a sentence tells history.
-_CJK_DONE_ON = re.compile(r"^\s*(?:[-*+]\s*)?(?:\*\*)?\s*(?:완료|已完成|完了)\s*[(\uff08]\s*(?:19|20)\d\d[-./]\d{1,2}[-./]\d{1,2}")
+_CJK_DONE_ON = lazy_pattern(r"^\s*(?:[-*+]\s*)?(?:\*\*)?\s*(?:완료|已完成|完了)\s*[(\uff08]\s*(?:19|20)\d\d[-./]\d{1,2}[-./]\d{1,2}")
 
 
 def cjk_snapshot(line: str) -> str | None:
@@ -107,7 +107,7 @@ def cjk_snapshot(line: str) -> str | None:
 # The next sitting named, as English "Next session: …", "next step is …": 다음 세션, 下次会话, 次のセッション;
 # 다음 단계 with a topic or copula mark ("다음 단계는 …"), 下一步是. In a feedback card the next session is where a
 # rule applies ("so the user can paste it in the next session"), as English "this session" in a lesson.
-_CJK_NEXT = re.compile(
+_CJK_NEXT = lazy_pattern(
     r"다음\s*세션|下次会话|下一次会话|次の?セッション|"
     # "next time" of the writer: "다음엔 로그부터 볼 것", "下次从第 120 行继续", "次回は設定画面から"
     # ("等下次 `ops check` 重跑", "wait for the next check to rerun", is the system's next run: 下次 needs the writer's act)
@@ -117,7 +117,7 @@ _CJK_NEXT = re.compile(
 
 
 # A rule's words, as English "always", "must", "never", "every time": "다음 세션에서는 항상 인계 파일을 먼저 읽는다".
-_CJK_RULE = re.compile(r"항상|반드시|절대|매번|언제나|总是|必须|每次|永远|始终|不要|必ず|常に|毎回|決して")
+_CJK_RULE = lazy_pattern(r"항상|반드시|절대|매번|언제나|总是|必须|每次|永远|始终|不要|必ず|常に|毎回|決して")
 
 
 def cjk_next(line: str) -> str | None:

@@ -18,15 +18,16 @@ import re
 from sys import intern
 from typing import Any
 
+from cardindex.lazy import lazy_pattern
 from cardindex.store.frontmatter import NO, WORDS, plain
 
-_KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*?))? *")
-_CHILD_LINE = re.compile(r"( +)([A-Za-z_][A-Za-z0-9_-]*): +(.*?) *")
-_ITEM_LINE = re.compile(r"( *)- +(.*?) *")
+_KEY_LINE = lazy_pattern(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*?))? *")
+_CHILD_LINE = lazy_pattern(r"( +)([A-Za-z_][A-Za-z0-9_-]*): +(.*?) *")
+_ITEM_LINE = lazy_pattern(r"( *)- +(.*?) *")
 
 # What YAML 1.1 (PyYAML's resolver) reads as a number or a time when a plain scalar
 # starts with a digit; anything else that starts with one (a version, a UUID) is text.
-_RESOLVED_NUMBER = re.compile(
+_RESOLVED_NUMBER = lazy_pattern(
     r"""[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
     |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
     |[-+]?0b[0-1_]+
@@ -40,12 +41,12 @@ _RESOLVED_NUMBER = re.compile(
      (?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?""",
     re.VERBOSE,
 )
-_INT = re.compile(r"0|[1-9][0-9]*")
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-_STAMP = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d+))?(Z?)")
+_INT = lazy_pattern(r"0|[1-9][0-9]*")
+_DATE = lazy_pattern(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_STAMP = lazy_pattern(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d+))?(Z?)")
 _DIGITS = "0123456789"
-_NESTED_OR_QUOTED = re.compile(r"[\[\]{}'\"]")  # in a flow list: YAML decides
-_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_NESTED_OR_QUOTED = lazy_pattern(r"[\[\]{}'\"]")  # in a flow list: YAML decides
+_KEY = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_-]*")
 _KEYS: dict[str, bool] = {}  # field name -> whether it is one `_KEY_LINE` reads (most cards use the same few)
 
 

@@ -14,6 +14,8 @@ import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from cardindex.lazy import lazy_pattern
+
 NESTED = "metadata"
 
 
@@ -152,7 +154,7 @@ def _top_extent(lines: list[str], close: int, key: str, removing: bool) -> tuple
     return i, last
 
 
-_BLOCK_SCALAR = re.compile(r"(?:^|:|-)[ \t]*[|>][-+1-9]{0,2}[ \t]*(?:#.*)?$")
+_BLOCK_SCALAR = lazy_pattern(r"(?:^|:|-)[ \t]*[|>][-+1-9]{0,2}[ \t]*(?:#.*)?$")
 
 
 def _in_block_scalar(lines: list[str], i: int) -> bool:
@@ -228,7 +230,7 @@ def _escape(char: str) -> str:
     return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
-_DATE = re.compile(r"\d{4}-\d\d-\d\d")
+_DATE = lazy_pattern(r"\d{4}-\d\d-\d\d")
 WORDS: dict[str, Any] = {
     **dict.fromkeys(("yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"), True),
     **dict.fromkeys(("no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"), False),
