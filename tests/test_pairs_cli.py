@@ -135,6 +135,15 @@ def test_a_scope_edit_is_seen_by_a_warm_lint(invoke: Any, vault: Path, write_car
          + [("The invoice export", "is kept", "on Mondays", None, None, False)] * 2
          + [("Greenhouse sensors", "runs", "on Fridays", None, None, False),
             ("Greenhouse sensors", "is kept", "on Mondays", None, None, True)])
+# Found by a run (session 10), and on main before that session's changes too: lint pairs the fourth
+# greenhouse card with the sixth as a contradiction ('slot'); the gate, offered the sixth, never proposes
+# the fourth (its rarity is estimated from the new card and raw-text counts, and the three greenhouse
+# cards said alike take its candidate words). A known disagreement, kept here until the gate counts as lint does.
+@example([("The invoice export", "runs", "on Mondays", None, None, False)] * 2
+         + [("Greenhouse sensors", "runs", "on Mondays", None, None, False)] * 2
+         + [("Greenhouse sensors", "runs", "on Mondays", None, None, True),
+            ("Greenhouse sensors", "is kept", "never on weekends", None, None, False)]).xfail(
+    raises=AssertionError, reason="the gate misses a 'slot' contradiction lint finds (closing note, session 10)")
 def test_the_gate_and_lint_never_disagree_on_what_a_pair_is(specs: Any) -> None:
     """`pairs_with(new, vault)` (the gate, watch) and `find_pairs` (lint) classify by one function: a pair both
     find is of one kind, and every contradiction lint finds with `new` the gate finds too. (The gate estimates
