@@ -1,10 +1,15 @@
-"""Helpers shared by the card, property and cache tests."""
+"""Helpers shared by the card, property and cache tests, and by the pair tests through the CLI."""
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+from click.testing import Result
 
 
 def same(a: Any, b: Any) -> bool:
@@ -20,3 +25,17 @@ def same(a: Any, b: Any) -> bool:
     if isinstance(a, dt.datetime):
         return bool(a == b and a.utcoffset() == b.utcoffset())
     return bool(a == b)
+
+
+def write_cards(vault: Path, cards: list[tuple[str, str, str]], make_card: Callable[..., str],
+                dates: list[str] | None = None) -> None:
+    """Write (file name, description, body) cards into `vault`, each verified on its date (default 2026-03-01)."""
+    for n, (name, description, body) in enumerate(cards):
+        (vault / name).write_text(make_card(description, body=body, verified=(dates[n] if dates else "2026-03-01")))
+
+
+def pair_findings(invoke: Callable[..., Result]) -> list[dict[str, object]]:
+    """The duplicate and contradiction findings of `cards lint --format json`."""
+    result = invoke("lint", "--format", "json")
+    assert result.exit_code in (0, 1), result.stderr
+    return [f for f in json.loads(result.stdout) if f["category"] in ("duplicate", "contradiction")]

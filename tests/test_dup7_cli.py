@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
+from helpers import pair_findings, write_cards
 
 Invoke = Callable[..., Result]
 
@@ -65,23 +66,13 @@ OTHER = {
 }
 
 
-def _write(vault: Path, cards: list[tuple[str, str, str]], make_card: Callable[..., str],
-           dates: list[str] | None = None) -> None:
-    for n, (name, description, body) in enumerate(cards):
-        (vault / name).write_text(make_card(description, body=body, verified=(dates[n] if dates else "2026-03-01")))
-
-
-def _pairs(invoke: Invoke) -> list[dict[str, object]]:
-    result = invoke("lint", "--format", "json")
-    assert result.exit_code in (0, 1), result.stderr
-    return [f for f in json.loads(result.stdout) if f["category"] in ("duplicate", "contradiction")]
 
 
 @pytest.mark.parametrize("case", sorted(SAME))
 def test_one_value_in_two_forms_is_a_duplicate(case: str, vault: Path, invoke: Invoke,
                                                make_card: Callable[..., str]) -> None:
-    _write(vault, [*BACKGROUND, *SAME[case]], make_card)
-    found = _pairs(invoke)
+    write_cards(vault, [*BACKGROUND, *SAME[case]], make_card)
+    found = pair_findings(invoke)
     assert {f["path"] for f in found} == {SAME[case][0][0], SAME[case][1][0]}
     assert {f["category"] for f in found} == {"duplicate"}
 
@@ -89,15 +80,15 @@ def test_one_value_in_two_forms_is_a_duplicate(case: str, vault: Path, invoke: I
 @pytest.mark.parametrize("case", sorted(OTHER))
 def test_another_value_stays_a_contradiction(case: str, vault: Path, invoke: Invoke,
                                              make_card: Callable[..., str]) -> None:
-    _write(vault, [*BACKGROUND, *OTHER[case]], make_card)
-    found = _pairs(invoke)
+    write_cards(vault, [*BACKGROUND, *OTHER[case]], make_card)
+    found = pair_findings(invoke)
     assert {f["path"] for f in found} == {OTHER[case][0][0], OTHER[case][1][0]}
     assert {f["category"] for f in found} == {"contradiction"}
 
 
 def test_gate_refuses_the_value_with_a_refused_alternative(vault: Path, invoke: Invoke,
                                                            make_card: Callable[..., str]) -> None:
-    _write(vault, [*BACKGROUND, SAME["a refused alternative beside the value"][0]], make_card)
+    write_cards(vault, [*BACKGROUND, SAME["a refused alternative beside the value"][0]], make_card)
     same = invoke("add", "Never Kafka for the booking workers; RabbitMQ is the broker.",
                   "--description", "Which broker the booking workers talk to", "--type", "project")
     assert same.exit_code == 1 and "queue-a.md" in same.stdout + same.stderr
@@ -114,8 +105,8 @@ def test_three_copies_in_three_forms_merge_into_one(vault: Path, invoke: Invoke,
              ("close-b.md", "Weekday closing time of the workshop", "weekdays: doors shut 7pm"),
              ("close-c.md", "Closing hour on working days",
               "Monday to Friday the workshop closes at seven in the evening.")]
-    _write(vault, [*BACKGROUND, *three], make_card, dates=["2026-01-01"] * 4 + ["2026-02-01", "2026-03-01", "2026-04-01"])
-    found = _pairs(invoke)
+    write_cards(vault, [*BACKGROUND, *three], make_card, dates=["2026-01-01"] * 4 + ["2026-02-01", "2026-03-01", "2026-04-01"])
+    found = pair_findings(invoke)
     assert {f["category"] for f in found} == {"duplicate"}
     assert {(f["path"], r) for f in found for r in f["related"]} >= {  # type: ignore[attr-defined]
         ("close-a.md", "close-b.md"), ("close-a.md", "close-c.md"), ("close-b.md", "close-c.md")}
@@ -132,5 +123,5 @@ def test_three_copies_in_three_forms_merge_into_one(vault: Path, invoke: Invoke,
 @pytest.mark.parametrize("case", sorted(OTHER))
 def test_consolidate_never_merges_another_value(case: str, vault: Path, invoke: Invoke,
                                                 make_card: Callable[..., str]) -> None:
-    _write(vault, [*BACKGROUND, *OTHER[case]], make_card)
+    write_cards(vault, [*BACKGROUND, *OTHER[case]], make_card)
     assert [d for d in _decisions(invoke) if d["action"] == "merge"] == []

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
+from helpers import pair_findings, write_cards
 
 Invoke = Callable[..., Result]
 
@@ -104,23 +105,13 @@ CLEAN = {
 }
 
 
-def _write(vault: Path, cards: list[tuple[str, str, str]], make_card: Callable[..., str],
-           dates: list[str] | None = None) -> None:
-    for n, (name, description, body) in enumerate(cards):
-        (vault / name).write_text(make_card(description, body=body, verified=(dates[n] if dates else "2026-03-01")))
-
-
-def _pairs(invoke: Invoke) -> list[dict[str, object]]:
-    result = invoke("lint", "--format", "json")
-    assert result.exit_code in (0, 1), result.stderr
-    return [f for f in json.loads(result.stdout) if f["category"] in ("duplicate", "contradiction")]
 
 
 @pytest.mark.parametrize("case", sorted(SAME))
 def test_one_value_said_two_ways_is_a_duplicate(case: str, vault: Path, invoke: Invoke,
                                                 make_card: Callable[..., str]) -> None:
-    _write(vault, [*BACKGROUND, *SAME[case]], make_card)
-    found = _pairs(invoke)
+    write_cards(vault, [*BACKGROUND, *SAME[case]], make_card)
+    found = pair_findings(invoke)
     assert {f["path"] for f in found} == {SAME[case][0][0], SAME[case][1][0]}
     assert {f["category"] for f in found} == {"duplicate"}
 
@@ -128,21 +119,21 @@ def test_one_value_said_two_ways_is_a_duplicate(case: str, vault: Path, invoke: 
 @pytest.mark.parametrize("case", sorted(OTHER))
 def test_two_values_of_one_slot_are_a_contradiction(case: str, vault: Path, invoke: Invoke,
                                                     make_card: Callable[..., str]) -> None:
-    _write(vault, [*BACKGROUND, *OTHER[case]], make_card)
-    found = _pairs(invoke)
+    write_cards(vault, [*BACKGROUND, *OTHER[case]], make_card)
+    found = pair_findings(invoke)
     assert {f["path"] for f in found} == {OTHER[case][0][0], OTHER[case][1][0]}
     assert {f["category"] for f in found} == {"contradiction"}
 
 
 @pytest.mark.parametrize("case", sorted(CLEAN))
 def test_look_alikes_stay_clean(case: str, vault: Path, invoke: Invoke, make_card: Callable[..., str]) -> None:
-    _write(vault, [*BACKGROUND, *CLEAN[case]], make_card)
-    assert _pairs(invoke) == []
+    write_cards(vault, [*BACKGROUND, *CLEAN[case]], make_card)
+    assert pair_findings(invoke) == []
 
 
 def test_the_message_says_which_values_differ(vault: Path, invoke: Invoke, make_card: Callable[..., str]) -> None:
-    _write(vault, [*BACKGROUND, *OTHER["a negation of what the other affirms"]], make_card)
-    messages = " ".join(str(f["message"]) for f in _pairs(invoke))
+    write_cards(vault, [*BACKGROUND, *OTHER["a negation of what the other affirms"]], make_card)
+    messages = " ".join(str(f["message"]) for f in pair_findings(invoke))
     assert "denies what the other affirms" in messages and "'take'" in messages
 
 
@@ -151,14 +142,14 @@ def test_the_message_says_which_values_differ(vault: Path, invoke: Invoke, make_
 
 def test_gate_refuses_one_clock_time_written_another_way(vault: Path, invoke: Invoke,
                                                          make_card: Callable[..., str]) -> None:
-    _write(vault, [*BACKGROUND, SAME["a clock time in a.m. and 24 hours"][0]], make_card)
+    write_cards(vault, [*BACKGROUND, SAME["a clock time in a.m. and 24 hours"][0]], make_card)
     same = invoke("add", "To spare the seals the harbour floodlights are switched off at 01:00.",
                   "--description", "Floodlight cut-off at the harbour", "--type", "project")
     assert same.exit_code == 1 and "lights-a.md" in same.stdout + same.stderr
 
 
 def test_gate_accepts_another_clock_time_and_says_it(vault: Path, invoke: Invoke, make_card: Callable[..., str]) -> None:
-    _write(vault, [*BACKGROUND, SAME["a clock time in a.m. and 24 hours"][0]], make_card)
+    write_cards(vault, [*BACKGROUND, SAME["a clock time in a.m. and 24 hours"][0]], make_card)
     other = invoke("add", "To spare the seals the harbour floodlights are switched off at 03:00.",
                    "--description", "Floodlight cut-off at the harbour", "--type", "project")
     assert other.exit_code == 0, other.stdout + other.stderr  # a new value may be right: said, never refused
@@ -167,7 +158,7 @@ def test_gate_accepts_another_clock_time_and_says_it(vault: Path, invoke: Invoke
 
 def test_gate_accepts_a_negation_of_what_a_card_affirms(vault: Path, invoke: Invoke,
                                                         make_card: Callable[..., str]) -> None:
-    _write(vault, [*BACKGROUND, OTHER["a negation of what the other affirms"][0]], make_card)
+    write_cards(vault, [*BACKGROUND, OTHER["a negation of what the other affirms"][0]], make_card)
     other = invoke("add", "The onboard kiosk doesn't take card payments.", "--description", "Card payments on board",
                    "--type", "project")
     assert other.exit_code == 0, other.stdout + other.stderr
@@ -188,14 +179,14 @@ def _together(decisions: list[dict[str, object]], action: str) -> list[list[str]
 
 
 def test_consolidate_merges_one_value_said_two_ways(vault: Path, invoke: Invoke, make_card: Callable[..., str]) -> None:
-    _write(vault, [*BACKGROUND, *SAME["a clock time, reworded"]], make_card)
+    write_cards(vault, [*BACKGROUND, *SAME["a clock time, reworded"]], make_card)
     assert _together(_decisions(invoke), "merge") == [["lock-a", "lock-b"]]
 
 
 @pytest.mark.parametrize("case", sorted(OTHER))
 def test_consolidate_never_merges_two_values(case: str, vault: Path, invoke: Invoke,
                                             make_card: Callable[..., str]) -> None:
-    _write(vault, [*BACKGROUND, *OTHER[case]], make_card, dates=["2026-01-01"] * 4 + ["2026-02-01", "2026-02-01"])
+    write_cards(vault, [*BACKGROUND, *OTHER[case]], make_card, dates=["2026-01-01"] * 4 + ["2026-02-01", "2026-02-01"])
     decisions = _decisions(invoke)
     assert _together(decisions, "merge") == []
     pair = sorted(name.removesuffix(".md") for name, _, _ in OTHER[case])
@@ -206,6 +197,6 @@ def test_a_group_never_merges_a_negated_value_away(vault: Path, invoke: Invoke, 
     """Two wordings of "the kiosk takes cards" and one that it does not: the two merge, the third stays."""
     cards = [*OTHER["a negation of what the other affirms"],
              ("pay-c.md", "Card payments at the onboard kiosk", "Card payments are taken at the onboard kiosk.")]
-    _write(vault, [*BACKGROUND, *cards], make_card, dates=["2026-01-01"] * 4 + ["2026-02-01"] * 3)
+    write_cards(vault, [*BACKGROUND, *cards], make_card, dates=["2026-01-01"] * 4 + ["2026-02-01"] * 3)
     merged = [set(group) for group in _together(_decisions(invoke), "merge")]
     assert not any({"pay-a", "pay-b"} <= g or {"pay-b", "pay-c"} <= g for g in merged)
