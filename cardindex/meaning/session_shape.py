@@ -111,7 +111,7 @@ _STATUS_LABEL = lazy_pattern(
 )
 # "OPEN: a ticket nobody has looked at" defines a state; it reports nothing.
 _DEFINES_STATE = lazy_pattern(
-    rf"^(?:{_STATUS_DONE}|{_STATUS_OPEN})\**\s*[:=—\u2013-]\s*(?:a|an|the|when|if|set|means|used|for|any|every|each|someone|somebody|nobody|no one)\b"
+    rf"^(?:{_STATUS_DONE}|{_STATUS_OPEN})(?:\s+(?:ON|BY|UNTIL|FOR))?\**\s*[:=—\u2013-]\s*(?:a|an|the|when|if|set|means|used|for|any|every|each|someone|somebody|nobody|no one)\b"
 )
 
 

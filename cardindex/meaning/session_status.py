@@ -178,7 +178,7 @@ def deictic_day(line: str) -> str | None:
 # Status labels of German, Czech, French and Spanish notes, as "현재 상태:" in Korean: "Zwischenstand: …", "Zbývá: …".
 # A label that says how things stand now is a snapshot alone; one of done or open items needs a second label.
 _LATIN_NOW = (r"zwischenstand|aktueller stand|stand heute|stand der dinge|noch offen|in arbeit|aktuální stav|rozpracováno|"
-              r"dnes hotovo|zbývá(?: udělat)?|reste à faire|en cours|état actuel|pendiente|en curso|estado actual")
+              r"dnes hotovo|rozdělaná práce|zbývá(?:jí)?(?: udělat)?|reste à faire|en cours|état actuel|pendiente|en curso|estado actual")
 _LATIN_DONE = r"erledigt|fertig|hotovo|fait|terminé|hecho|terminado"
 _LATIN_LABEL = lazy_pattern(
     rf"^\s*(?:[-*+]\s*)?(?:\*\*|__)?\s*(?:(?P<now>{_LATIN_NOW})|(?P<done>{_LATIN_DONE}))\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*"
