@@ -172,11 +172,13 @@ def restated_later(card: Card, ctx: LintContext) -> Iterator[Hit]:
     if not _live(card):
         return
     found = _items(card, ctx)
+    # the description's open clause about the card's own subject ("build not started") counts here too
+    summary = [i for i in found if i.open and not i.named and i.offset < card.body_offset]
     open_items = [i for i in found if i.open and i.named]
-    if not open_items:
+    if not open_items and not summary:
         return
     done_here = {i.id: i for i in found if not i.open and i.named and i.offset >= card.body_offset and _tracked(i, ctx)}
-    for item in open_items:
+    for item in [*open_items, *summary]:
         done = done_here.get(item.id)
         if done is not None and item.offset < card.body_offset:  # the summary says open, the body says done
             yield Hit(_line_at(card, item.offset),

@@ -148,7 +148,12 @@ def _state_at(clause: str, pattern: re.Pattern[str]) -> bool:
 def subject_ids(card: Card) -> list[str]:
     """The work items a card is about by its file name or title ("p13-webex-plan", "P9 Voting plan"): P13, P9."""
     stem = card.path.rsplit("/", 1)[-1].removesuffix(".md")
-    return list(dict.fromkeys([*ids_in(stem.upper(), strict=True), *ids_in(card.name or "", strict=True)]))
+    # a file name is written in lower case: "p6a-plan" names P6a (its letters raised, the step's letter kept)
+    raised = _STEM_ID.sub(lambda m: m.group(1).upper() + m.group(2) + m.group(3), stem.lower())
+    return list(dict.fromkeys([*ids_in(raised, strict=True), *ids_in(card.name or "", strict=True)]))
+
+
+_STEM_ID = lazy_pattern(r"(?<![a-z0-9])([a-z]{1,4})(\d+)([a-z]?)(?![a-z0-9])")
 
 
 # Cheap tests that a card may hold an item or a dated plan at all: most cards hold neither.
