@@ -113,3 +113,16 @@ def test_the_tuning_half_scores(tmp_path: Path, run_cli: Callable[..., Result], 
     monkeypatch.setattr(test_session5_corpus, "CORPUS", CORPUS)  # the same scoring, on this corpus
     precision, recall, wrong = test_session5_corpus._scores("tune", tmp_path, run_cli)
     assert precision >= 0.95 and recall >= 0.9, wrong
+
+
+def test_a_legend_of_states_in_korean_is_no_board(tmp_path: Path, run_cli: Callable[..., Result]) -> None:
+    legend = ("---\ndescription: 장비 대장\ntype: project\n---\n## 처리상태 (드롭다운)\n"
+              "- **지급**: 새 노트북을 인계 완료\n- **반납**: 회수 대기\n- **초기화**: 포맷 완료\n"
+              "- 노랑 행: 아직 안 가져간 사람\n")
+    board = ("---\ndescription: 장비 교체\ntype: project\n---\n## 교체 작업\n"
+             "- 노트북 11대: 인계 완료\n- 회수: 대기 중\n- 포맷: 미완료\n")
+    tagged = ("---\ndescription: 서버 설정\ntype: project\n---\n"
+              "- 키 위치: HOLIDAY_KEY, (예정)SMS_KEY, NEIS_KEY\n- 공개키: wrangler.toml\n")
+    vault = make_vault(tmp_path / "v", {"legend.md": legend, "board.md": board, "tagged.md": tagged})
+    _, findings = lint_json(run_cli, vault, "--select", "session")
+    assert {f["path"] for f in findings} == {"board.md"}

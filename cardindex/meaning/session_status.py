@@ -83,6 +83,8 @@ def cjk_state(line: str) -> tuple[bool, bool, bool]:
         return False, False, False  # "완료: 리뷰가 끝나 머지된 상태" says what a state means
     done = opened = False
     for m in _CJK_STATE.finditer(line):
+        if m.group()[:1] in "(\uff08" and line[m.end():m.end() + 1] in (")", "\uff09") and line[m.end() + 1:m.end() + 2].isalnum():
+            continue  # "(예정)SOLAPI_KEY": a tag on one entry of an inventory, not the state of a piece of work
         done |= m.group("done") is not None
         opened |= m.group("open") is not None
     return done, opened, head  # "상태: 초안 완료, 미발행" heads and reports at once
