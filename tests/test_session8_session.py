@@ -38,6 +38,8 @@ SESSION = [
     "Build #3307 failed on the arm runner.",
     "Run 2 of 4: p95 at 530 ms.",
     "Part 3 of 5 of the data fix is done.",
+    "Trying the old driver to see if the crash goes away.",
+    "The demo with the client moved to Thursday afternoon.",
 ]
 DURABLE = [
     "Tokens expire an hour after login; the client refreshes them in the background.",
@@ -50,6 +52,8 @@ DURABLE = [
     "For this kind of task, start from the template in docs/tasks.md.",
     "Blocked on: a job's `blocked_on` field names the job it waits for.",
     "Pending: a payment's state between the checkout and the bank's answer.",
+    "Testing a migration to see whether it is reversible is part of the review.",
+    "The standup moved to Tuesdays in 2025.",
 ]
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from cardindex.lazy import lazy_pattern
+from cardindex.meaning.session_moment import finite
 
 _COUNT = r"(?:an?|one|two|three|four|five|six|ten|twenty|thirty|a few|a couple of|several|\d+|half an?)"
 # "an hour ago", "20 minutes ago": the distance from the writer's moment. Days and years ago tell history.
@@ -56,6 +57,15 @@ _REACHED = lazy_pattern(
     r"(?:now\s+)?(?:done|finished|complete|completed|through)\b",
     re.IGNORECASE,
 )
+# "Rerunning the e2e job to see whether it's the runner": the sitting's experiment, its subject left out.
+_TRYING = lazy_pattern(
+    r"^\W*(?-i:[A-Z])[a-z]+ing\b(?P<act>[^.;:,]{0,80}?)\bto (?:see|check|find out|confirm|test|learn) (?:whether|if)\b",
+    re.IGNORECASE)
+# "Call with the vendor moved to Friday 10:00": one appointment moved to a near day ("moved to Tuesdays" is a habit).
+_MOVED = lazy_pattern(
+    r"\b(?:moved|pushed|postponed|rescheduled|bumped)\s+(?:back\s+)?to\s+(?:(?:this|next)\s+)?"
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next week)\b(?!s)",
+    re.IGNORECASE)
 _SIGNS = (
     (_AGO, "a span counted back from the moment of writing"),
     (_MORE, "a span counted ahead from the moment of writing"),
@@ -63,8 +73,9 @@ _SIGNS = (
     (_SITTING, "the sitting's own task, run or screen"),
     (_INSTANCE, "one numbered run of a repeated act, as it went"),
     (_REACHED, "the place reached in a numbered sequence of steps"),
+    (_MOVED, "one appointment moved to a near day"),
 )
-_HINTS = (" ago", "more ", "another ", "ETA", "last", "latest", "recent", "this ", " my ", "open ", "#", " of ")
+_HINTS = (" ago", "more ", "another ", "ETA", "last", "latest", "recent", "this ", " my ", "open ", "#", " of ", " to ")
 
 
 def now_sign(sentence: str) -> tuple[str, str] | None:
@@ -75,4 +86,13 @@ def now_sign(sentence: str) -> tuple[str, str] | None:
         m = pattern.search(sentence)
         if m is not None:
             return m.group().strip(" :;,\u2014\u2013"), why
+    m = _TRYING.search(sentence)
+    if m is not None and not finite(m.group("act")) and not _KIND.search(_OWN_VERB.sub("", sentence[m.end():], count=1)):
+        return m.group().strip(), "the sitting's own experiment, its subject left out"
     return None
+
+
+# "Testing a migration to see whether it is reversible is part of the review": a kind of act named as a subject.
+# The whether-clause has its own verb ("whether it is reversible"); a verb after it is the gerund subject's.
+_KIND = lazy_pattern(r"\b(?:is|are|was|should|must|helps?|means|takes|costs?|wastes?)\b", re.IGNORECASE)
+_OWN_VERB = lazy_pattern(r"^[^.;]*?(?:\b(?:is|are|was|were|has|does|fails?|works?|passes)\b|'s\b)", re.IGNORECASE)
