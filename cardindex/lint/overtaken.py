@@ -256,10 +256,10 @@ def merged_since(card: Card, ctx: LintContext) -> Iterator[Hit]:
     branch the request is no longer open, whenever the card was written. Read the commit; then
     update the card to what holds now, or archive it. Only checked in a git repo.
     """
-    if ctx.repo_root is None or not _live(card) or not ctx.history.commits:
+    if ctx.repo_root is None or not _live(card):
         return
     pulls = open_pull_requests(card)
-    if not pulls:
+    if not pulls or not ctx.history.commits:  # the history is read only for a card that names an open pull request
         return
     merged = _merges(ctx)
     for pull in pulls:

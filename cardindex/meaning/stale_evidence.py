@@ -323,8 +323,8 @@ def open_pull_requests(card: Card) -> list[Item]:
     nearer); a clause in the past tense ("was open until …") reports history. The id is "#N".
     """
     out: list[Item] = []
-    if "pr" not in card.text.lower() and "pull request" not in card.text.lower():
-        return out
+    if _PR.search(card.text) is None:
+        return out  # most cards name no pull request: one scan of the text
     for offset, clause in _clauses(_prose(card)):
         named = [(m.start(), m.end(), m.group("n")) for m in _PR.finditer(clause)]
         if not named:
