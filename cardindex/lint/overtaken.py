@@ -23,6 +23,7 @@ from cardindex.meaning.stale_evidence import (
     end_of_day,
     items,
     may_hold_plans,
+    open_pull_requests,
     says_open,
     subject_ids,
     written_on,
@@ -171,11 +172,13 @@ def restated_later(card: Card, ctx: LintContext) -> Iterator[Hit]:
     if not _live(card):
         return
     found = _items(card, ctx)
+    # the description's open clause about the card's own subject ("build not started") counts here too
+    summary = [i for i in found if i.open and not i.named and i.offset < card.body_offset]
     open_items = [i for i in found if i.open and i.named]
-    if not open_items:
+    if not open_items and not summary:
         return
     done_here = {i.id: i for i in found if not i.open and i.named and i.offset >= card.body_offset and _tracked(i, ctx)}
-    for item in open_items:
+    for item in [*open_items, *summary]:
         done = done_here.get(item.id)
         if done is not None and item.offset < card.body_offset:  # the summary says open, the body says done
             yield Hit(_line_at(card, item.offset),
@@ -241,3 +244,45 @@ def _stated_index(ctx: LintContext) -> dict[str, list[tuple[int, str]]]:
     ctx.__dict__["_stale_stated"] = found
     return found
 
+
+
+_SQUASHED = lazy_pattern(r"\(#(?P<n>\d{1,6})\)\s*$")  # GitHub's squash merge: "feat(p16): hardening (#141)"
+
+
+def merged_since(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """The card says a pull request is still open (awaiting merge, in review), and the history holds its merge.
+
+    A squash-merged pull request leaves a commit whose subject ends "(#141)"; once it is on the
+    branch the request is no longer open, whenever the card was written. Read the commit; then
+    update the card to what holds now, or archive it. Only checked in a git repo.
+    """
+    if ctx.repo_root is None or not _live(card):
+        return
+    pulls = open_pull_requests(card)
+    if not pulls or not ctx.history.commits:  # the history is read only for a card that names an open pull request
+        return
+    merged = _merges(ctx)
+    for pull in pulls:
+        found = merged.get(pull.id[1:])
+        if found is not None:
+            sha, when, subject = found
+            yield Hit(_line_at(card, pull.offset),
+                      f"says PR {pull.id} is still open ({_short(pull.clause, 60)!r}); commit {sha[:7]} of {_when(when)} "
+                      f"{_short(subject)!r} merged it")
+            return
+
+
+_MERGES: list[tuple[object, dict[str, tuple[str, int, str]]]] = []
+
+
+def _merges(ctx: LintContext) -> dict[str, tuple[str, int, str]]:
+    """The squash merges of the history by pull request number, computed once per history."""
+    history = ctx.history
+    if not (_MERGES and _MERGES[0][0] is history):
+        merged: dict[str, tuple[str, int, str]] = {}
+        for sha, when, subject in history.commits:
+            m = _SQUASHED.search(subject)
+            if m is not None:
+                merged.setdefault(m.group("n"), (sha, when, subject))
+        _MERGES[:] = [(history, merged)]
+    return _MERGES[0][1]

@@ -100,6 +100,11 @@ RULES: dict[str, Rule] = {
         Rule("T108", "stale", "warning", "plans work for a day that has passed", overtaken.plan_passed, english=True),
         Rule("T109", "stale", "warning", "a newer card reports on work this card calls open", overtaken.restated_later,
              english=True),
+        Rule("T110", "stale", "warning", "says a pull request is open that the history shows merged", overtaken.merged_since),
+        Rule("T111", "stale", "warning", "writes an expiry whose day has passed", stale.expiry_passed, reads=""),
+        # Off by default: a dated snapshot in a session note is the session rules' to report (see the rule's doc).
+        Rule("T112", "stale", "warning", "a snapshot of how things stood months ago", stale.old_snapshot, reads="live",
+             default=False),
         Rule("K101", "secret", "error", "a credential in a known format", secret.known_token, reads=""),
         Rule("K102", "secret", "error", "a private key block", secret.private_key, reads=""),
         Rule("K103", "secret", "error", "a password or key assigned a random-looking value", secret.assigned_secret, reads=""),

@@ -83,7 +83,8 @@ def temporal(card: Card, ctx: LintContext) -> Iterator[Hit]:
         elif card.type != "reference" and _shape(card, ("board",)) is None:  # a reference card says where things are;
             # a board is S102's to report
             # its words are no English words: a German line that the language judge reads as English still counts
-            day = next(((n, w) for n, line in _statement_lines(card) if (w := session_status.deictic_day(line))), None)
+            legend = session_shape.legend_lines(card) if has_cjk(card.body) else frozenset()  # a legend's states are defined
+            day = next(((n, w) for n, line in _statement_lines(card) if n not in legend and (w := session_status.deictic_day(line))), None)
             if day is not None:
                 yield _hit(day[0], repr(day[1]), "the writer's today or tomorrow: what one sitting did or plans next")
 

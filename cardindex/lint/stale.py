@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 from cardindex.lazy import lazy_pattern
 from cardindex.lint.context import Hit, LintContext
+from cardindex.meaning import stale_dates
+from cardindex.meaning.stale_evidence import written_on
 from cardindex.store.card import Card, id_list
 
 
@@ -221,3 +224,42 @@ def says_resolved(card: Card, ctx: LintContext) -> Iterator[Hit]:
             line = card.line_of("description") if where == "description" else _line_at(card, card.body_offset + m.start())
             yield Hit(line, f"says it is {word}, yet it is live", fix="archive")
             return
+
+
+SNAPSHOT_AGE = 90  # days: a snapshot this much older than today has been overtaken by the work since
+
+
+def expiry_passed(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """The body writes an expiry whose day has passed ("token expires 2026-05-22", "만료: 2026-05-22").
+
+    T101 for what the frontmatter cannot say: one fact of the card stops holding on that day.
+    A past tense or a recurring expiry ("expired on …, renewed", "expires every 90 days") is no
+    claim. Renew and update the card, or archive it.
+    """
+    if not (card.usable and card.status in ("active", "conflict")) or card.expires is not None:
+        return  # with `expires` set, T101 judges the card
+    past = [e for e in stale_dates.expiries(card) if e.day < ctx.today]
+    if past:
+        first = min(past, key=lambda e: e.day)
+        yield Hit(_line_at(card, first.offset), f"says {first.phrase!r}: {first.day.isoformat()}, a day now past")
+
+
+def old_snapshot(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """The card gives how things stood on a day more than `SNAPSHOT_AGE` days ago ("Current state (2026-05-28)").
+
+    A snapshot's label carries its day, in any language (`meaning.stale_dates`). It was true that
+    day; months later the work, the counts and the machines have moved. Not reported when every
+    snapshot is recent or the card was verified or modified since. Update it to what holds now, or archive it.
+    """
+    if not (card.usable and card.status in ("active", "conflict")):
+        return
+    shots = stale_dates.snapshots(card)
+    if not shots:
+        return
+    horizon = ctx.today - dt.timedelta(days=SNAPSHOT_AGE)
+    written = written_on(card)
+    newest = max(shots, key=lambda s: s.day)
+    if newest.day >= horizon or (written is not None and written >= horizon):
+        return
+    yield Hit(_line_at(card, newest.offset),
+              f"a snapshot {newest.phrase!r}: how things stood {(ctx.today - newest.day).days} days ago")

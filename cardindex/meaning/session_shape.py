@@ -111,8 +111,25 @@ _STATUS_LABEL = lazy_pattern(
 )
 # "OPEN: a ticket nobody has looked at" defines a state; it reports nothing.
 _DEFINES_STATE = lazy_pattern(
-    rf"^(?:{_STATUS_DONE}|{_STATUS_OPEN})\**\s*[:=—\u2013-]\s*(?:a|an|the|when|if|set|means|used|for|any|every|each|someone|somebody|nobody|no one)\b"
+    rf"^(?:{_STATUS_DONE}|{_STATUS_OPEN})(?:\s+(?:ON|BY|UNTIL|FOR))?\**\s*[:=—\u2013-]\s*(?:a|an|the|when|if|set|means|used|for|any|every|each|someone|somebody|nobody|no one)\b"
 )
+
+
+# A CJK heading that names a convention, a rule, a legend or a field's values ("## U열 처리상태 (드롭다운)",
+# "## 음영 컬러 컨벤션", "## 状态说明", "## 凡例"): the states under it say what each value means, they report no work.
+_LEGEND_HEAD = lazy_pattern(r"컨벤션|규칙|룰|범례|드롭다운|의미|정의|约定|规范|规则|图例|说明|含义|定义|規約|ルール|凡例|意味|定義")
+
+
+def legend_lines(card: Card) -> frozenset[int]:
+    """The body lines under a CJK heading that names a convention, a legend or a field's values (`_LEGEND_HEAD`)."""
+    out: set[int] = set()
+    legend = False
+    for number, raw in body_lines(card):
+        if raw.lstrip().startswith("#"):
+            legend = _LEGEND_HEAD.search(raw) is not None
+        elif legend:
+            out.add(number)
+    return frozenset(out)
 
 
 def defines_state(line: str) -> bool:
@@ -347,11 +364,14 @@ def _shapes(card: Card) -> list[ShapeHit]:
     heading: tuple[bool, bool] = (False, False)  # the state of the list being read, under a label such as "Remaining:"
     marked_done = marked_open = timed = 0  # items marked ✅ and ⏳ (any language); items of a clock-timed log
     first_mark = first_timed = 0
+    legend = False  # under a heading that names a convention, a legend or a field's values: its states are defined
     for number, raw in body_lines(card):
         if not raw.strip():
             continue
         said += 1
         line = strip_non_prose(raw) if "`" in raw else raw
+        if raw.lstrip().startswith("#"):
+            legend = _LEGEND_HEAD.search(raw) is not None
         done, opened = _status_of(line)
         if _ITEM.match(raw) and any(heading) and not (done or opened):
             done, opened = heading  # an item of a list headed by its state: "Pending improvements:" then "1. …"
@@ -365,7 +385,7 @@ def _shapes(card: Card) -> list[ShapeHit]:
             if head:
                 cjk_head = cjk_head or number
             # An item under "다음 단계" / "남은 과제" is one of what is left to do, as under "Remaining:".
-            if cjk_done or cjk_open or (under_cjk_head and _ITEM.match(raw)):
+            if (cjk_done or cjk_open or (under_cjk_head and _ITEM.match(raw))) and not legend:
                 cjk_lines.append(number)
             if not _ITEM.match(raw):
                 under_cjk_head = head

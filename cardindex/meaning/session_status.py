@@ -83,6 +83,8 @@ def cjk_state(line: str) -> tuple[bool, bool, bool]:
         return False, False, False  # "완료: 리뷰가 끝나 머지된 상태" says what a state means
     done = opened = False
     for m in _CJK_STATE.finditer(line):
+        if m.group()[:1] in "(\uff08" and line[m.end():m.end() + 1] in (")", "\uff09") and line[m.end() + 1:m.end() + 2].isalnum():
+            continue  # "(예정)SOLAPI_KEY": a tag on one entry of an inventory, not the state of a piece of work
         done |= m.group("done") is not None
         opened |= m.group("open") is not None
     return done, opened, head  # "상태: 초안 완료, 미발행" heads and reports at once
@@ -178,7 +180,7 @@ def deictic_day(line: str) -> str | None:
 # Status labels of German, Czech, French and Spanish notes, as "현재 상태:" in Korean: "Zwischenstand: …", "Zbývá: …".
 # A label that says how things stand now is a snapshot alone; one of done or open items needs a second label.
 _LATIN_NOW = (r"zwischenstand|aktueller stand|stand heute|stand der dinge|noch offen|in arbeit|aktuální stav|rozpracováno|"
-              r"dnes hotovo|zbývá(?: udělat)?|reste à faire|en cours|état actuel|pendiente|en curso|estado actual")
+              r"dnes hotovo|rozdělaná práce|zbývá(?:jí)?(?: udělat)?|reste à faire|en cours|état actuel|pendiente|en curso|estado actual")
 _LATIN_DONE = r"erledigt|fertig|hotovo|fait|terminé|hecho|terminado"
 _LATIN_LABEL = lazy_pattern(
     rf"^\s*(?:[-*+]\s*)?(?:\*\*|__)?\s*(?:(?P<now>{_LATIN_NOW})|(?P<done>{_LATIN_DONE}))\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*"

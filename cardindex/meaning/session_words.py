@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from cardindex.lazy import lazy_pattern
-from cardindex.meaning import session_ellipsis, session_moment, session_work
+from cardindex.meaning import session_ellipsis, session_moment, session_now, session_work
 from cardindex.meaning.session_dates import DATE
 from cardindex.meaning.session_shape import defines_state, english
 
@@ -111,7 +111,9 @@ _CONDITION = lazy_pattern(r"^\W*(?:when|whenever|if|unless|once|while|before|aft
 _GENERIC = lazy_pattern(r"^\W*(?:anything|everything|whatever|whoever|anyone|anybody|everyone|everybody|any|every|each)\b",
                       re.IGNORECASE)
 # "The 'done' column means deployed, not merged": a definition, its subject before the verb.
-_DEFINITION = lazy_pattern(r"^[^,;:]*?\b(?:means|stands for|is defined as|is short for)\b", re.IGNORECASE)
+# So is a gloss whose label is told of any one of a kind: "Blocked on: a job's `blocked_on` field names …".
+_DEFINITION = lazy_pattern(r"^[^,;:]*?\b(?:means|stands for|is defined as|is short for)\b"
+                           r"|^\W*[^:;,.]{1,40}:\s*(?:an?|any|each|every)\s+[\w-]+'s\s", re.IGNORECASE)
 # "Waiting for the security review is mandatory before …": an act named as the subject of a rule.
 _GERUND_RULE = lazy_pattern(
     r"^\W*[A-Za-z]+ing\b[^.;,]{0,60}\b(?:is|are)\s+(?:mandatory|required|compulsory|optional|forbidden|not allowed|allowed|"
@@ -379,7 +381,7 @@ def _work_state_of(sentence: str) -> tuple[str, str] | None:
     found = session_work.work_note(sentence)
     if found is not None:
         return found, "work told where it stands in this sitting: its state, its place, what is not done, who is awaited"
-    return None
+    return session_now.now_sign(sentence)
 
 
 def narrative(lines: list[tuple[int, str]]) -> WordHit | None:

@@ -148,7 +148,12 @@ def _state_at(clause: str, pattern: re.Pattern[str]) -> bool:
 def subject_ids(card: Card) -> list[str]:
     """The work items a card is about by its file name or title ("p13-webex-plan", "P9 Voting plan"): P13, P9."""
     stem = card.path.rsplit("/", 1)[-1].removesuffix(".md")
-    return list(dict.fromkeys([*ids_in(stem.upper(), strict=True), *ids_in(card.name or "", strict=True)]))
+    # a file name is written in lower case: "p6a-plan" names P6a (its letters raised, the step's letter kept)
+    raised = _STEM_ID.sub(lambda m: m.group(1).upper() + m.group(2) + m.group(3), stem.lower())
+    return list(dict.fromkeys([*ids_in(raised, strict=True), *ids_in(card.name or "", strict=True)]))
+
+
+_STEM_ID = lazy_pattern(r"(?<![a-z0-9])([a-z]{1,4})(\d+)([a-z]?)(?![a-z0-9])")
 
 
 # Cheap tests that a card may hold an item or a dated plan at all: most cards hold neither.
@@ -298,3 +303,39 @@ def dated_plans(card: Card, written: dt.date | None) -> list[Plan]:
             if day is not None:
                 out.append(Plan(offset + m.start(), day, (lead.group() + m.group()).strip()))
     return out
+
+
+# A pull request the card names by its number: "PR #141", "pull request #88" ("PR1", "PR2" are often slices of a plan).
+_PR = lazy_pattern(r"(?<![\w-])(?:PR|pull request)\s*#(?P<n>\d{1,6})(?![\w.])", re.IGNORECASE)
+# What says a pull request is still open: the workflow's open states, and "open", "opened", "draft", "awaiting merge".
+_PR_OPEN = lazy_pattern(
+    r"(?<![\w-])(?:open(?:ed)?|still open|draft|awaiting(?: \w+){0,2}|pending(?: \w+)?|in review|under review|"
+    r"ready for review|not (?:yet )?merged|unmerged|waiting (?:for|on)(?: \w+){0,2}|to be merged|needs? (?:a )?review)(?![\w-])",
+    re.IGNORECASE)
+_PR_DONE = lazy_pattern(r"(?<![\w-])(?:merged|closed|squashed|landed|abandoned|superseded|reverted|declined)(?![\w-])", re.IGNORECASE)
+PR_NEAR = 40  # characters between "PR #N" and the state word it takes
+
+
+def open_pull_requests(card: Card) -> list[Item]:
+    """The pull requests the card says are still open ("PR #141 OPEN — awaiting merge", "P18b in PR #147 (open)").
+
+    A state word takes the nearest pull request of its clause (within `PR_NEAR` characters, none
+    nearer); a clause in the past tense ("was open until …") reports history. The id is "#N".
+    """
+    out: list[Item] = []
+    if _PR.search(card.text) is None:
+        return out  # most cards name no pull request: one scan of the text
+    for offset, clause in _clauses(_prose(card)):
+        named = [(m.start(), m.end(), m.group("n")) for m in _PR.finditer(clause)]
+        if not named:
+            continue
+        states = [(m.start(), m.end(), True) for m in _PR_OPEN.finditer(clause) if not _PAST_BEFORE.search(clause[: m.start()])]
+        states += [(m.start(), m.end(), False) for m in _PR_DONE.finditer(clause)]
+        for i, (start, end, number) in enumerate(named):
+            # a state word belongs to the pull request it is nearest: not to one another PR stands between
+            near = [s for s in states if (s[0] >= end and s[0] - end <= PR_NEAR
+                                          and not any(end <= o[0] < s[0] for o in named[i + 1:]))
+                    or (s[1] <= start and start - s[1] <= PR_NEAR and not any(s[1] <= o[0] < start for o in named[:i]))]
+            if near and all(opened for _, _, opened in near):
+                out.append(Item(f"#{number}", offset, True, _bare(clause)))
+    return list({i.id: i for i in reversed(out)}.values())[::-1]
