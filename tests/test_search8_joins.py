@@ -6,6 +6,9 @@
 - Two adjacent query words joined are a compound only when the joined word is no other
   word: "to OK" is not "took" (the vault holds "took" as "take", so every card saying
   "took" or "take" was a hit for "OK").
+- Nor is a word the vault lacks two words it holds when one of them is a function word other
+  than a particle ("on call", "set up", "log in"): "redis" is no "red is", so a query about
+  Redis in a vault that never names it finds nothing rather than the card whose red is a colour.
 
 The cards are about a bakery's ordering app: a domain of its own.
 """
@@ -61,3 +64,24 @@ def test_a_joined_word_that_is_another_word_is_no_compound(bakery: Path, invoke:
     found = ids(invoke, "who needs to OK this")
     assert found and found[0] == "orders/approval", found
     assert "ovens/outage" not in found  # "took" is not "to" + "OK"
+
+
+@pytest.fixture
+def brand(vault: Path) -> Path:
+    put(vault, "brand/colours.md", "The bakery's brand colours",
+        "Our red is #d22 and the cream is #f6efe2; the logo is red on cream.")
+    put(vault, "ops/oncall.md", "Who is on call for the ovens at night",
+        "The night baker is on call for oven alarms from 22:00 to 05:00.")
+    put(vault, "ops/setup.md", "Setting up a new till",
+        "A new till needs the setup code from the office and a receipt roll.")
+    return vault
+
+
+def test_a_word_is_never_split_at_a_function_word(brand: Path, invoke: Invoke) -> None:
+    assert ids(invoke, "redis cache") == []
+    assert ids(invoke, "redis") == []
+
+
+def test_compounds_with_a_particle_still_join(brand: Path, invoke: Invoke) -> None:
+    assert ids(invoke, "oncall ovens")[0] == "ops/oncall"
+    assert ids(invoke, "set up a till")[0] == "ops/setup"

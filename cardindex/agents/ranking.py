@@ -8,7 +8,8 @@ has nothing else). A group matches a card through any of its alternatives:
 - a compound with its neighbour: "dark mode" also matches "darkmode", "on call"
   "on-call"/"oncall" and "setting up" "setup", when the vault holds the joined form (a
   one-letter word joins nothing: "a rounding" is not "around", nor does a join that is an
-  irregular past: "to OK" is not "took"; joining two content words, "rider app" as
+  irregular past: "to OK" is not "took", nor a function word but a particle: "red is" is not
+  "redis", `ranking_words.compound`; joining two content words, "rider app" as
   "rider-app", it counts each no more than the word alone); a word the vault does not
   hold is also tried as two words it does ("oncall" finds "on call"), or else as its head,
   the longest content word it ends with that the vault writes ("microservice": "service"),
@@ -237,7 +238,7 @@ def _joins(first: str, second: str) -> tuple[str, ...]:
 
     A word of one letter joins nothing ("a rounding" is not "around"), nor does a hyphenated one.
     """
-    if len(first) < 2 or len(second) < 2 or "-" in first + second:
+    if len(first) < 2 or len(second) < 2 or "-" in first + second or not ranking_words.compound(first, second):
         return ()
     # a joined form that is an irregular past ("to OK" as "took") is another
     # word, whose term ("take") the vault holds for every card that says it
