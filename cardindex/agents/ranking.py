@@ -7,7 +7,10 @@ has nothing else). A group matches a card through any of its alternatives:
   and for a short word whose plural Snowball leaves alone its other number ("SLOs", "PRs");
 - a compound with its neighbour: "dark mode" also matches "darkmode", "on call"
   "on-call"/"oncall" and "setting up" "setup", when the vault holds the joined form (a
-  one-letter word joins nothing: "a rounding" is not "around"); a word the vault does not
+  one-letter word joins nothing: "a rounding" is not "around", nor does a join that is an
+  irregular past: "to OK" is not "took", nor a function word but a particle: "red is" is not
+  "redis", `ranking_words.compound`; joining two content words, "rider app" as
+  "rider-app", it counts each no more than the word alone); a word the vault does not
   hold is also tried as two words it does ("oncall" finds "on call"), or else as its head,
   the longest content word it ends with that the vault writes ("microservice": "service"),
   at `HEAD_FACTOR`;
@@ -60,7 +63,7 @@ from typing import Any, NamedTuple
 
 from cardindex.agents import ranking_candidates, ranking_words
 from cardindex.meaning.asking import ANSWERED_BY, FRAMING_FACTOR, PAST_FACTOR, asks_the_past, framing, question_words
-from cardindex.meaning.terms import STOP, stem, word_terms
+from cardindex.meaning.terms import STOP, irregular_forms, stem, word_terms
 from cardindex.store.search_index import SearchIndex
 from cardindex.store.search_reads import FIELDS
 
@@ -153,9 +156,12 @@ def plan(index: SearchIndex, query: str) -> Plan:
         kind = kinds[w]
         if kind and df.get(kind):  # "sev1" is a sev, "tier2" a tier
             alts.append(((kind,), NUMBERED_FACTOR))
+        shared: set[tuple[str, ...]] = set()  # joined forms that also stand for a content word beside this one
         for j in (i - 1, i):
             if j in joined and df.get(joined[j]):
                 alts.append(((joined[j],), 1.0))
+                if asked[j if j < i else i + 1] in content:
+                    shared.add((joined[j],))
         counts = [_alt_df(index, a, df) for a, _ in alts]
         if not any(counts):
             alts += ranking_words.split(index, w, df) + ranking_words.typos(index, w)
@@ -169,6 +175,12 @@ def plan(index: SearchIndex, query: str) -> Plan:
         held = any(counts)
         kept = [(a, c) for a, c in zip(alts, counts, strict=True) if c]
         idfs = tuple(_idf(total, c) for _, c in kept)
+        alone = df.get(parts[0], 0)
+        if shared and alone:  # "rider app" as "rider-app" says both words, each no more than it says alone:
+            # the joined form is rarer than either, and counted in both groups it outweighed every card
+            # that writes them apart
+            idfs = tuple(min(x, _idf(total, alone)) if alt in shared else x
+                         for ((alt, _), _n), x in zip(kept, idfs, strict=True))
         # The query's weight of a word is its own (or its corrections'); an equivalent only stands in for it.
         base = [idf for ((alt, _), _n), idf in zip(kept, idfs, strict=True) if alt in own] or list(idfs)
         idf = max(base) if base else _idf(total, 0)
@@ -226,9 +238,12 @@ def _joins(first: str, second: str) -> tuple[str, ...]:
 
     A word of one letter joins nothing ("a rounding" is not "around"), nor does a hyphenated one.
     """
-    if len(first) < 2 or len(second) < 2 or "-" in first + second:
+    if len(first) < 2 or len(second) < 2 or "-" in first + second or not ranking_words.compound(first, second):
         return ()
-    return tuple(dict.fromkeys([stem(first + second), stem(stem(first) + second)]))
+    # a joined form that is an irregular past ("to OK" as "took") is another
+    # word, whose term ("take") the vault holds for every card that says it
+    irregular = irregular_forms()
+    return tuple(dict.fromkeys(stem(w) for w in (first + second, stem(first) + second) if w not in irregular))
 
 
 def _equivalents(asked: Sequence[str]) -> dict[int, list[tuple[str, ...]]]:

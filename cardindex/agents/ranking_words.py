@@ -71,11 +71,22 @@ def phrase(alt: tuple[str, ...]) -> str:
     return '"' + " ".join(alt) + '"'
 
 
+# The function words a compound is made with: "oncall", "setup", "login", "checkout", "rollback". Any other
+# ("is", "the", "we") joins nothing: "redis" is no "red is", "itself" no "it self".
+PARTICLES = frozenset(["on", "in", "up", "out", "off", "over", "down", "back", "under", "by", "after"])
+
+
+def compound(first: str, second: str) -> bool:
+    """Whether two words may be one compound: at most one a function word, and that one a particle."""
+    stops = [w for w in (first, second) if w in STOP]
+    return len(stops) < 2 and all(w in PARTICLES for w in stops)
+
+
 def split(index: SearchIndex, word: str, df: dict[str, int]) -> list[Alt]:
     """A word the vault does not hold, as two words it holds side by side ("oncall": "on call")."""
     if len(word) < 5 or "-" in word:
         return []
-    pairs = [(stem(word[:k]), stem(word[k:])) for k in range(2, len(word) - 1)]
+    pairs = [(stem(word[:k]), stem(word[k:])) for k in range(2, len(word) - 1) if compound(word[:k], word[k:])]
     df.update(index.document_frequency(t for pair in pairs for t in pair))
     best = [(index.count(phrase(p)), p) for p in pairs if df.get(p[0]) and df.get(p[1])]
     best = [b for b in best if b[0]]
