@@ -380,9 +380,9 @@ def test_hostile_text_is_scanned_in_linear_time(text: str) -> None:
     """A card is at most 1 MB; no input may make the detector quadratic (these took minutes)."""
     import time
 
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: a busy machine (other jobs, xdist workers) does not count
     find_secrets(text)
-    assert time.perf_counter() - started < 5
+    assert time.process_time() - started < 5
 
 
 def test_a_baseline_that_cannot_be_read_or_written_is_one_line(accepted_vault, run_cli) -> None:
