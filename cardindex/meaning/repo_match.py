@@ -113,14 +113,8 @@ class UnitIndex:
         absent = [s for s in wanted if s not in self.df]
         if sum(weights[s] for s in absent) > (1 - COVERED) * total and len(absent) > max(2, 0.3 * len(wanted)):
             return None  # words no passage or record has: nothing can cover the sentence
-        present = sorted((s for s in wanted if 0 < self.df.get(s, 0) <= _MAX_POSTINGS), key=lambda s: self.df[s])
-        candidates: set[int] = set()
-        for stem in present[:_CANDIDATE_STEMS]:
-            if candidates and len(candidates) + self.df[stem] > _MAX_CANDIDATES:
-                break  # the rarer stems found enough: a covering passage holds most of them
-            candidates.update(self.postings[stem])
         best: Cover | None = None
-        for i in candidates:
+        for i in self._candidates(wanted):
             shared = wanted & self.sets[i]
             if self.cores[i]:
                 found = _record_cover(wanted, shared, self.cores[i])
@@ -136,6 +130,42 @@ class UnitIndex:
             if best is None or coverage > best.coverage:
                 best = Cover(self.units[i], coverage, frozenset(wanted - shared))
         return best
+
+
+    def _candidates(self, wanted: set[str]) -> set[int]:
+        """The passages holding one of the rarest stems of `wanted`: a covering passage holds most of them."""
+        present = sorted((s for s in wanted if 0 < self.df.get(s, 0) <= _MAX_POSTINGS), key=lambda s: self.df[s])
+        candidates: set[int] = set()
+        for stem in present[:_CANDIDATE_STEMS]:
+            if candidates and len(candidates) + self.df[stem] > _MAX_CANDIDATES:
+                break  # the rarer stems found enough: a covering passage holds most of them
+            candidates.update(self.postings[stem])
+        return candidates
+
+    def docs_holding(self, stems: Sequence[str], least: float) -> dict[str, Cover]:
+        """Every docs file with a passage covering at least `least` of `stems` (by weight): its best such passage.
+
+        A repo may keep a doc more than once (an archived version, a copy in a plugin's
+        folder): a sentence of a card that copies it is each copy's, not only the one
+        `best` happens to pick.
+        """
+        wanted = set(stems)
+        if len(wanted) < MIN_SHARED:
+            return {}
+        weights = {s: self.weight(s) for s in wanted}
+        total = sum(weights.values())
+        found: dict[str, Cover] = {}
+        for i in self._candidates(wanted):
+            unit = self.units[i]
+            if unit.label:
+                continue
+            shared = wanted & self.sets[i]
+            if len(shared) < MIN_SHARED or (len(shared) < 6 and len(shared) < 0.25 * len(self.sets[i])):
+                continue
+            coverage = sum(weights[s] for s in shared) / total
+            if coverage >= least and (unit.path not in found or coverage > found[unit.path].coverage):
+                found[unit.path] = Cover(unit, coverage, frozenset(wanted - shared))
+        return found
 
 
 def _record_cover(wanted: set[str], shared: set[str], core: frozenset[str]) -> float | None:
