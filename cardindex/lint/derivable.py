@@ -441,8 +441,15 @@ def docs_text(card: Card, ctx: LintContext) -> Iterator[Hit]:
             block = block_cover(repo, list(stems))
             if block is not None and block.missing < cover.missing and not any(s[:1].isdigit() for s in block.missing):
                 cover = block
-        if cover is not None and cover.coverage >= COPIED_COVERAGE and not cover.unit.label:
-            by_doc.setdefault(cover.unit.path, []).append((sentence, cover, len(stems)))
+        if cover is not None and cover.coverage >= COPIED_COVERAGE:
+            # Each doc that holds the sentence, not only the one that holds it best: a repo that keeps a doc twice
+            # (an archived version, a plugin's copy, each reworded a little) would split a copied card's sentences
+            # between the copies, and neither would reach COPIED_SENTENCES.
+            holding = index.docs_holding(list(stems), COPIED_COVERAGE)
+            if not cover.unit.label:
+                holding.setdefault(cover.unit.path, cover)
+            for path, found in holding.items():
+                by_doc.setdefault(path, []).append((sentence, found, len(stems)))
         if cover is not None and cover.coverage >= COVERED:
             held[sentence] = cover
             continue

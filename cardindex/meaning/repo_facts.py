@@ -31,7 +31,10 @@ T = TypeVar("T")
 MAX_FILES = 20_000
 MAX_FILE_BYTES = 256_000
 MAX_COMMITS = 2_000
-MAX_UNITS = 60_000
+MAX_UNITS = 60_000  # code comments and docstrings kept as passages
+# Docs passages kept: a repo of plugins or skills keeps thousands of docs (one had 2,000 files, 211,000
+# passages), and a card that copies one of the last of them is as derivable as one copying the README.
+MAX_DOC_UNITS = 300_000
 MAX_UNIT_STEMS = 40  # a longer docs paragraph is cut into runs of sentences about this long
 _SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", "dist", "build", ".mypy_cache",
               ".pytest_cache", ".cardindex", "target", "vendor", "third_party", "third-party", "bower_components",
@@ -308,7 +311,7 @@ def load_repo_facts(root: Path, vault: Path) -> RepoFacts:
         except OSError:
             continue
         if kind == "doc":
-            if len(units) < MAX_UNITS:
+            if len(units) < MAX_DOC_UNITS:
                 units.extend(_doc_units(rel, text))
         elif kind == "config":
             read = reader(rel)
@@ -324,6 +327,8 @@ def load_repo_facts(root: Path, vault: Path) -> RepoFacts:
                     name = m.group(1)
                     if len(name) >= 4 and name not in symbols:
                         symbols[name] = Symbol(rel, text.count("\n", 0, m.start(1)) + 1, "code")
+    # The config records come after the docs and are never cut by the docs' cap.
+    del units[MAX_DOC_UNITS:]
     units.extend(record_unit(r) for r in records if r.kind != "constant")
     log = _log(root)
     commits = [tuple(line.split("\0", 1)) for line in log.splitlines() if "\0" in line]
@@ -336,7 +341,7 @@ def load_repo_facts(root: Path, vault: Path) -> RepoFacts:
     by_name: dict[str, list[str]] = defaultdict(list)
     for name in [*files, *dirs]:
         by_name[name.rsplit("/", 1)[-1]].append(name)
-    return RepoFacts(root, frozenset(files), frozenset(dirs), symbols, units[:MAX_UNITS], records, code.digest(), pairs,
+    return RepoFacts(root, frozenset(files), frozenset(dirs), symbols, units, records, code.digest(), pairs,
                      subjects, dict(subject_index), dict(by_name), comments[:MAX_UNITS])
 
 

@@ -10,6 +10,7 @@ content words is. Pure functions of the repo's facts, built once per run.
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections import defaultdict
 from collections.abc import Sequence
@@ -24,12 +25,14 @@ MIN_SHARED = 3  # content stems in common, at the least
 _CANDIDATE_STEMS = 3  # passages are looked up by this many of the sentence's rarest stems
 _MAX_POSTINGS = 4_000  # a stem in more passages than this is no use for finding candidates
 _MAX_CANDIDATES = 1_500
+_KIN_ROOT = 5  # letters two stems of one word family share, at the least ...
+_KIN_SUFFIX = 3  # ... and the most by which they differ
 
 
 # Light verbs, prepositions and the conjunctions and quantifiers the stop list keeps: a sentence rewording a
 # passage brings its own ("goes through", "has to", "if … also …"); none of them says what the repo records.
 LIGHT = frozenset(content_stems("has have had having go goes went gone going through get gets got onto within across use uses "
-                                "using give gives gave given giving if whenever while also just any both ever already"))
+                                "using give gives gave given giving if whenever while also just any both ever already over once"))
 
 
 def claim_stems(text: str) -> set[str]:
@@ -91,6 +94,8 @@ class UnitIndex:
         self.df = {stem: len(ids) for stem, ids in self.postings.items()}
         self._top = math.log(len(units) + 1) + 1
         self._weights: dict[str, float] = {}
+        self._sorted: list[str] = []
+        self._kin: dict[str, str] = {}
 
     def plain(self) -> tuple[dict[str, list[int]], list[int]]:
         """The postings and lengths, in marshal's types (the units are the caller's to keep)."""
@@ -103,9 +108,34 @@ class UnitIndex:
             found = self._weights[stem] = self._top if df == 0 else math.log((len(self.units) + 1) / (df + 1)) + 1
         return found
 
+    def kin(self, stem: str) -> str:
+        """`stem`, or the stem of the same word family the passages use when they never use `stem` itself.
+
+        Snowball leaves some derivations apart ("departs" depart, "departure" departur): a
+        sentence saying with a verb what a passage says with its noun meets it by the stem
+        that begins the other (or that it begins), when the two differ by a suffix of at most
+        `_KIN_SUFFIX` letters and share at least `_KIN_ROOT`; the nearest in length wins.
+        """
+        if stem in self.df or len(stem) < _KIN_ROOT or not stem.isalpha():
+            return stem
+        found = self._kin.get(stem)
+        if found is None:
+            if not self._sorted:
+                self._sorted = sorted(self.df)
+            keys = self._sorted
+            options = [stem[:n] for n in range(len(stem) - 1, max(_KIN_ROOT, len(stem) - _KIN_SUFFIX) - 1, -1)
+                       if stem[:n] in self.df]
+            at = bisect.bisect_left(keys, stem)
+            while at < len(keys) and keys[at].startswith(stem) and not options:
+                if len(keys[at]) - len(stem) <= _KIN_SUFFIX and keys[at].isalpha():
+                    options.append(keys[at])
+                at += 1
+            found = self._kin[stem] = min(options, key=lambda k: (abs(len(k) - len(stem)), k)) if options else stem
+        return found
+
     def best(self, stems: Sequence[str]) -> Cover | None:
         """The passage covering most of `stems` (by weight), if it shares at least `MIN_SHARED` of them."""
-        wanted = set(stems)
+        wanted = {self.kin(s) for s in stems}
         if len(wanted) < MIN_SHARED:
             return None
         weights = {s: self.weight(s) for s in wanted}
@@ -113,14 +143,8 @@ class UnitIndex:
         absent = [s for s in wanted if s not in self.df]
         if sum(weights[s] for s in absent) > (1 - COVERED) * total and len(absent) > max(2, 0.3 * len(wanted)):
             return None  # words no passage or record has: nothing can cover the sentence
-        present = sorted((s for s in wanted if 0 < self.df.get(s, 0) <= _MAX_POSTINGS), key=lambda s: self.df[s])
-        candidates: set[int] = set()
-        for stem in present[:_CANDIDATE_STEMS]:
-            if candidates and len(candidates) + self.df[stem] > _MAX_CANDIDATES:
-                break  # the rarer stems found enough: a covering passage holds most of them
-            candidates.update(self.postings[stem])
         best: Cover | None = None
-        for i in candidates:
+        for i in self._candidates(wanted):
             shared = wanted & self.sets[i]
             if self.cores[i]:
                 found = _record_cover(wanted, shared, self.cores[i])
@@ -136,6 +160,42 @@ class UnitIndex:
             if best is None or coverage > best.coverage:
                 best = Cover(self.units[i], coverage, frozenset(wanted - shared))
         return best
+
+
+    def _candidates(self, wanted: set[str]) -> set[int]:
+        """The passages holding one of the rarest stems of `wanted`: a covering passage holds most of them."""
+        present = sorted((s for s in wanted if 0 < self.df.get(s, 0) <= _MAX_POSTINGS), key=lambda s: self.df[s])
+        candidates: set[int] = set()
+        for stem in present[:_CANDIDATE_STEMS]:
+            if candidates and len(candidates) + self.df[stem] > _MAX_CANDIDATES:
+                break  # the rarer stems found enough: a covering passage holds most of them
+            candidates.update(self.postings[stem])
+        return candidates
+
+    def docs_holding(self, stems: Sequence[str], least: float) -> dict[str, Cover]:
+        """Every docs file with a passage covering at least `least` of `stems` (by weight): its best such passage.
+
+        A repo may keep a doc more than once (an archived version, a copy in a plugin's
+        folder): a sentence of a card that copies it is each copy's, not only the one
+        `best` happens to pick.
+        """
+        wanted = {self.kin(s) for s in stems}
+        if len(wanted) < MIN_SHARED:
+            return {}
+        weights = {s: self.weight(s) for s in wanted}
+        total = sum(weights.values())
+        found: dict[str, Cover] = {}
+        for i in self._candidates(wanted):
+            unit = self.units[i]
+            if unit.label:
+                continue
+            shared = wanted & self.sets[i]
+            if len(shared) < MIN_SHARED or (len(shared) < 6 and len(shared) < 0.25 * len(self.sets[i])):
+                continue
+            coverage = sum(weights[s] for s in shared) / total
+            if coverage >= least and (unit.path not in found or coverage > found[unit.path].coverage):
+                found[unit.path] = Cover(unit, coverage, frozenset(wanted - shared))
+        return found
 
 
 def _record_cover(wanted: set[str], shared: set[str], core: frozenset[str]) -> float | None:
