@@ -94,8 +94,9 @@ def _watch(vault: Vault, watcher: Watcher, formatter: Formatter, *, debounce: fl
                 _say(f"error: the vault folder {vault.root} is gone; stopped watching")
                 return 1
             now = today()
+            named = trigger.take()
             try:
-                fresh, cards, change = watcher.refresh(now)
+                fresh, cards, change = watcher.refresh(now, named)
                 _say(change.summary(first=False))
                 changed = set(change.added) | set(change.changed)
                 _show(formatter, lint_cards(fresh, cards, [c for c in cards if c.path in changed], now))
