@@ -218,3 +218,28 @@ def test_watch_process_follows_a_save_with_narrowed_passes(tmp_path: Path, run_c
         proc.terminate()
         proc.communicate(timeout=30)
     assert index_text(root) == whole(root)
+
+
+def test_the_observer_names_the_card_files_it_saw(tmp_path: Path) -> None:
+    from cardindex.agents.watch import start_observer
+
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "old.md").write_text(card("An old card", "Old body."), encoding="utf-8")
+    got: list[list[str] | None] = []
+    observer, _ = start_observer(tmp_path, lambda: got.append(["on_change"]), index_name="INDEX.md", poll=False,
+                                 on_cards=got.append)
+    try:
+        save(tmp_path / "sub" / "old.md", card("An old card, edited", "Old body, edited."))
+        deadline = time.monotonic() + 30
+        while ["sub/old.md"] not in got and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert ["sub/old.md"] in got
+        assert ["on_change"] not in got
+        (tmp_path / "newdir").mkdir()
+        deadline = time.monotonic() + 30
+        while None not in got and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert None in got  # a folder: the whole vault
+    finally:
+        observer.stop()
+        observer.join(timeout=30)

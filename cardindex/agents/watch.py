@@ -212,11 +212,12 @@ class WatchdogLog(logging.Handler):
             self.on_change()  # events were dropped: rebuild from disk to catch what they said
 
 
-def start_observer(root: Path, on_change: Callable[[list[str] | None], None], *, index_name: str,
-                   poll: bool) -> tuple[BaseObserver, str | None]:
+def start_observer(root: Path, on_change: Callable[[], None], *, index_name: str, poll: bool,
+                   on_cards: Callable[[list[str] | None], None] | None = None) -> tuple[BaseObserver, str | None]:
     """Watch `root` recursively; returns the running observer and, on fallback, why it polls.
 
-    `on_change` gets the card files an event names, or None when it names more (`EventFilter.card_paths`).
+    `on_cards`, when given, is called instead of `on_change` with the card files an event names, or None when
+    it names more (`EventFilter.card_paths`).
 
     Uses the OS's notifications (inotify) unless `poll`; when inotify's limits are hit
     it falls back to polling and says so, with how to raise the limit.
@@ -240,7 +241,10 @@ def start_observer(root: Path, on_change: Callable[[list[str] | None], None], *,
     class Handler(FileSystemEventHandler):
         def on_any_event(self, event: FileSystemEvent) -> None:
             if events.relevant(event.event_type, event.is_directory, event.src_path, event.dest_path):
-                on_change(events.card_paths(event.is_directory, event.src_path, event.dest_path))
+                if on_cards is None:
+                    on_change()
+                else:
+                    on_cards(events.card_paths(event.is_directory, event.src_path, event.dest_path))
 
     wanted: list[type[FileSystemEvent]] = [
         FileCreatedEvent, FileDeletedEvent, FileModifiedEvent, FileMovedEvent, FileClosedEvent,

@@ -79,7 +79,8 @@ def _watch(vault: Vault, watcher: Watcher, formatter: Formatter, *, debounce: fl
     observer = None
     try:
         try:
-            observer, fallback = start_observer(vault.root, trigger.poke, index_name=vault.index_name, poll=poll)
+            observer, fallback = start_observer(vault.root, trigger.poke, index_name=vault.index_name, poll=poll,
+                                                on_cards=trigger.poke)
         except OSError as exc:
             raise UsageError(f"cannot watch {vault.root}: {exc.strerror or exc}") from None
         if fallback:
