@@ -44,6 +44,7 @@ from cardindex.store.loading import load
 from cardindex.store.parse_cache import ParseCache
 from cardindex.store.stats import compact
 from cardindex.store.vault import EDITOR_TEMP_NAMES, NOT_CARDS, STATE_DIR, Vault
+from cardindex.store.vault_find import valid_name
 
 if TYPE_CHECKING:
     from watchdog.observers.api import BaseObserver
@@ -307,9 +308,9 @@ class Change(NamedTuple):
         return f"index: {', '.join(parts)}, {self.index_name} {state}"
 
 
-# The last pass's cards as on disk and, for each listed card file, its place among them and its file; until a
-# pass needs them, the vault that listed them instead.
-_Last = tuple[dict[str, tuple[int, str]] | None, list[Card], Vault | None]
+# The last pass's cards as on disk, each card's place among them (made when a pass first needs it), and whether
+# that pass read only the files events named.
+_Last = tuple[dict[str, int] | None, list[Card], bool]
 
 
 class Watcher:
@@ -325,8 +326,8 @@ class Watcher:
         if self._cache is not None:
             self._cache.keep_cards()
         self._due: tuple[Vault, list[Card], dt.date, str | None] | None = None  # the last pass, for `remember_ranking`
-        # The last pass's cards as on disk, and where each listed card file is (path -> (its place, its file)), for
-        # a pass that reads only the files events named; None: the next pass lists the whole vault.
+        # The last pass's (`_Last`), for a pass that reads only the files events named; None: the next pass lists
+        # the whole vault.
         self._last: _Last | None = None
         self.narrowed = 0  # passes that read only the named files (for tests and benchmarks)
 
@@ -367,18 +368,15 @@ class Watcher:
                   last: _Last) -> _Last | None:
         """The vault's cards with only the files `changed` read again (and where each is), or None when a whole
         listing is needed."""
-        where, cards, listed = last
-        if where is None:
-            assert listed is not None
-            files = {rel: entry.path for rel, entry in listed.listing()}
-            where = {card.path: (i, files[card.path]) for i, card in enumerate(cards) if card.path in files}
+        where, cards, _ = last
+        if where is None:  # a listed file's path is the vault's joined with its own (`Vault._walk`)
+            where = {card.path: i for i, card in enumerate(cards)}
         found = []
         for rel in sorted(changed):
-            spot = where.get(rel)
-            if spot is None:
-                return None  # not listed last time: a new card, or one not read then
+            if rel not in where or not valid_name(rel):
+                return None  # not listed last time (a new card, one not read then), or misnamed
             try:
-                st = os.stat(spot[1])
+                st = os.stat(os.path.join(vault.root, rel))
             except OSError:
                 return None  # gone (or moved): the listing changed
             if not stat.S_ISREG(st.st_mode):
@@ -389,8 +387,8 @@ class Watcher:
         for card in load(str(vault.root), found, self._cache, save=False):  # the next whole pass saves the cache
             if card is None:
                 return None
-            now[where[card.path][0]] = card
-        return where, now, None
+            now[where[card.path]] = card
+        return where, now, True
 
     def _refresh(self, today: dt.date, changed_files: Collection[str] | None,
                  last: _Last | None) -> tuple[Vault, list[Card], Change]:
@@ -408,7 +406,7 @@ class Watcher:
                 cards = narrowed[1]
             else:
                 cards = vault.cards
-                narrowed = (None, cards, vault)
+                narrowed = (None, cards, False)
             for card in cards:  # one loop: at 10k cards, each extra one costs milliseconds of latency
                 state = now[card.path] = (card.text, card.problems)
                 before = seen.get(card.path)
@@ -424,7 +422,7 @@ class Watcher:
             # fingerprint of every card is taken after INDEX.md is written (`remember_ranking`).
             result = index.write(vault, today, cards=shown if shown is not None else cards)
             self._due = (vault, cards, today, index.read_index(vault)) if shown is None and self.use_cache else None
-        if narrowed[2] is None:
+        if narrowed[2]:
             self.narrowed += 1
         self._last = narrowed  # the pass is done: the next one may start from it
         removed = sorted(path for path in seen if path not in now)
