@@ -1,11 +1,17 @@
 """The engine of `cards watch`: which file events matter, a debounced wake-up, one pass.
 
 A pass rebuilds from disk with the vault's own loader and index writer, under the vault
-lock, never from the event list: editors' save dances (rename over, delete and create,
-vim's `4913` probe), folder moves and other `cards` processes all end in the index
-`cards index` would write. One difference: a card that stops parsing keeps its last
-good entry until it parses again, so a half-typed edit does not drop a fact from the
-index an agent reads.
+lock: editors' save dances (rename over, delete and create, vim's `4913` probe), folder
+moves and other `cards` processes all end in the index `cards index` would write. One
+difference: a card that stops parsing keeps its last good entry until it parses again, so
+a half-typed edit does not drop a fact from the index an agent reads.
+
+The event list only narrows what a pass reads: when every event since the last pass names
+a card file the last pass listed, and each is still a regular file, the pass reads those
+files and keeps the other cards as the last pass left them (the listing cannot have changed
+without an event naming a new or gone path, or a folder). Anything else (a folder's event,
+the config, a path not listed before, a file gone, a dropped event queue, a failed pass)
+makes the next pass list and stat the whole vault again.
 
 watchdog is imported only inside `start_observer`, never when this module loads.
 """
@@ -19,9 +25,10 @@ import gc
 import logging
 import os
 import select
+import stat
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -33,8 +40,11 @@ from cardindex.lint.registry import selected
 from cardindex.lint.runner import lint_one
 from cardindex.store.card import Card
 from cardindex.store.config import CONFIG_FILE
+from cardindex.store.loading import load
 from cardindex.store.parse_cache import ParseCache
+from cardindex.store.stats import compact
 from cardindex.store.vault import EDITOR_TEMP_NAMES, NOT_CARDS, STATE_DIR, Vault
+from cardindex.store.vault_find import valid_name
 
 if TYPE_CHECKING:
     from watchdog.observers.api import BaseObserver
@@ -79,6 +89,18 @@ class EventFilter:
     def relevant(self, event_type: str, is_directory: bool, *paths: str | bytes) -> bool:
         if event_type not in EVENT_TYPES or (is_directory and event_type == "modified"):
             return False  # a folder's "modified" is only its listing changing: the file events say more
+        return bool(self._mattering(is_directory, paths))
+
+    def card_paths(self, is_directory: bool, *paths: str | bytes) -> list[str] | None:
+        """The vault-relative card files a relevant event names, or None when it names more than card files
+        (a folder, the vault itself, the config): then only a whole listing says what changed."""
+        found = self._mattering(is_directory, paths)
+        if is_directory or any(rel in ("", CONFIG_FILE) for rel in found):
+            return None
+        return found
+
+    def _mattering(self, is_directory: bool, paths: Iterable[str | bytes]) -> list[str]:
+        found = []
         for raw in paths:
             path = os.fsdecode(raw)
             if not path:
@@ -90,8 +112,8 @@ class EventFilter:
             else:
                 continue
             if matters(rel, is_directory=is_directory, index_name=self.index_name):
-                return True
-        return False
+                found.append(rel)
+        return found
 
 
 # ------------------------------------------------------------------ waking up, debounced
@@ -116,8 +138,10 @@ class Trigger:
         self._first: float | None = None
         self._last = 0.0
         self._closed = False
+        self._paths: set[str] | None = None  # the card files named since `take`; None: something else changed
 
-    def poke(self) -> None:
+    def poke(self, paths: Iterable[str] | None = None) -> None:
+        """The vault changed: at the card files `paths` (vault-relative) only, or, with None, anywhere."""
         now = time.monotonic()
         with self._lock:
             if self._closed:
@@ -125,6 +149,10 @@ class Trigger:
             if self._first is None:
                 self._first = now
             self._last = now
+            if paths is None:
+                self._paths = None
+            elif self._paths is not None:
+                self._paths.update(paths)
             with contextlib.suppress(BlockingIOError):  # the pipe is full: a wake-up is pending anyway
                 os.write(self.wakeup_fd, b"\0")
 
@@ -147,6 +175,13 @@ class Trigger:
                 while os.read(self._read, 512):
                     pass
         return False
+
+    def take(self) -> set[str] | None:
+        """The card files named since the last `take` (None: a change anywhere, or the first call); the next
+        call starts afresh. Call it when `wait` returns True, before the pass reads the disk."""
+        with self._lock:
+            found, self._paths = self._paths, set()
+        return found
 
     def close(self) -> None:
         with self._lock:
@@ -178,8 +213,12 @@ class WatchdogLog(logging.Handler):
             self.on_change()  # events were dropped: rebuild from disk to catch what they said
 
 
-def start_observer(root: Path, on_change: Callable[[], None], *, index_name: str, poll: bool) -> tuple[BaseObserver, str | None]:
+def start_observer(root: Path, on_change: Callable[[], None], *, index_name: str, poll: bool,
+                   on_cards: Callable[[list[str] | None], None] | None = None) -> tuple[BaseObserver, str | None]:
     """Watch `root` recursively; returns the running observer and, on fallback, why it polls.
+
+    `on_cards`, when given, is called instead of `on_change` with the card files an event names, or None when
+    it names more (`EventFilter.card_paths`).
 
     Uses the OS's notifications (inotify) unless `poll`; when inotify's limits are hit
     it falls back to polling and says so, with how to raise the limit.
@@ -203,7 +242,10 @@ def start_observer(root: Path, on_change: Callable[[], None], *, index_name: str
     class Handler(FileSystemEventHandler):
         def on_any_event(self, event: FileSystemEvent) -> None:
             if events.relevant(event.event_type, event.is_directory, event.src_path, event.dest_path):
-                on_change()
+                if on_cards is None:
+                    on_change()
+                else:
+                    on_cards(events.card_paths(event.is_directory, event.src_path, event.dest_path))
 
     wanted: list[type[FileSystemEvent]] = [
         FileCreatedEvent, FileDeletedEvent, FileModifiedEvent, FileMovedEvent, FileClosedEvent,
@@ -266,6 +308,11 @@ class Change(NamedTuple):
         return f"index: {', '.join(parts)}, {self.index_name} {state}"
 
 
+# The last pass's cards as on disk, each card's place among them (made when a pass first needs it), and whether
+# that pass read only the files events named.
+_Last = tuple[dict[str, int] | None, list[Card], bool]
+
+
 class Watcher:
     """Remembers the cards between passes: what changed, and each card's last good version."""
 
@@ -279,6 +326,10 @@ class Watcher:
         if self._cache is not None:
             self._cache.keep_cards()
         self._due: tuple[Vault, list[Card], dt.date, str | None] | None = None  # the last pass, for `remember_ranking`
+        # The last pass's (`_Last`), for a pass that reads only the files events named; None: the next pass lists
+        # the whole vault.
+        self._last: _Last | None = None
+        self.narrowed = 0  # passes that read only the named files (for tests and benchmarks)
 
     def remember_ranking(self) -> None:
         """Keep the last pass's INDEX.md ranking for the next `cards add` (`index.ranking_later`), once, after the
@@ -295,20 +346,52 @@ class Watcher:
         with contextlib.suppress(LockTimeout), vault.lock():  # a writer at work: its own render keeps one
             remember(vault, today, cards, written)
 
-    def refresh(self, today: dt.date) -> tuple[Vault, list[Card], Change]:
-        """Bring the index up to date from disk; return the vault, its cards as on disk, and the change."""
+    def refresh(self, today: dt.date, changed: Collection[str] | None = None) -> tuple[Vault, list[Card], Change]:
+        """Bring the index up to date from disk; return the vault, its cards as on disk, and the change.
+
+        `changed`: the only card files (vault-relative) that changed since the last pass, as the events named
+        them (`Trigger.take`); None lists and stats the whole vault.
+        """
         # A pass allocates several objects per card and makes no cycles; with the collector
         # on, it walks every card kept from earlier passes too (about 0.1 s at 10k cards),
         # in the time between a save and the new INDEX.md.
         collecting = gc.isenabled()
         gc.disable()
+        last, self._last = self._last, None  # a pass that fails leaves the next one to list the vault
         try:
-            return self._refresh(today)
+            return self._refresh(today, changed, last)
         finally:
             if collecting:
                 gc.enable()
 
-    def _refresh(self, today: dt.date) -> tuple[Vault, list[Card], Change]:
+    def _narrowed(self, vault: Vault, changed: Collection[str],
+                  last: _Last) -> _Last | None:
+        """The vault's cards with only the files `changed` read again (and where each is), or None when a whole
+        listing is needed."""
+        where, cards, _ = last
+        if where is None:  # a listed file's path is the vault's joined with its own (`Vault._walk`)
+            where = {card.path: i for i, card in enumerate(cards)}
+        found = []
+        for rel in sorted(changed):
+            if rel not in where or not valid_name(rel):
+                return None  # not listed last time (a new card, one not read then), or misnamed
+            try:
+                st = os.stat(os.path.join(vault.root, rel))
+            except OSError:
+                return None  # gone (or moved): the listing changed
+            if not stat.S_ISREG(st.st_mode):
+                return None
+            found.append((rel, compact(st)))
+        assert self._cache is not None
+        now = list(cards)
+        for card in load(str(vault.root), found, self._cache, save=False):  # the next whole pass saves the cache
+            if card is None:
+                return None
+            now[where[card.path]] = card
+        return where, now, True
+
+    def _refresh(self, today: dt.date, changed_files: Collection[str] | None,
+                 last: _Last | None) -> tuple[Vault, list[Card], Change]:
         vault = Vault(self.root, use_cache=self.use_cache, parse_cache=self._cache)
         seen = self._seen
         now: dict[str, tuple[str, tuple[object, ...]]] = {}
@@ -316,7 +399,14 @@ class Watcher:
         changed: list[Card] = []
         broken: list[Card] = []
         with vault.lock():  # the lock `cards add`, `cards index` and consolidate take
-            cards = vault.cards
+            narrowed = None
+            if changed_files is not None and last is not None and self._cache is not None:
+                narrowed = self._narrowed(vault, changed_files, last)
+            if narrowed is not None:
+                cards = narrowed[1]
+            else:
+                cards = vault.cards
+                narrowed = (None, cards, False)
             for card in cards:  # one loop: at 10k cards, each extra one costs milliseconds of latency
                 state = now[card.path] = (card.text, card.problems)
                 before = seen.get(card.path)
@@ -332,6 +422,9 @@ class Watcher:
             # fingerprint of every card is taken after INDEX.md is written (`remember_ranking`).
             result = index.write(vault, today, cards=shown if shown is not None else cards)
             self._due = (vault, cards, today, index.read_index(vault)) if shown is None and self.use_cache else None
+        if narrowed[2]:
+            self.narrowed += 1
+        self._last = narrowed  # the pass is done: the next one may start from it
         removed = sorted(path for path in seen if path not in now)
         self._seen = now
         for path in removed:

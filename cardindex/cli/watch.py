@@ -79,7 +79,8 @@ def _watch(vault: Vault, watcher: Watcher, formatter: Formatter, *, debounce: fl
     observer = None
     try:
         try:
-            observer, fallback = start_observer(vault.root, trigger.poke, index_name=vault.index_name, poll=poll)
+            observer, fallback = start_observer(vault.root, trigger.poke, index_name=vault.index_name, poll=poll,
+                                                on_cards=trigger.poke)
         except OSError as exc:
             raise UsageError(f"cannot watch {vault.root}: {exc.strerror or exc}") from None
         if fallback:
@@ -94,8 +95,9 @@ def _watch(vault: Vault, watcher: Watcher, formatter: Formatter, *, debounce: fl
                 _say(f"error: the vault folder {vault.root} is gone; stopped watching")
                 return 1
             now = today()
+            named = trigger.take()
             try:
-                fresh, cards, change = watcher.refresh(now)
+                fresh, cards, change = watcher.refresh(now, named)
                 _say(change.summary(first=False))
                 changed = set(change.added) | set(change.changed)
                 _show(formatter, lint_cards(fresh, cards, [c for c in cards if c.path in changed], now))
