@@ -47,18 +47,19 @@ from cardindex.lifecycle.decide import (
     change,
     components,
     contradicting,
-    facts_restated,
     own_values,
 )
 from cardindex.lifecycle.evidence import (
     NEVER,
     best,
-    each_says_more,
     evidence_order,
     first_line,
     one_word_swapped,
     swapped,
 )
+from cardindex.lifecycle.union import SECTION, Union, union
+from cardindex.meaning.documents import REASON as DOCUMENT_REASON
+from cardindex.meaning.documents import document
 from cardindex.meaning.restatement import REASON as REWORDED
 from cardindex.meaning.similarity import Pair, find_pairs, measured_change
 from cardindex.meaning.slots import scope_of
@@ -112,6 +113,7 @@ class Planner:
         self.decisions: list[Decision] = []
         self.merges: list[Merge] = []
         self._edits: dict[str, dict[str, Any]] = {}
+        self._bodies: dict[str, str] = {}  # a canonical card's body with what the cards merged into it add
         self._retired: dict[str, dict[str, Any]] = {}
         self._why: dict[str, list[tuple[str, str]]] = defaultdict(list)
         self._by_path = {c.path: c for c in self.cards}
@@ -144,6 +146,14 @@ class Planner:
             return
         self._why[card.path].append((action, reason))
 
+    def _merged_body(self, card: Card) -> Card:
+        """The card as this plan leaves its body (an earlier merge may have added to it)."""
+        body = self._bodies.get(card.path)
+        return card if body is None else card._replace(text=card.text[:card.body_offset] + body)
+
+    def _set_body(self, card: Card, body: str) -> None:
+        self._bodies[card.path] = body
+
     def _ids(self, card: Card, field: str) -> list[str]:
         """A field of ids as this plan leaves it (its pending edit, else the card's own)."""
         pending = self._edits.get(card.path, {})
@@ -161,7 +171,8 @@ class Planner:
     def _step(self, path: str, op: str, updates: dict[str, Any]) -> Step:
         why = self._why[path]
         action = "+".join(_unique(a for a, _ in why))
-        return Step(self._by_path[path], op, updates, action, "; ".join(_unique(r for _, r in why)))
+        return Step(self._by_path[path], op, updates, action, "; ".join(_unique(r for _, r in why)),
+                    self._bodies.get(path) if op == "edit" else None)
 
     # ---------------------------------------------------------------- the plan
 
@@ -209,9 +220,10 @@ class Planner:
                 return False  # "... runs on unittest" / "... runs on vitest": another value, whatever its case
             wa, wb = words(f"{a.description}\n{a.body}"), words(f"{b.description}\n{b.body}")
             if wa.values or wb.values:  # the same names and numbers, and no other word for the value
-                return wa.values == wb.values and not each_says_more(a, b)
+                return wa.values == wb.values  # what each says beyond them, the merge keeps (`union`)
             return pair.kind == "duplicate" and not (set(wa.tokens) - set(wb.tokens) and set(wb.tokens) - set(wa.tokens))
-        return pair.kind == "duplicate" and (not each_says_more(a, b) or facts_restated(a, b))
+        # Each may say more than the other (its own reasons, its own steps): the merge keeps both texts (`union`).
+        return pair.kind == "duplicate"
 
     def retire_by_time(self) -> None:
         for card in self.cards:
@@ -341,6 +353,9 @@ class Planner:
             a, b = pair.a, pair.b
             if self.gone(a) or self.gone(b):
                 continue
+            if document(a) and document(b):  # two long notes on one subject: each names its own things, and
+                edges.append((a, b))          # a word such as "changed" in one is no change of the other's value
+                continue
             told = change(a, b)
             if told is not None:
                 if self.in_window(a, b):
@@ -357,10 +372,16 @@ class Planner:
             self.against |= contradicting(members, self.multi_valued)
             clean = {c.path for c in members if not any(self._contradicts(c, m) for m in members)}
             for part in components((a, b) for a, b in edges if a.path in clean and b.path in clean):
-                top = canonical(part)
+                top = self._container(part) or canonical(part)
                 merged = [c for c in part if c is not top]
                 if merged:
-                    self.merge(top, merged, "the same fact in other words")
+                    two = self.pair(*part) if len(part) == 2 else None
+                    said = two.detail if two is not None and two.reason == DOCUMENT_REASON else None
+                    self.merge(top, merged, said or "the same fact in other words")
+
+    def _container(self, part: list[Card]) -> Card | None:
+        pair = self.pair(*part) if len(part) == 2 else None
+        return None if pair is None else container(pair)
 
     def replace(self, told: Change, why: str) -> None:
         """The newer card said it changed the value: it supersedes the older one (a locked one: a conflict)."""
@@ -378,6 +399,13 @@ class Planner:
         merged = [c for c in merged if not c.locked and not self.gone(c)]
         if not merged:
             return
+        # The canonical card keeps its text and gains what the others add (a locked one is never
+        # edited: the archived copies keep theirs). One card of bounded size, or no merge.
+        joined = None if canonical.locked else union(self._merged_body(canonical), merged)
+        if joined is not None and joined.refused:
+            self.decisions.append(Decision("keep", canonical.id, tuple(m.id for m in merged),
+                                           f"{reason}, but {joined.refused}: merge by hand"))
+            return
         cluster = [canonical, *merged]
         ids = [m.id for m in merged]
         updates: dict[str, Any] = {
@@ -389,6 +417,9 @@ class Planner:
         if replaced:  # what the merged cards had replaced, the canonical one now replaces
             updates["supersedes"] = id_value(_unique([*self._ids(canonical, "supersedes"), *replaced]))
         updates.update(merged_fields(canonical, cluster))
+        if joined is not None and joined.body is not None:
+            self._set_body(canonical, joined.body)
+            reason = f"{reason}; it keeps what each adds, under \"{SECTION.strip()} …\""
         self._edit(canonical, updates, "merge", f"absorbed {', '.join(ids)}: {reason}")
         for card in merged:
             self._merged_into[card.path] = canonical
@@ -418,7 +449,8 @@ class Planner:
         detail = redact_words(pair.detail, a.text, b.text, pair.a.text, pair.b.text,
                               *(copy.text for copy in [copy] if copy))  # it quotes words
         later = evidence_order(newer) != evidence_order(older)
-        told = None if by_time and later else change(a, b)
+        # A change signal in a long note ("formerly", "changed" somewhere in its history) is not a change of the slot.
+        told = None if (by_time and later) or (document(a) and document(b)) else change(a, b)
         if by_time and later and not older.locked:
             self.supersede(older, [newer], detail)
         elif told is not None:
@@ -457,6 +489,23 @@ class Planner:
                 reason = f"the other side ({', '.join(partners)}) is no longer live"
                 self._edit(card, {"status": None, "conflicts_with": None}, "resolve", reason)
                 self.decisions.append(Decision("resolve", card.id, tuple(partners), reason))
+
+
+def container(pair: Pair) -> Card | None:
+    """The long card of a pair where one part of it states the short one again: it keeps its text.
+
+    Merged the other way, a short rule would take in a whole note about something larger.
+    """
+    long = [c for c in (pair.a, pair.b) if document(c) is not None]
+    return long[0] if pair.reason == DOCUMENT_REASON and len(long) == 1 else None
+
+
+def merged_pair(pair: Pair) -> tuple[Card, Union]:
+    """The card a duplicate pair merges into, and its text with what the other adds: what
+    consolidation does with the pair, as lint says it (`lint.similar.duplicate`)."""
+    top = container(pair) or (pair.a if pair.a.locked else pair.b if pair.b.locked else canonical([pair.a, pair.b]))
+    other = pair.b if top is pair.a else pair.a
+    return top, (Union(None, 0, None) if top.locked else union(top, [other]))
 
 
 def plan(cards: Sequence[Card], *, now: dt.date, multi_valued: frozenset[str] = frozenset(),

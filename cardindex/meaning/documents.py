@@ -124,8 +124,8 @@ UNIT_HELD = 0.5  # of a unit's words that one unit of the other document has, fo
 def units_held(a: Document, b: Document) -> float:
     """The share of `a`'s units that some unit of `b` says again (most of its words in one unit).
 
-    A merge keeps one card's text: when either of two documents has a unit the other does
-    not say, a merge would put it out of sight (`lifecycle.decide.documents_differ`).
+    Two documents that each hold units the other does not say are two notes on one subject
+    (`Documents`); a merge keeps both (`lifecycle.union` measures the same way).
     """
     if not a.units:
         return 1.0

@@ -1,0 +1,230 @@
+"""A merge that loses nothing from the live card: the canonical text, and what the others add.
+
+Two cards that state one fact rarely say it the same way: each feedback card on one rule
+has its own reasons and its own steps. Archiving one of them would put those out of
+sight, so the canonical card keeps its text and gains, under a marked section per merged
+card ("## Merged from ID"), the blocks of the other that it does not already say:
+
+- a body is cut into **blocks**: paragraphs, list items (with their continuation lines),
+  headings, tables, code fences (`blocks`);
+- a block is **said** by the canonical card when one of its blocks (or its description)
+  holds most of the block's words (`meaning.documents.UNIT_HELD`, the measure that tells
+  two documents apart); a paragraph not said as a whole keeps only its sentences not said;
+  a table keeps its head and the rows not said; code is said only when it is there verbatim;
+  a heading comes along only with something kept under it;
+- the merged card's description comes first when the canonical card does not say it.
+
+The result must stay one card of bounded size: at most `MAX_ADDED` characters more, and
+at most `MAX_BODY` in all (a long card that gains nothing merges as before); a union past
+them is no merge (`Union.refused` says why) and is left to the user, as lint reports it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from cardindex.meaning.documents import MIN_UNIT_WORDS, UNIT_HELD
+from cardindex.meaning.words import words
+from cardindex.store.card import Card
+
+MAX_ADDED = 2000  # characters a merge may add to the canonical body
+MAX_BODY = 6000  # characters of a merged body, unless the canonical one is already longer
+SECTION = "## Merged from "
+
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+_BULLET = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+")
+_HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
+_LEAD = re.compile(r":\W*$")  # a paragraph that introduces what follows ("**How to apply:**", "All sessions share:")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(\[])")
+
+
+class Block(NamedTuple):
+    kind: str  # paragraph, item, heading, table, code
+    text: str  # as written (a heading: its line; a table: its lines)
+    level: int = 0  # a heading's level
+
+
+class Union(NamedTuple):
+    """The canonical body with what the merged cards add (None: they add nothing), or why it is refused."""
+
+    body: str | None
+    added: int  # characters added
+    refused: str | None
+
+
+def blocks(body: str) -> list[Block]:
+    """The blocks of a body, in order, each as written."""
+    out: list[Block] = []
+    current: list[str] = []
+    kind = ""
+
+    def close() -> None:
+        nonlocal current, kind
+        while current and not current[-1].strip():
+            current.pop()
+        if current:
+            out.append(Block(kind, "\n".join(current)))
+        current, kind = [], ""
+
+    fenced = False
+    item_fenced = False  # a code block indented under a list item belongs to the item
+    for line in body.splitlines():
+        if kind == "item" and (item_fenced or (line[:1] in (" ", "\t") and line.strip())):
+            current.append(line)
+            if _FENCE.match(line):
+                item_fenced = not item_fenced
+            continue
+        if kind == "item" and not line.strip():
+            current.append(line)  # a blank line may separate an item from its indented continuation
+            continue
+        if fenced:
+            current.append(line)
+            if _FENCE.match(line):
+                fenced = False
+                close()
+            continue
+        if _FENCE.match(line):
+            close()
+            kind, current, fenced = "code", [line], True
+            continue
+        stripped = line.strip()
+        if not stripped:
+            close()
+            continue
+        heading = _HEADING.match(stripped)
+        if heading and not line.startswith((" ", "\t")):
+            close()
+            out.append(Block("heading", heading.group(2).strip(), len(heading.group(1))))
+            continue
+        if stripped.startswith("|"):
+            if kind != "table":
+                close()
+                kind = "table"
+            current.append(line)
+            continue
+        bullet = _BULLET.match(line)
+        if bullet:
+            close()
+            kind, current = "item", [line]
+            continue
+        if kind == "paragraph" or (kind == "item" and current[-1].strip()):
+            current.append(line)  # a paragraph's next line, or an item's lazy continuation
+            continue
+        close()
+        kind, current = "paragraph", [line]
+    close()
+    return out
+
+
+def _tokens(text: str) -> frozenset[str]:
+    return frozenset(words(text).tokens)
+
+
+class _Said:
+    """What a card already says, block by block, to tell whether a block of another is said there."""
+
+    def __init__(self, card: Card) -> None:
+        self.units = [_tokens(card.description), *(_tokens(_plain(b)) for b in blocks(card.body))]
+        self.units += [_tokens(s) for b in blocks(card.body) if b.kind == "paragraph" for s in _SENTENCE.split(b.text)]
+        self.body = card.body
+
+    def says(self, text: str) -> bool:
+        mine = _tokens(text)
+        if len(mine) < MIN_UNIT_WORDS:
+            return True  # a label or a bare link says nothing of its own
+        return any(len(mine & unit) >= UNIT_HELD * len(mine) for unit in self.units)
+
+    def add(self, text: str) -> None:
+        self.units.append(_tokens(text))
+
+
+def _plain(block: Block) -> str:
+    return block.text
+
+
+def _table(block: Block, said: _Said) -> str | None:
+    rows = block.text.splitlines()
+    head = rows[:2] if len(rows) > 1 and set(rows[1].replace("|", "").strip()) <= set("-: ") else rows[:1]
+    new = [r for r in rows[len(head):] if not said.says(r.replace("|", " "))]
+    return "\n".join([*head, *new]) if new else None
+
+
+def _paragraph(block: Block, said: _Said) -> str | None:
+    if not said.says(block.text):
+        sentences = _SENTENCE.split(block.text)
+        new = [s for s in sentences if not said.says(s)]
+        if len(new) == len(sentences):
+            return block.text
+        return " ".join(" ".join(s.split()) for s in new) or None
+    return None
+
+
+def added(canonical: Card, other: Card, said: _Said | None = None) -> str:
+    """The blocks of `other` that `canonical` does not say, as text (empty: nothing)."""
+    said = said or _Said(canonical)
+    kept: list[Block] = []
+    if not said.says(other.description):
+        kept.append(Block("paragraph", " ".join(other.description.split())))
+        said.add(other.description)
+    pending: list[Block] = []  # headings and leads ("How to apply:") waiting for something kept under them
+    for block in blocks(other.body):
+        if block.kind == "heading":
+            pending = [h for h in pending if h.kind == "heading" and h.level < block.level] + [block]
+            continue
+        if block.kind == "paragraph" and _LEAD.search(block.text):
+            pending = [h for h in pending if h.kind == "heading"] + [block]
+            continue
+        if block.kind != "item":
+            pending = [h for h in pending if h.kind == "heading"]  # a lead introduces the list right after it
+        if block.kind == "code":
+            text: str | None = None if block.text.strip() in said.body else block.text
+        elif block.kind == "table":
+            text = _table(block, said)
+        elif block.kind == "item":
+            text = None if said.says(block.text) else block.text
+        else:
+            text = _paragraph(block, said)
+        if text is None:
+            continue
+        kept.extend(pending)
+        pending = []
+        kept.append(block._replace(text=text))
+        said.add(text)
+    return _render(kept)
+
+
+def _render(kept: Sequence[Block]) -> str:
+    out: list[str] = []
+    previous = ""
+    for block in kept:
+        if block.kind == "heading":
+            text = f"{'#' * min(6, max(3, block.level + 1))} {block.text}"
+        else:
+            text = block.text
+        if out and not (block.kind == "item" and previous == "item"):
+            out.append("")
+        out.append(text)
+        previous = block.kind
+    return "\n".join(out)
+
+
+def union(canonical: Card, merged: Sequence[Card]) -> Union:
+    """The canonical card's body with a section per merged card for what it adds."""
+    said = _Said(canonical)
+    sections = []
+    for card in merged:
+        text = added(canonical, card, said)
+        if text:
+            sections.append(f"{SECTION}{card.id}\n\n{text}")
+    if not sections:
+        return Union(None, 0, None)
+    base = canonical.body.rstrip("\n")
+    body = "\n\n".join([base, *sections]) + "\n" if base.strip() else "\n\n".join(sections) + "\n"
+    grown = len(body) - len(canonical.body)
+    if grown > MAX_ADDED:
+        return Union(None, grown, f"one card would gain {grown} characters of the others' text (at most {MAX_ADDED})")
+    if len(body) > MAX_BODY:
+        return Union(None, grown, f"the merged card would be {len(body)} characters long (at most {MAX_BODY})")
+    return Union(body, grown, None)
