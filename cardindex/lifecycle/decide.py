@@ -61,12 +61,17 @@ def apart(pair: Pair, multi_valued: frozenset[str]) -> str | None:
     # Two long documents were compared passage by passage (`meaning.passages`, `meaning.statements`):
     # the passages that give one thing two values are the slot, whatever the titles say.
     if pair.kind == "contradiction" and pair.reason not in ("same-key", "retired", "reworded", "slot") \
-            and not (a.key and a.key == b.key) and not one_place(a, b) and not (document(a) and document(b)):
+            and not (a.key and a.key == b.key) and not one_place(a, b) and not notes(a, b):
         return "too few words in common for one slot"
     multi = [k for k in (a.key, b.key) if k and k in multi_valued]
     if multi and (pair.kind == "contradiction" or own_values(a, b)):
         return f"values of multi-valued key {multi[0]!r}"
     return None
+
+
+def notes(a: Card, b: Card) -> bool:
+    """Two cards of many units each (`meaning.documents`): a rule with its reasons and steps, a long note."""
+    return document(a) is not None and document(b) is not None
 
 
 PLACE_SHARE = 0.5  # of the words of two descriptions (or two fact sentences) that agree, for one slot

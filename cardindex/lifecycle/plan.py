@@ -47,11 +47,14 @@ from cardindex.lifecycle.decide import (
     change,
     components,
     contradicting,
+    facts_restated,
+    notes,
     own_values,
 )
 from cardindex.lifecycle.evidence import (
     NEVER,
     best,
+    each_says_more,
     evidence_order,
     first_line,
     one_word_swapped,
@@ -220,10 +223,12 @@ class Planner:
                 return False  # "... runs on unittest" / "... runs on vitest": another value, whatever its case
             wa, wb = words(f"{a.description}\n{a.body}"), words(f"{b.description}\n{b.body}")
             if wa.values or wb.values:  # the same names and numbers, and no other word for the value
-                return wa.values == wb.values  # what each says beyond them, the merge keeps (`union`)
+                return wa.values == wb.values and (not each_says_more(a, b) or notes(a, b))
             return pair.kind == "duplicate" and not (set(wa.tokens) - set(wb.tokens) and set(wb.tokens) - set(wa.tokens))
-        # Each may say more than the other (its own reasons, its own steps): the merge keeps both texts (`union`).
-        return pair.kind == "duplicate"
+        # Each description naming what the other card never says is two subjects in one frame, for
+        # one-statement cards; two notes of many units each say more (their own reasons, their
+        # own steps), and the merge keeps both texts (`union`).
+        return pair.kind == "duplicate" and (not each_says_more(a, b) or facts_restated(a, b) or notes(a, b))
 
     def retire_by_time(self) -> None:
         for card in self.cards:
@@ -353,7 +358,7 @@ class Planner:
             a, b = pair.a, pair.b
             if self.gone(a) or self.gone(b):
                 continue
-            if document(a) and document(b):  # two long notes on one subject: each names its own things, and
+            if notes(a, b):  # two long notes on one subject: each names its own things, and
                 edges.append((a, b))          # a word such as "changed" in one is no change of the other's value
                 continue
             told = change(a, b)
@@ -450,7 +455,7 @@ class Planner:
                               *(copy.text for copy in [copy] if copy))  # it quotes words
         later = evidence_order(newer) != evidence_order(older)
         # A change signal in a long note ("formerly", "changed" somewhere in its history) is not a change of the slot.
-        told = None if (by_time and later) or (document(a) and document(b)) else change(a, b)
+        told = None if (by_time and later) or notes(a, b) else change(a, b)
         if by_time and later and not older.locked:
             self.supersede(older, [newer], detail)
         elif told is not None:

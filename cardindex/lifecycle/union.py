@@ -9,7 +9,8 @@ card ("## Merged from ID"), the blocks of the other that it does not already say
   headings, tables, code fences (`blocks`);
 - a block is **said** by the canonical card when one of its blocks (or its description)
   holds most of the block's words (`meaning.documents.UNIT_HELD`, the measure that tells
-  two documents apart); a paragraph not said as a whole keeps only its sentences not said;
+  two documents apart) and every value it gives (a name, a number: "retry 5 times" is not
+  said by "retry 3 times"); a paragraph not said as a whole keeps only its sentences not said;
   a table keeps its head and the rows not said; code is said only when it is there verbatim;
   a heading comes along only with something kept under it;
 - the merged card's description comes first when the canonical card does not say it.
@@ -131,10 +132,12 @@ class _Said:
         self.body = card.body
 
     def says(self, text: str) -> bool:
-        mine = _tokens(text)
+        """Most of the block's words are in one block here, and every value it gives (a name, a number)."""
+        said = words(text)
+        mine, values = frozenset(said.tokens), said.values
         if len(mine) < MIN_UNIT_WORDS:
             return True  # a label or a bare link says nothing of its own
-        return any(len(mine & unit) >= UNIT_HELD * len(mine) for unit in self.units)
+        return any(len(mine & unit) >= UNIT_HELD * len(mine) and values <= unit for unit in self.units)
 
     def add(self, text: str) -> None:
         self.units.append(_tokens(text))
