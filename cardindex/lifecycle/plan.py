@@ -225,10 +225,7 @@ class Planner:
             if wa.values or wb.values:  # the same names and numbers, and no other word for the value
                 return wa.values == wb.values and (not each_says_more(a, b) or notes(a, b))
             return pair.kind == "duplicate" and not (set(wa.tokens) - set(wb.tokens) and set(wb.tokens) - set(wa.tokens))
-        # Each description naming what the other card never says is two subjects in one frame, for
-        # one-statement cards; two notes of many units each say more (their own reasons, their
-        # own steps), and the merge keeps both texts (`union`).
-        return pair.kind == "duplicate" and (not each_says_more(a, b) or facts_restated(a, b) or notes(a, b))
+        return one_fact(pair)
 
     def retire_by_time(self) -> None:
         for card in self.cards:
@@ -494,6 +491,19 @@ class Planner:
                 reason = f"the other side ({', '.join(partners)}) is no longer live"
                 self._edit(card, {"status": None, "conflicts_with": None}, "resolve", reason)
                 self.decisions.append(Decision("resolve", card.id, tuple(partners), reason))
+
+
+def one_fact(pair: Pair) -> bool:
+    """Whether a duplicate pair without a shared key is one fact that consolidation merges.
+
+    Each description naming what the other card never says is two subjects in one frame,
+    for one-statement cards; two notes of many units each say more (their own reasons,
+    their own steps), and a long card that states a short one again holds its fact: the
+    merge keeps both texts (`union`).
+    """
+    a, b = pair.a, pair.b
+    return pair.kind == "duplicate" and (pair.reason == DOCUMENT_REASON or not each_says_more(a, b)
+                                         or facts_restated(a, b) or notes(a, b)) and not swapped(a.description, b.description)
 
 
 def container(pair: Pair) -> Card | None:

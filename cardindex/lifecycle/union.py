@@ -38,7 +38,24 @@ _FENCE = re.compile(r"^\s*(?:```|~~~)")
 _BULLET = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 _LEAD = re.compile(r":\W*$")  # a paragraph that introduces what follows ("**How to apply:**", "All sessions share:")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(\[])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+_ABBREVIATION = re.compile(r"(?i)\b(?:e\.g|i\.e|etc|vs|cf|approx|no|fig|incl)\.$")
+
+
+def sentences(text: str) -> list[str]:
+    """A paragraph's sentences: cut after ". " before a capital, never after an abbreviation
+    ("e.g.") nor inside a quotation or a code span."""
+    out: list[str] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        head = text[start:m.start()]
+        if _ABBREVIATION.search(head) or head.count('"') % 2 or head.count("`") % 2 or \
+                head.count("\u201c") != head.count("\u201d"):
+            continue
+        out.append(head)
+        start = m.end()
+    out.append(text[start:])
+    return [t for t in out if t.strip()]
 
 
 class Block(NamedTuple):
@@ -128,7 +145,7 @@ class _Said:
 
     def __init__(self, card: Card) -> None:
         self.units = [_tokens(card.description), *(_tokens(_plain(b)) for b in blocks(card.body))]
-        self.units += [_tokens(s) for b in blocks(card.body) if b.kind == "paragraph" for s in _SENTENCE.split(b.text)]
+        self.units += [_tokens(s) for b in blocks(card.body) if b.kind == "paragraph" for s in sentences(b.text)]
         self.body = card.body
 
     def says(self, text: str) -> bool:
@@ -156,9 +173,9 @@ def _table(block: Block, said: _Said) -> str | None:
 
 def _paragraph(block: Block, said: _Said) -> str | None:
     if not said.says(block.text):
-        sentences = _SENTENCE.split(block.text)
-        new = [s for s in sentences if not said.says(s)]
-        if len(new) == len(sentences):
+        every = sentences(block.text)
+        new = [s for s in every if not said.says(s)]
+        if len(new) == len(every):
             return block.text
         return " ".join(" ".join(s.split()) for s in new) or None
     return None

@@ -78,9 +78,10 @@ def duplicate(card: Card, ctx: LintContext) -> Iterator[Hit]:
 
 def _merged(pair: Pair) -> str:
     """What `cards consolidate` does with a pair of one fact (`lifecycle.plan.merged_pair`, the planner's own choice)."""
-    if pair.reason == "same-key":
+    from cardindex.lifecycle.plan import merged_pair, one_fact
+
+    if pair.reason == "same-key" or not one_fact(pair):
         return ""
-    from cardindex.lifecycle.plan import merged_pair
 
     top, joined = merged_pair(pair)
     if joined.refused:
