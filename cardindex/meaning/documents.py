@@ -30,8 +30,9 @@ are one document too when their titles name one subject and their vocabularies a
 (`THIRD_COSINE`; two halves of one long document, each restating part of it, are not).
 
 Such a pair is reported as a duplicate with reason `restated`: lint and the write gate
-name it; consolidation leaves both cards alone (a merge of two long documents, or of a
-many-topic card into a short one, is a rewrite no rule can check).
+name it; consolidation merges them without rewriting either: the canonical card keeps
+its text and gains what the other adds (`lifecycle.union`), a short card into the long one
+that states it again, and a union too long for one card is left to the user.
 """
 
 from __future__ import annotations
