@@ -1,4 +1,4 @@
-"""The union merge (`lifecycle.union`): two cards of one fact become one that loses nothing.
+"""The union merge (`meaning.union`): two cards of one fact become one that loses nothing.
 
 Through the real CLI: lint says what consolidate will do, consolidate merges so that the
 live card says every step and reason either card had, `cards undo` restores every file
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from click.testing import Result
 
-from cardindex.lifecycle.union import MAX_ADDED, SECTION, blocks, union
+from cardindex.meaning.union import MAX_ADDED, SECTION, blocks, union
 from cardindex.meaning.similarity import find_pairs
 from cardindex.meaning.slots import named, named_apart
 from cardindex.store.card import Card
@@ -76,7 +76,7 @@ def test_two_copies_that_each_say_more_merge_into_one_that_says_everything(invok
     lint = invoke("lint", "--format", "json")
     found = [f for f in json.loads(lint.stdout) if f["code"] == "U101"]
     assert found, lint.stdout
-    assert all("consolidate merges them into" in f["message"] for f in found), found
+    assert all("consolidate merges them into one card" in f["message"] for f in found), found
     planned = json.loads(invoke("consolidate", "--dry-run", "--all", "--format", "json").stdout)["decisions"]
     assert [d["action"] for d in planned] == ["merge"], planned
     canonical = planned[0]["card"]

@@ -6,7 +6,7 @@ and consolidation leaves two documents on one subject to the user because a merg
 text and would put the other's different units out of sight. When every unit of each card
 is said again in the other, nothing is put out of sight: the two are a duplicate like any
 other, and lint and consolidate agree. A card with one step the other lacks merges too:
-the live card keeps the step (`lifecycle.union`).
+the live card keeps the step (`meaning.union`).
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def test_two_rule_cards_that_say_each_others_steps_are_merged(invoke: Callable[.
 
 def test_a_card_with_a_step_the_other_lacks_merges_and_the_step_stays_live(invoke: Callable[..., Result],
                                                                           vault: Path) -> None:
-    # Since the union merge (`lifecycle.union`), a step only one card has is no reason to keep
+    # Since the union merge (`meaning.union`), a step only one card has is no reason to keep
     # both: the live card after the merge says it, whichever card is canonical.
     _write(vault, SECOND + EXTRA_STEP)
     plan = invoke("consolidate", "--dry-run", "--all")

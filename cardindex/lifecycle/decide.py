@@ -8,7 +8,7 @@ decisions hold whatever the detector finds:
   facts: never merged, superseded or marked, even when a pair for them arrives. Two long
   documents (`meaning.documents`) on one subject, or a short card stated again in a long
   one, are one fact like any duplicate: the merge keeps what each card adds
-  (`lifecycle.union`), and a union too long for one card is left to the user;
+  (`meaning.union`), and a union too long for one card is left to the user;
 - **change**: a newer card that carries a change signal (`meaning.change`: "now", "no
   longer", "switched to", "instead of" the old value …) and states a value the older
   one lacks replaces it: supersede, never merge the new value into the older card. With
@@ -35,10 +35,9 @@ from typing import NamedTuple
 
 from cardindex.lifecycle.evidence import best, evidence_order
 from cardindex.meaning.change import change_signal
-from cardindex.meaning.documents import document
-from cardindex.meaning.paraphrase import paraphrase
 from cardindex.meaning.similarity import Pair
 from cardindex.meaning.slots import scope_of
+from cardindex.meaning.union import notes
 from cardindex.meaning.words import statement, words
 from cardindex.store.card import Card
 
@@ -67,11 +66,6 @@ def apart(pair: Pair, multi_valued: frozenset[str]) -> str | None:
     if multi and (pair.kind == "contradiction" or own_values(a, b)):
         return f"values of multi-valued key {multi[0]!r}"
     return None
-
-
-def notes(a: Card, b: Card) -> bool:
-    """Two cards of many units each (`meaning.documents`): a rule with its reasons and steps, a long note."""
-    return document(a) is not None and document(b) is not None
 
 
 PLACE_SHARE = 0.5  # of the words of two descriptions (or two fact sentences) that agree, for one slot
@@ -118,18 +112,6 @@ def own_values(a: Card, b: Card) -> bool:
     if da.values and db.values and not (da.values - set(db.tokens)) and not (db.values - set(da.tokens)):
         return False
     return bool(_own(a, b)) and bool(_own(b, a))
-
-
-def facts_restated(a: Card, b: Card) -> bool:
-    """The bodies' fact clauses say one thing twice (`meaning.paraphrase`), however the descriptions differ.
-
-    Descriptions are often reworded more than the facts ("How long seeds soak before a
-    germination test" / "Germination test preparation"); two notes about two subjects
-    under alike descriptions ("Related cards cover …" / "It applies to every environment")
-    have facts that share nothing.
-    """
-    fa, fb = statement(a).fact, statement(b).fact
-    return bool(fa.tokens and fb.tokens) and paraphrase(fa, fb, {})
 
 
 def _introduces(new: Card, old: Card) -> bool:

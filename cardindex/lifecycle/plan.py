@@ -47,25 +47,20 @@ from cardindex.lifecycle.decide import (
     change,
     components,
     contradicting,
-    facts_restated,
-    notes,
     own_values,
 )
 from cardindex.lifecycle.evidence import (
     NEVER,
     best,
-    each_says_more,
     evidence_order,
     first_line,
     one_word_swapped,
-    swapped,
 )
-from cardindex.lifecycle.union import SECTION, Union, union
 from cardindex.meaning.documents import REASON as DOCUMENT_REASON
-from cardindex.meaning.documents import document
 from cardindex.meaning.restatement import REASON as REWORDED
 from cardindex.meaning.similarity import Pair, find_pairs, measured_change
 from cardindex.meaning.slots import scope_of
+from cardindex.meaning.union import SECTION, container, each_says_more, notes, one_fact, pair_refused, swapped, union
 from cardindex.meaning.words import words
 from cardindex.redaction import redact_words
 from cardindex.store.card import LIVE_STATUSES, Card, id_list, id_value
@@ -404,9 +399,12 @@ class Planner:
         # The canonical card keeps its text and gains what the others add (a locked one is never
         # edited: the archived copies keep theirs). One card of bounded size, or no merge.
         joined = None if canonical.locked else union(self._merged_body(canonical), merged)
-        if joined is not None and joined.refused:
+        two = self.pair(canonical, merged[0]) if len(merged) == 1 else None
+        refused = (joined.refused if joined is not None else None) or (
+            pair_refused(two) if two is not None and two.kind == "duplicate" else None)  # as lint says it
+        if refused:
             self.decisions.append(Decision("keep", canonical.id, tuple(m.id for m in merged),
-                                           f"{reason}, but {joined.refused}: merge by hand"))
+                                           f"{reason}, but {refused}: merge by hand"))
             return
         cluster = [canonical, *merged]
         ids = [m.id for m in merged]
@@ -491,36 +489,6 @@ class Planner:
                 reason = f"the other side ({', '.join(partners)}) is no longer live"
                 self._edit(card, {"status": None, "conflicts_with": None}, "resolve", reason)
                 self.decisions.append(Decision("resolve", card.id, tuple(partners), reason))
-
-
-def one_fact(pair: Pair) -> bool:
-    """Whether a duplicate pair without a shared key is one fact that consolidation merges.
-
-    Each description naming what the other card never says is two subjects in one frame,
-    for one-statement cards; two notes of many units each say more (their own reasons,
-    their own steps), and a long card that states a short one again holds its fact: the
-    merge keeps both texts (`union`).
-    """
-    a, b = pair.a, pair.b
-    return pair.kind == "duplicate" and (pair.reason == DOCUMENT_REASON or not each_says_more(a, b)
-                                         or facts_restated(a, b) or notes(a, b)) and not swapped(a.description, b.description)
-
-
-def container(pair: Pair) -> Card | None:
-    """The long card of a pair where one part of it states the short one again: it keeps its text.
-
-    Merged the other way, a short rule would take in a whole note about something larger.
-    """
-    long = [c for c in (pair.a, pair.b) if document(c) is not None]
-    return long[0] if pair.reason == DOCUMENT_REASON and len(long) == 1 else None
-
-
-def merged_pair(pair: Pair) -> tuple[Card, Union]:
-    """The card a duplicate pair merges into, and its text with what the other adds: what
-    consolidation does with the pair, as lint says it (`lint.similar.duplicate`)."""
-    top = container(pair) or (pair.a if pair.a.locked else pair.b if pair.b.locked else canonical([pair.a, pair.b]))
-    other = pair.b if top is pair.a else pair.a
-    return top, (Union(None, 0, None) if top.locked else union(top, [other]))
 
 
 def plan(cards: Sequence[Card], *, now: dt.date, multi_valued: frozenset[str] = frozenset(),

@@ -77,17 +77,16 @@ def duplicate(card: Card, ctx: LintContext) -> Iterator[Hit]:
 
 
 def _merged(pair: Pair) -> str:
-    """What `cards consolidate` does with a pair of one fact (`lifecycle.plan.merged_pair`, the planner's own choice)."""
-    from cardindex.lifecycle.plan import merged_pair, one_fact
+    """What `cards consolidate` does with a pair of one fact (`meaning.union`: the planner asks the same)."""
+    from cardindex.meaning.union import one_fact, pair_refused, union
 
     if pair.reason == "same-key" or not one_fact(pair):
         return ""
-
-    top, joined = merged_pair(pair)
-    if joined.refused:
-        return f"; too much for one card ({joined.refused}): merge by hand"
-    if joined.body is not None:
-        return f"; consolidate merges them into {top.path}, keeping what each adds"
+    refused = pair_refused(pair)
+    if refused:
+        return f"; too much for one card ({refused}): merge by hand"
+    if union(pair.a, [pair.b]).body is not None or union(pair.b, [pair.a]).body is not None:
+        return "; consolidate merges them into one card, keeping what each adds"
     return ""
 
 

@@ -31,7 +31,7 @@ are one document too when their titles name one subject and their vocabularies a
 
 Such a pair is reported as a duplicate with reason `restated`: lint and the write gate
 name it; consolidation merges them without rewriting either: the canonical card keeps
-its text and gains what the other adds (`lifecycle.union`), a short card into the long one
+its text and gains what the other adds (`meaning.union`), a short card into the long one
 that states it again, and a union too long for one card is left to the user.
 """
 
@@ -126,7 +126,7 @@ def units_held(a: Document, b: Document) -> float:
     """The share of `a`'s units that some unit of `b` says again (most of its words in one unit).
 
     Two documents that each hold units the other does not say are two notes on one subject
-    (`Documents`); a merge keeps both (`lifecycle.union` measures the same way).
+    (`Documents`); a merge keeps both (`meaning.union` measures the same way).
     """
     if not a.units:
         return 1.0

@@ -24,11 +24,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from cardindex.meaning.documents import MIN_UNIT_WORDS, UNIT_HELD
-from cardindex.meaning.words import words
+from cardindex.meaning.documents import MIN_UNIT_WORDS, UNIT_HELD, document
+from cardindex.meaning.documents import REASON as DOCUMENT_REASON
+from cardindex.meaning.paraphrase import paraphrase
+from cardindex.meaning.words import statement, words
 from cardindex.store.card import Card
+
+if TYPE_CHECKING:
+    from cardindex.meaning.classify import Pair
 
 MAX_ADDED = 2000  # characters a merge may add to the canonical body
 MAX_BODY = 6000  # characters of a merged body, unless the canonical one is already longer
@@ -248,3 +253,86 @@ def union(canonical: Card, merged: Sequence[Card]) -> Union:
     if len(body) > MAX_BODY:
         return Union(None, grown, f"the merged card would be {len(body)} characters long (at most {MAX_BODY})")
     return Union(body, grown, None)
+
+
+# ---------------------------------------------------------------- which pairs merge (lint says what consolidate does)
+
+
+def notes(a: Card, b: Card) -> bool:
+    """Two cards of many units each (`meaning.documents`): a rule with its reasons and steps, a long note."""
+    return document(a) is not None and document(b) is not None
+
+
+def each_says_more(a: Card, b: Card) -> bool:
+    """Each description names something the other card never mentions: two facts in one frame.
+
+    "Trevelex scheduler runs on Rust" and "Trevelex billing service uses Rust for
+    implementation language" share most words, but each has a subject the other lacks. A
+    fact reworded keeps every word of one side somewhere in the other ("Production deploys
+    happen on Tuesdays only" / "Only deploy to production on Tuesdays"). A merge archives a
+    card, so it asks for more than the linter's duplicate warning does.
+    """
+    sa, sb = statement(a), statement(b)
+    return bool(set(sa.description.tokens) - set(sb.all.tokens)) and bool(set(sb.description.tokens) - set(sa.all.tokens))
+
+
+def swapped(a: str, b: str, longest: int = 2) -> bool:
+    """The same sentence with one run of up to `longest` words replaced by others: another
+    subject or value ("the cache layer uses X" / "the billing service uses X"), not a rewording."""
+    ta, tb = words(a).tokens, words(b).tokens
+    if len(ta) != len(tb) or len(ta) <= longest:
+        return False
+    differ = [i for i, (x, y) in enumerate(zip(ta, tb, strict=True)) if x != y]
+    return bool(differ) and len(differ) <= longest and differ[-1] - differ[0] == len(differ) - 1
+
+
+def facts_restated(a: Card, b: Card) -> bool:
+    """The bodies' fact clauses say one thing twice (`meaning.paraphrase`), however the descriptions differ.
+
+    Descriptions are often reworded more than the facts ("How long seeds soak before a
+    germination test" / "Germination test preparation"); two notes about two subjects
+    under alike descriptions ("Related cards cover …" / "It applies to every environment")
+    have facts that share nothing.
+    """
+    fa, fb = statement(a).fact, statement(b).fact
+    return bool(fa.tokens and fb.tokens) and paraphrase(fa, fb, {})
+
+
+def one_fact(pair: Pair) -> bool:
+    """Whether a duplicate pair without a shared key is one fact that consolidation merges.
+
+    Each description naming what the other card never says is two subjects in one frame,
+    for one-statement cards; two notes of many units each say more (their own reasons,
+    their own steps), and a long card that states a short one again holds its fact: the
+    merge keeps both texts (`union`). The planner (`lifecycle.plan`) and lint's U101
+    message (`lint.similar`) both ask this.
+    """
+    a, b = pair.a, pair.b
+    return pair.kind == "duplicate" and (pair.reason == DOCUMENT_REASON or not each_says_more(a, b)
+                                         or facts_restated(a, b) or notes(a, b)) and not swapped(a.description, b.description)
+
+
+def container(pair: Pair) -> Card | None:
+    """The long card of a pair where one part of it states the short one again: it keeps its text.
+
+    Merged the other way, a short rule would take in a whole note about something larger.
+    """
+    long = [c for c in (pair.a, pair.b) if document(c) is not None]
+    return long[0] if pair.reason == DOCUMENT_REASON and len(long) == 1 else None
+
+
+def pair_refused(pair: Pair) -> str | None:
+    """Why two cards cannot merge into one of bounded size, whichever is canonical (None: they can).
+
+    A container keeps its text (`container`); otherwise either card may be the canonical
+    one, so a pair merges only when both unions fit. Lint and the planner ask this alike.
+    """
+    top = container(pair)
+    sides = [(top, pair.b if top is pair.a else pair.a)] if top else [(pair.a, pair.b), (pair.b, pair.a)]
+    for first, second in sides:
+        if first.locked:
+            continue  # a locked card is never edited: the archived copy keeps its text
+        why = union(first, [second]).refused
+        if why:
+            return why
+    return None
