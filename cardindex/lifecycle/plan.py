@@ -400,8 +400,12 @@ class Planner:
         # edited: the archived copies keep theirs). One card of bounded size, or no merge.
         joined = None if canonical.locked else union(self._merged_body(canonical), merged)
         two = self.pair(canonical, merged[0]) if len(merged) == 1 else None
-        refused = (joined.refused if joined is not None else None) or (
-            pair_refused(two) if two is not None and two.kind == "duplicate" else None)  # as lint says it
+        if joined is not None and joined.refused and two is not None and two.kind == "duplicate" \
+                and container(two) is None and not merged[0].locked and canonical.path not in self._bodies \
+                and pair_refused(two) is None:  # too long one way, fits the other: lint says it merges
+            canonical, merged = merged[0], [canonical]
+            joined = union(canonical, merged)
+        refused = joined.refused if joined is not None else None
         if refused:
             self.decisions.append(Decision("keep", canonical.id, tuple(m.id for m in merged),
                                            f"{reason}, but {refused}: merge by hand"))

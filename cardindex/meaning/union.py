@@ -322,17 +322,17 @@ def container(pair: Pair) -> Card | None:
 
 
 def pair_refused(pair: Pair) -> str | None:
-    """Why two cards cannot merge into one of bounded size, whichever is canonical (None: they can).
+    """Why two cards cannot merge into one of bounded size either way (None: one way fits).
 
-    A container keeps its text (`container`); otherwise either card may be the canonical
-    one, so a pair merges only when both unions fit. Lint and the planner ask this alike.
+    A container keeps its text (`container`); otherwise the canonical card is tried first
+    and the other when its union is too long. Lint and the planner ask this alike.
     """
     top = container(pair)
     sides = [(top, pair.b if top is pair.a else pair.a)] if top else [(pair.a, pair.b), (pair.b, pair.a)]
+    refused = None
     for first, second in sides:
-        if first.locked:
-            continue  # a locked card is never edited: the archived copy keeps its text
-        why = union(first, [second]).refused
-        if why:
-            return why
-    return None
+        why = None if first.locked else union(first, [second]).refused  # a locked card is never edited
+        if why is None:
+            return None
+        refused = refused or why
+    return refused
