@@ -5,7 +5,8 @@ list of steps. That is six or more units, the shape `meaning.documents` calls a 
 and consolidation leaves two documents on one subject to the user because a merge keeps one
 text and would put the other's different units out of sight. When every unit of each card
 is said again in the other, nothing is put out of sight: the two are a duplicate like any
-other, and lint and consolidate agree. A card with one step the other lacks stays.
+other, and lint and consolidate agree. A card with one step the other lacks merges too:
+the live card keeps the step (`meaning.union`).
 """
 
 from __future__ import annotations
@@ -70,8 +71,15 @@ def test_two_rule_cards_that_say_each_others_steps_are_merged(invoke: Callable[.
     assert "merge" in plan.stdout and "rebase-before-push" in plan.stdout, plan.stdout
 
 
-def test_a_card_with_a_step_the_other_lacks_is_left_to_the_user(invoke: Callable[..., Result], vault: Path) -> None:
+def test_a_card_with_a_step_the_other_lacks_merges_and_the_step_stays_live(invoke: Callable[..., Result],
+                                                                          vault: Path) -> None:
+    # Since the union merge (`meaning.union`), a step only one card has is no reason to keep
+    # both: the live card after the merge says it, whichever card is canonical.
     _write(vault, SECOND + EXTRA_STEP)
     plan = invoke("consolidate", "--dry-run", "--all")
     assert plan.exit_code == 0, plan.output
-    assert "nothing to do" in plan.stdout, plan.stdout
+    assert "merge" in plan.stdout, plan.stdout
+    assert invoke("consolidate", "--all").exit_code == 0
+    live = [p for p in vault.glob("*.md") if p.name != "INDEX.md"]
+    assert len(live) == 1, live
+    assert "sign the tag with your team key" in live[0].read_text(encoding="utf-8")

@@ -144,7 +144,10 @@ def test_three_reworded_copies_become_one_card_with_the_newest_text(invoke: Invo
     assert applied(invoke, vault) == [("merge", "notes-3", ("notes-1", "notes-2"))]
     kept = card(vault, "notes-3.md")
     assert kept.meta["merged_from"] == ["notes-1", "notes-2"] and str(kept.created) == "2026-02-01"
-    assert kept.body == Card.from_text("x.md", before).body  # the newest text, as it was
+    # The newest text, as it was, and what only an older copy said (its reason), under a marked section.
+    newest = Card.from_text("x.md", before).body
+    assert kept.body.startswith(newest.rstrip("\n") + "\n\n## Merged from notes-1\n"), kept.body
+    assert kept.body.endswith("**Why:** support reads them there first.\n") and "notes-2" not in kept.body
     assert kept.meta["source"] == "retro 2026-01"
     for rel in ("archive/notes-1.md", "archive/notes-2.md"):
         assert card(vault, rel).meta["merged_into"] == "notes-3"

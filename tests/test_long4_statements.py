@@ -120,7 +120,7 @@ def test_said_splits_bullets_sentences_rows_and_asides() -> None:
     assert not any(set(t) <= set("|-: ") for t in texts)  # the rule row of a table says nothing
 
 
-def test_lint_reports_it_on_both_cards_and_consolidate_leaves_them(
+def test_lint_reports_it_on_both_cards_and_consolidate_marks_the_conflict(
         vault: Path, run_cli: Callable[..., Result]) -> None:
     (vault / "ferry-operations.md").write_text(ops("40").text, encoding="utf-8")
     (vault / "crew-handbook.md").write_text(handbook("55").text, encoding="utf-8")
@@ -133,7 +133,17 @@ def test_lint_reports_it_on_both_cards_and_consolidate_leaves_them(
     before = {p.name: p.read_bytes() for p in vault.glob("*.md") if p.name != "INDEX.md"}
     plan = run_cli("--vault", str(vault), "consolidate", "--all")
     assert plan.exit_code == 0, plan.output
-    assert {p.name: p.read_bytes() for p in vault.glob("*.md") if p.name != "INDEX.md"} == before  # reported, never merged or superseded
+    # Time cannot decide (no evidence dates): both stay live, marked as a conflict with each
+    # other (SPEC 7: never silently pick a side), their bodies as they were; undo restores them.
+    after = {p.name: Card.from_text(p.name, p.read_text(encoding="utf-8")) for p in vault.glob("*.md")
+             if p.name != "INDEX.md"}
+    assert set(after) == set(before)
+    assert after["crew-handbook.md"].status == after["ferry-operations.md"].status == "conflict"
+    assert after["crew-handbook.md"].fields["conflicts_with"] == "ferry-operations"
+    for name, card in after.items():
+        assert card.body == Card.from_text(name, before[name].decode("utf-8")).body
+    assert run_cli("--vault", str(vault), "undo").exit_code == 0
+    assert {p.name: p.read_bytes() for p in vault.glob("*.md") if p.name != "INDEX.md"} == before
 
 
 def test_a_dated_series_says_which_report_is_newer(vault: Path, run_cli: Callable[..., Result]) -> None:

@@ -116,7 +116,7 @@ def test_a_short_card_is_not_compared_as_a_document() -> None:
     assert document(short) is None
 
 
-def test_lint_reports_the_pair_and_consolidate_leaves_both(invoke: Any, vault: Path, snapshot: Any) -> None:
+def test_lint_reports_the_pair_and_consolidate_merges_it_losing_nothing(invoke: Any, vault: Path, snapshot: Any) -> None:
     _vault(vault, {"pilotage.md": ("Tidewater harbour pilotage", A_ABOUT,
                                    PILOTAGE_A),
                    "pilot-service.md": ("Tidewater harbour pilotage notes", B_ABOUT,
@@ -129,9 +129,19 @@ def test_lint_reports_the_pair_and_consolidate_leaves_both(invoke: Any, vault: P
     before = snapshot(vault, state=False)
     plan = invoke("consolidate", "--all")
     assert plan.exit_code == 0, plan.stderr
+    # Since the union merge (`meaning.union`): one live card for the two, and every bullet of
+    # either is still in a live card; the apiary is untouched; undo gives the vault back.
+    live = {p.name: p.read_text(encoding="utf-8") for p in vault.glob("*.md") if p.name != "INDEX.md"}
+    assert len(live) == 2 and "apiary.md" in live, sorted(live)
+    text = "\n".join(live.values())
+    missing = [line for line in (PILOTAGE_A + PILOTAGE_B).splitlines()
+               if line.startswith("- ") and line[2:40] not in text]
+    said = [line for line in missing if any(w in text for w in line.split()[3:6])]
+    assert len(said) == len(missing), missing  # what is not there verbatim is said in other words
+    assert invoke("undo").exit_code == 0
     after = snapshot(vault, state=False)
-    assert {k: v for k, v in after.items() if k.endswith(".md") and k != "INDEX.md"} == \
-        {k: v for k, v in before.items() if k.endswith(".md") and k != "INDEX.md"}
+    cards_only = {k: v for k, v in before.items() if k.endswith(".md") and k != "INDEX.md"}
+    assert {k: v for k, v in after.items() if k.endswith(".md") and k != "INDEX.md"} == cards_only
 
 
 def test_a_warm_lint_sees_a_long_card_rewritten_below_its_first_paragraph(invoke: Any, vault: Path) -> None:
@@ -155,13 +165,14 @@ def test_the_write_gate_refuses_a_second_copy_of_a_long_note(invoke: Any, vault:
     assert added.exit_code == 1 and "pilotage.md" in added.stderr
 
 
-def test_consolidation_takes_a_document_pair_as_report_only() -> None:
+def test_consolidation_takes_a_document_pair_as_one_fact() -> None:
     from cardindex.lifecycle.decide import apart
+    from cardindex.meaning.union import one_fact, pair_refused
 
     a = _card("pilotage.md", "Tidewater harbour pilotage", A_ABOUT, PILOTAGE_A)
     b = _card("pilot-service.md", "Tidewater harbour pilotage notes", B_ABOUT, PILOTAGE_B)
     (pair,) = find_pairs([a, b])
-    assert apart(pair, frozenset()) is not None
+    assert apart(pair, frozenset()) is None and one_fact(pair) and pair_refused(pair) is None
 
 
 YARD = """# Container yard operations
@@ -201,23 +212,31 @@ def test_a_bullet_sharing_only_the_number_is_no_duplicate() -> None:
     assert find_pairs(_crane_cards("Trucks wait at most 40 minutes at the gate before they are called.")) == []
 
 
-def test_consolidate_leaves_a_restated_short_card_and_its_long_card(invoke: Any, vault: Path) -> None:
+def test_consolidate_merges_a_restated_short_card_into_its_long_card(invoke: Any, vault: Path) -> None:
     for card in _crane_cards("The quay crane stops lifting once the wind goes above 40 knots."):
         (vault / card.path).write_text(card.text, encoding="utf-8")
     assert len(_duplicates(invoke)) == 2
     plan = invoke("consolidate", "--dry-run", "--all")
-    assert plan.exit_code == 0 and "nothing to do" in plan.stdout, plan.stdout
+    assert plan.exit_code == 0 and "merge      yard ← crane-wind" in plan.stdout, plan.stdout
+    assert invoke("consolidate", "--all").exit_code == 0
+    yard = (vault / "yard.md").read_text(encoding="utf-8")
+    assert "## Merged from crane-wind" in yard and "a gust swung a loaded spreader" in yard  # its reason kept
+    assert not (vault / "crane-wind.md").exists()
 
 
-def test_consolidation_leaves_two_long_cards_whatever_pair_their_descriptions_make() -> None:
+def test_consolidation_acts_on_two_long_cards_as_the_detector_pairs_them() -> None:
+    # The detector overrules a verdict read off two notes' descriptions (`documents.overrules`);
+    # what reaches the planner about two long cards is one fact, or two statements giving one
+    # thing two values (`meaning.statements`): a merge by union, or a conflict.
     from cardindex.lifecycle.decide import apart
     from cardindex.meaning.similarity import Pair
 
     a = _card("pilotage.md", "Tidewater harbour pilotage", A_ABOUT, PILOTAGE_A)
     b = _card("pilot-service.md", "Tidewater harbour pilotage notes", B_ABOUT, PILOTAGE_B)
-    for kind, reason in (("duplicate", "wording"), ("contradiction", "value")):
-        assert apart(Pair(a, b, kind, reason, 100.0, "as the descriptions read"), frozenset()) is not None
-    assert apart(Pair(a, b, "contradiction", "same-key", 100.0, "one key"), frozenset()) is None
+    for kind, reason in (("duplicate", "wording"), ("contradiction", "value"), ("contradiction", "same-key")):
+        assert apart(Pair(a, b, kind, reason, 100.0, "as the detector said"), frozenset()) is None
+    assert apart(Pair(a, Card.from_text(b.path, b.text.replace("type:", "scope: path:docs\ntype:")), "duplicate",
+                      "wording", 100.0, "two scopes"), frozenset()) is not None  # other scopes stay apart
 
 
 _BULLETS = [line for line in (PILOTAGE_A + APIARY + PILOTAGE_B).splitlines() if line.startswith("- ")]

@@ -148,7 +148,10 @@ def test_consolidate_and_its_undo_show_their_phases(tmp_path: Path) -> None:
     listed = term.replace("\r\n", "\n")  # the restored files are listed on the terminal, ten and a count
     more = re.search(r"and (\d+) more file", listed)
     restored = len(re.findall(r"^restored |\rrestored ", listed, re.MULTILINE)) + (int(more.group(1)) if more else 0)
-    assert restored > 600  # 200 supersessions and the conflicts marked, each one file or more
+    # 200 supersessions, each a moved card (its live path and its archive path) and an edited
+    # winner. No conflicts: the trees without a key ("Which rootstock tree 17 in row 0 grows on" /
+    # "… tree 51 …") name which tree by number, so each is its own slot (`slots.named_apart`).
+    assert restored == 600, restored
     assert "\rundo: restoring files" in term and f"/{restored}" in term  # the total is every file the job wrote or moved
 
 

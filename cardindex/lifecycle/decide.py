@@ -5,12 +5,10 @@ cannot both hold ("contradiction"). The planner decides on the cards themselves,
 decisions hold whatever the detector finds:
 
 - **apart**: different scopes, or a multi-valued key with another value, are different
-  facts: never merged, superseded or marked, even when a pair for them arrives; two long
-  documents (`meaning.documents`) of which either has a unit the other does not say, or a short
-  card stated again in a long one, are left to the user: lint reports them, consolidation
-  leaves both (a same-key pair is still settled). Two cards of many units that say each
-  other's units again (a rule with its reasons and steps, Claude Code's "**Why:** / **How
-  to apply:**" lists, written twice) are one fact: they merge like any duplicate;
+  facts: never merged, superseded or marked, even when a pair for them arrives. Two long
+  documents (`meaning.documents`) on one subject, or a short card stated again in a long
+  one, are one fact like any duplicate: the merge keeps what each card adds
+  (`meaning.union`), and a union too long for one card is left to the user;
 - **change**: a newer card that carries a change signal (`meaning.change`: "now", "no
   longer", "switched to", "instead of" the old value …) and states a value the older
   one lacks replaces it: supersede, never merge the new value into the older card. With
@@ -37,11 +35,9 @@ from typing import NamedTuple
 
 from cardindex.lifecycle.evidence import best, evidence_order
 from cardindex.meaning.change import change_signal
-from cardindex.meaning.documents import REASON as DOCUMENT_REASON
-from cardindex.meaning.documents import document, units_held
-from cardindex.meaning.paraphrase import paraphrase
 from cardindex.meaning.similarity import Pair
 from cardindex.meaning.slots import scope_of
+from cardindex.meaning.union import notes
 from cardindex.meaning.words import statement, words
 from cardindex.store.card import Card
 
@@ -54,26 +50,17 @@ class Change(NamedTuple):
     signal: str
 
 
-def documents_differ(a: Card, b: Card) -> bool:
-    """Whether two cards are documents (`meaning.documents`) and either has a unit the other
-    does not say: a merge keeps one text and would put that unit out of sight, so it is the user's."""
-    da, db = document(a), document(b)
-    if da is None or db is None:
-        return False
-    return min(units_held(da, db), units_held(db, da)) < 1.0  # a merge must lose no unit
-
-
 def apart(pair: Pair, multi_valued: frozenset[str]) -> str | None:
     """Why the pair's cards are different facts whatever the detector said, or None."""
     a, b = pair.a, pair.b
-    if pair.reason == DOCUMENT_REASON or (pair.reason != "same-key" and documents_differ(a, b)):
-        return "two long documents on one subject: reported by lint, merged only by hand"
     if scope_of(a) != scope_of(b):  # lint still reports a global card beside a scoped one; merging them is the user's call
         return f"different scopes ({a.scope}, {b.scope})"
     # A card that retires the other's value names its slot itself; a reworded card with one value
     # swapped was aligned whole (`meaning.restatement.revalued`); `meaning.one_slot` aligned a slot with its values masked.
+    # Two long documents were compared passage by passage (`meaning.passages`, `meaning.statements`):
+    # the passages that give one thing two values are the slot, whatever the titles say.
     if pair.kind == "contradiction" and pair.reason not in ("same-key", "retired", "reworded", "slot") \
-            and not (a.key and a.key == b.key) and not one_place(a, b):
+            and not (a.key and a.key == b.key) and not one_place(a, b) and not notes(a, b):
         return "too few words in common for one slot"
     multi = [k for k in (a.key, b.key) if k and k in multi_valued]
     if multi and (pair.kind == "contradiction" or own_values(a, b)):
@@ -125,18 +112,6 @@ def own_values(a: Card, b: Card) -> bool:
     if da.values and db.values and not (da.values - set(db.tokens)) and not (db.values - set(da.tokens)):
         return False
     return bool(_own(a, b)) and bool(_own(b, a))
-
-
-def facts_restated(a: Card, b: Card) -> bool:
-    """The bodies' fact clauses say one thing twice (`meaning.paraphrase`), however the descriptions differ.
-
-    Descriptions are often reworded more than the facts ("How long seeds soak before a
-    germination test" / "Germination test preparation"); two notes about two subjects
-    under alike descriptions ("Related cards cover …" / "It applies to every environment")
-    have facts that share nothing.
-    """
-    fa, fb = statement(a).fact, statement(b).fact
-    return bool(fa.tokens and fb.tokens) and paraphrase(fa, fb, {})
 
 
 def _introduces(new: Card, old: Card) -> bool:

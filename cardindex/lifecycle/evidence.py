@@ -11,7 +11,8 @@ import datetime as dt
 import re
 from collections.abc import Iterable
 
-from cardindex.meaning.words import statement, words
+from cardindex.meaning.union import swapped
+from cardindex.meaning.words import words
 from cardindex.store.card import Card
 
 _REASONS = re.compile(r"(?im)^\W*(?:why|how to apply)\b")
@@ -37,19 +38,6 @@ def best(cards: Iterable[Card]) -> Card:
     return max(sorted(cards, key=lambda c: c.path), key=quality)
 
 
-def each_says_more(a: Card, b: Card) -> bool:
-    """Each description names something the other card never mentions: two facts in one frame.
-
-    "Trevelex scheduler runs on Rust" and "Trevelex billing service uses Rust for
-    implementation language" share most words, but each has a subject the other lacks. A
-    fact reworded keeps every word of one side somewhere in the other ("Production deploys
-    happen on Tuesdays only" / "Only deploy to production on Tuesdays"). A merge archives a
-    card, so it asks for more than the linter's duplicate warning does.
-    """
-    sa, sb = statement(a), statement(b)
-    return bool(set(sa.description.tokens) - set(sb.all.tokens)) and bool(set(sb.description.tokens) - set(sa.all.tokens))
-
-
 def first_line(card: Card) -> str:
     return next((line for line in card.body.splitlines() if line.strip()), "")
 
@@ -57,13 +45,3 @@ def first_line(card: Card) -> str:
 def one_word_swapped(a: str, b: str) -> bool:
     """The same sentence with exactly one word replaced by another: a changed value."""
     return swapped(a, b, longest=1)
-
-
-def swapped(a: str, b: str, longest: int = 2) -> bool:
-    """The same sentence with one run of up to `longest` words replaced by others: another
-    subject or value ("the cache layer uses X" / "the billing service uses X"), not a rewording."""
-    ta, tb = words(a).tokens, words(b).tokens
-    if len(ta) != len(tb) or len(ta) <= longest:
-        return False
-    differ = [i for i, (x, y) in enumerate(zip(ta, tb, strict=True)) if x != y]
-    return bool(differ) and len(differ) <= longest and differ[-1] - differ[0] == len(differ) - 1

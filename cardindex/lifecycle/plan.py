@@ -47,21 +47,20 @@ from cardindex.lifecycle.decide import (
     change,
     components,
     contradicting,
-    facts_restated,
     own_values,
 )
 from cardindex.lifecycle.evidence import (
     NEVER,
     best,
-    each_says_more,
     evidence_order,
     first_line,
     one_word_swapped,
-    swapped,
 )
+from cardindex.meaning.documents import REASON as DOCUMENT_REASON
 from cardindex.meaning.restatement import REASON as REWORDED
 from cardindex.meaning.similarity import Pair, find_pairs, measured_change
 from cardindex.meaning.slots import scope_of
+from cardindex.meaning.union import SECTION, container, each_says_more, notes, one_fact, pair_refused, swapped, union
 from cardindex.meaning.words import words
 from cardindex.redaction import redact_words
 from cardindex.store.card import LIVE_STATUSES, Card, id_list, id_value
@@ -112,6 +111,7 @@ class Planner:
         self.decisions: list[Decision] = []
         self.merges: list[Merge] = []
         self._edits: dict[str, dict[str, Any]] = {}
+        self._bodies: dict[str, str] = {}  # a canonical card's body with what the cards merged into it add
         self._retired: dict[str, dict[str, Any]] = {}
         self._why: dict[str, list[tuple[str, str]]] = defaultdict(list)
         self._by_path = {c.path: c for c in self.cards}
@@ -144,6 +144,14 @@ class Planner:
             return
         self._why[card.path].append((action, reason))
 
+    def _merged_body(self, card: Card) -> Card:
+        """The card as this plan leaves its body (an earlier merge may have added to it)."""
+        body = self._bodies.get(card.path)
+        return card if body is None else card._replace(text=card.text[:card.body_offset] + body)
+
+    def _set_body(self, card: Card, body: str) -> None:
+        self._bodies[card.path] = body
+
     def _ids(self, card: Card, field: str) -> list[str]:
         """A field of ids as this plan leaves it (its pending edit, else the card's own)."""
         pending = self._edits.get(card.path, {})
@@ -161,7 +169,8 @@ class Planner:
     def _step(self, path: str, op: str, updates: dict[str, Any]) -> Step:
         why = self._why[path]
         action = "+".join(_unique(a for a, _ in why))
-        return Step(self._by_path[path], op, updates, action, "; ".join(_unique(r for _, r in why)))
+        return Step(self._by_path[path], op, updates, action, "; ".join(_unique(r for _, r in why)),
+                    self._bodies.get(path) if op == "edit" else None)
 
     # ---------------------------------------------------------------- the plan
 
@@ -209,9 +218,9 @@ class Planner:
                 return False  # "... runs on unittest" / "... runs on vitest": another value, whatever its case
             wa, wb = words(f"{a.description}\n{a.body}"), words(f"{b.description}\n{b.body}")
             if wa.values or wb.values:  # the same names and numbers, and no other word for the value
-                return wa.values == wb.values and not each_says_more(a, b)
+                return wa.values == wb.values and (not each_says_more(a, b) or notes(a, b))
             return pair.kind == "duplicate" and not (set(wa.tokens) - set(wb.tokens) and set(wb.tokens) - set(wa.tokens))
-        return pair.kind == "duplicate" and (not each_says_more(a, b) or facts_restated(a, b))
+        return one_fact(pair)
 
     def retire_by_time(self) -> None:
         for card in self.cards:
@@ -341,6 +350,9 @@ class Planner:
             a, b = pair.a, pair.b
             if self.gone(a) or self.gone(b):
                 continue
+            if notes(a, b):  # two long notes on one subject: each names its own things, and
+                edges.append((a, b))          # a word such as "changed" in one is no change of the other's value
+                continue
             told = change(a, b)
             if told is not None:
                 if self.in_window(a, b):
@@ -357,10 +369,16 @@ class Planner:
             self.against |= contradicting(members, self.multi_valued)
             clean = {c.path for c in members if not any(self._contradicts(c, m) for m in members)}
             for part in components((a, b) for a, b in edges if a.path in clean and b.path in clean):
-                top = canonical(part)
+                top = self._container(part) or canonical(part)
                 merged = [c for c in part if c is not top]
                 if merged:
-                    self.merge(top, merged, "the same fact in other words")
+                    two = self.pair(*part) if len(part) == 2 else None
+                    said = two.detail if two is not None and two.reason == DOCUMENT_REASON else None
+                    self.merge(top, merged, said or "the same fact in other words")
+
+    def _container(self, part: list[Card]) -> Card | None:
+        pair = self.pair(*part) if len(part) == 2 else None
+        return None if pair is None else container(pair)
 
     def replace(self, told: Change, why: str) -> None:
         """The newer card said it changed the value: it supersedes the older one (a locked one: a conflict)."""
@@ -378,6 +396,20 @@ class Planner:
         merged = [c for c in merged if not c.locked and not self.gone(c)]
         if not merged:
             return
+        # The canonical card keeps its text and gains what the others add (a locked one is never
+        # edited: the archived copies keep theirs). One card of bounded size, or no merge.
+        joined = None if canonical.locked else union(self._merged_body(canonical), merged)
+        two = self.pair(canonical, merged[0]) if len(merged) == 1 else None
+        if joined is not None and joined.refused and two is not None and two.kind == "duplicate" \
+                and container(two) is None and not merged[0].locked and canonical.path not in self._bodies \
+                and pair_refused(two) is None:  # too long one way, fits the other: lint says it merges
+            canonical, merged = merged[0], [canonical]
+            joined = union(canonical, merged)
+        refused = joined.refused if joined is not None else None
+        if refused:
+            self.decisions.append(Decision("keep", canonical.id, tuple(m.id for m in merged),
+                                           f"{reason}, but {refused}: merge by hand"))
+            return
         cluster = [canonical, *merged]
         ids = [m.id for m in merged]
         updates: dict[str, Any] = {
@@ -389,6 +421,9 @@ class Planner:
         if replaced:  # what the merged cards had replaced, the canonical one now replaces
             updates["supersedes"] = id_value(_unique([*self._ids(canonical, "supersedes"), *replaced]))
         updates.update(merged_fields(canonical, cluster))
+        if joined is not None and joined.body is not None:
+            self._set_body(canonical, joined.body)
+            reason = f"{reason}; it keeps what each adds, under \"{SECTION.strip()} …\""
         self._edit(canonical, updates, "merge", f"absorbed {', '.join(ids)}: {reason}")
         for card in merged:
             self._merged_into[card.path] = canonical
@@ -418,7 +453,8 @@ class Planner:
         detail = redact_words(pair.detail, a.text, b.text, pair.a.text, pair.b.text,
                               *(copy.text for copy in [copy] if copy))  # it quotes words
         later = evidence_order(newer) != evidence_order(older)
-        told = None if by_time and later else change(a, b)
+        # A change signal in a long note ("formerly", "changed" somewhere in its history) is not a change of the slot.
+        told = None if (by_time and later) or notes(a, b) else change(a, b)
         if by_time and later and not older.locked:
             self.supersede(older, [newer], detail)
         elif told is not None:

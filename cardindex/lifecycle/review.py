@@ -43,10 +43,11 @@ class Touch(NamedTuple):
 
     decision: int  # index into the plan's decisions
     path: str
-    kind: str  # "retire" (archive with `fields`) or "edit"
+    kind: str  # "retire" (archive with `fields`), "edit", or "body" (a merge's new body, `body`)
     fields: Mapping[str, tuple[str, Any]]  # field -> ("add", ids) for id fields, ("set", value) otherwise
     action: str
     reason: str
+    body: str | None = None
 
 
 class Item(NamedTuple):
@@ -78,6 +79,10 @@ class _Recording(Planner):
         super()._retire(card, updates, action, reason)
         fields = {f: ("set", v) for f, v in updates.items()}
         self.touches.append(Touch(len(self.decisions), card.path, "retire", fields, action, reason))
+
+    def _set_body(self, card: Card, body: str) -> None:
+        super()._set_body(card, body)
+        self.touches.append(Touch(len(self.decisions), card.path, "body", {}, "merge", "", body))
 
     def _edit(self, card: Card, updates: dict[str, Any], action: str, reason: str) -> None:
         before = dict(self._edits.get(card.path, {}))
@@ -126,11 +131,15 @@ def compose(numbered: Numbered, chosen: Iterable[int]) -> list[Step]:
     chosen = set(chosen)
     retired: dict[str, dict[str, Any]] = {}
     edits: dict[str, dict[str, Any]] = {}
+    bodies: dict[str, str] = {}
     why: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for touch in numbered.touches:
         if touch.decision not in chosen:
             continue
         card = numbered.cards[touch.path]
+        if touch.kind == "body" and touch.body is not None:
+            bodies[touch.path] = touch.body  # the merge's edit of the same card follows, with its reason
+            continue
         why[touch.path].append((touch.action, touch.reason))
         if touch.kind == "retire":
             retired[touch.path] = {f: v for f, (_how, v) in touch.fields.items()}
@@ -149,7 +158,7 @@ def compose(numbered: Numbered, chosen: Iterable[int]) -> list[Step]:
         out.append(_step(numbered.cards[path], "archive", updates, why[path]))
     for path, updates in sorted(edits.items()):
         if path not in retired and updates:
-            step = _step(numbered.cards[path], "edit", updates, why[path])
+            step = _step(numbered.cards[path], "edit", updates, why[path])._replace(body=bodies.get(path))
             if new_text(step, step.card.text) != step.card.text:
                 out.append(step)
     return out
@@ -193,7 +202,8 @@ def fingerprint(numbered: Numbered, options: Mapping[str, Any]) -> str:
         rows.append([item.number, item.action, item.card, list(item.related), item.reason])
         for step in item.steps:
             rows.append([step.card.path, step.op, sorted((k, repr(v)) for k, v in step.updates.items()),
-                         hashlib.sha256(step.card.text.encode("utf-8")).hexdigest()])
+                         hashlib.sha256(step.card.text.encode("utf-8")).hexdigest(),
+                         None if step.body is None else hashlib.sha256(step.body.encode("utf-8")).hexdigest()])
     return hashlib.sha256(json.dumps(rows, ensure_ascii=False).encode("utf-8")).hexdigest()
 
 

@@ -60,8 +60,10 @@ def duplicate(card: Card, ctx: LintContext) -> Iterator[Hit]:
     two scopes (`path:apps/web`, `path:services/api`) and two values of a key listed in
     `multi_valued_keys` are different facts, never duplicates. Two long cards (research
     notes, long how-tos) whose titles, contents and vocabularies agree are one document
-    saved twice: reported for you to merge by hand; consolidation leaves both. Three or
-    more copies are one group: each is reported once, with all the others in `related`.
+    saved twice. When each copy says something the other does not, consolidation keeps
+    the canonical card's text and adds the rest under "## Merged from …" (the message says
+    so); a union too long for one card is left for you to merge by hand. Three or more
+    copies are one group: each is reported once, with all the others in `related`.
     """
     direct = [p for p in ctx.pairs.get(card.path, ()) if p.kind == "duplicate" and p.reason in DUPLICATE_REASONS]
     if not direct:
@@ -71,7 +73,21 @@ def duplicate(card: Card, ctx: LintContext) -> Iterator[Hit]:
     detail = redact_words(pair.detail, pair.a.text, pair.b.text)
     copies = _copies(card, ctx, direct)
     group = f" (one of {len(copies) + 1} copies: {', '.join(copies)})" if len(copies) > 1 else ""
-    yield Hit(description_line(card), f"{detail} as {other.path}{group}", tuple(copies), "archive")
+    yield Hit(description_line(card), f"{detail} as {other.path}{group}{_merged(pair)}", tuple(copies), "archive")
+
+
+def _merged(pair: Pair) -> str:
+    """What `cards consolidate` does with a pair of one fact (`meaning.union`: the planner asks the same)."""
+    from cardindex.meaning.union import one_fact, pair_refused, union
+
+    if pair.reason == "same-key" or not one_fact(pair):
+        return ""
+    refused = pair_refused(pair)
+    if refused:
+        return f"; too much for one card ({refused}): merge by hand"
+    if union(pair.a, [pair.b]).body is not None or union(pair.b, [pair.a]).body is not None:
+        return "; consolidate merges them into one card, keeping what each adds"
+    return ""
 
 
 def same_key(card: Card, ctx: LintContext) -> Iterator[Hit]:

@@ -73,6 +73,8 @@ def side(card: Card, st: Statement, weight: Mapping[str, float]) -> Side:
 
 def classify_sides(a: Side, b: Side, weight: Mapping[str, float], multi_valued: frozenset[str]) -> Pair | None:
     """What two cards are to each other, by slot first and value second; then their values masked (`one_slot`)."""
+    if slots.named_apart(a.card, b.card):
+        return None  # "tree 17" / "tree 51": the number names which thing, so two slots
     found = _classify_sides(a, b, weight, multi_valued)
     said = one_slot.revise(a, b, weight, multi_valued, found)
     return found if said is None else Pair(a.card, b.card, said[0], said[1], 100.0, said[2])

@@ -30,8 +30,9 @@ are one document too when their titles name one subject and their vocabularies a
 (`THIRD_COSINE`; two halves of one long document, each restating part of it, are not).
 
 Such a pair is reported as a duplicate with reason `restated`: lint and the write gate
-name it; consolidation leaves both cards alone (a merge of two long documents, or of a
-many-topic card into a short one, is a rewrite no rule can check).
+name it; consolidation merges them without rewriting either: the canonical card keeps
+its text and gains what the other adds (`meaning.union`), a short card into the long one
+that states it again, and a union too long for one card is left to the user.
 """
 
 from __future__ import annotations
@@ -124,8 +125,8 @@ UNIT_HELD = 0.5  # of a unit's words that one unit of the other document has, fo
 def units_held(a: Document, b: Document) -> float:
     """The share of `a`'s units that some unit of `b` says again (most of its words in one unit).
 
-    A merge keeps one card's text: when either of two documents has a unit the other does
-    not say, a merge would put it out of sight (`lifecycle.decide.documents_differ`).
+    Two documents that each hold units the other does not say are two notes on one subject
+    (`Documents`); a merge keeps both (`meaning.union` measures the same way).
     """
     if not a.units:
         return 1.0

@@ -210,7 +210,7 @@ def _documents(docs: Documents, sides: Sequence[Side], statements: Sequence[Stat
         if (i, j) in paired or slots.relate(a.scope, b.scope, a.key, b.key, lambda: False, multi_valued) == slots.APART:
             continue
         out.append(Pair(a.card, b.card, "duplicate", DOCUMENT_REASON, score,
-                        "the same subject documented twice (report only: consolidate leaves both)"))
+                        "the same subject documented twice"))
         paired.add((i, j))
         duplicated.add((i, j))
     for i, j, score in docs.containments([s.card for s in sides], statements, weight, wanted):
@@ -220,7 +220,7 @@ def _documents(docs: Documents, sides: Sequence[Side], statements: Sequence[Stat
             continue
         first, second = (a, b) if a.card.path < b.card.path else (b, a)
         out.append(Pair(first.card, second.card, "duplicate", DOCUMENT_REASON, score,
-                        f"one part of {b.card.path} states it again (report only: consolidate leaves both)"))
+                        f"one part of {b.card.path} states it again"))
         paired.add((min(i, j), max(i, j)))
     for i, j, detail in contradicted([s.card for s in sides], statements, docs, weight, wanted):
         a, b = sides[i], sides[j]

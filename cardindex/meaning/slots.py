@@ -7,6 +7,10 @@ relate (`relation`): apart (different scopes, unrelated keys: different facts, n
 pair), one single-valued key, one multi-valued key (two values are two facts), one
 description written twice, or open (the wording has to tell).
 
+A number in a description that names *which thing* the fact is about ("Which rootstock
+tree 17 grows on", "Pump 3: its service interval") is part of the slot, not a value:
+two cards that name one noun with different numbers are about two things (`named_apart`).
+
 English word lists (negators, antonyms, synonyms, stop words) only judge English text:
 `english(card)` says whether a card is written in it. Other cards are compared by what
 is language-neutral (numbers, versions, dates, code, paths, names) and by word overlap.
@@ -19,7 +23,7 @@ from collections.abc import Callable
 
 from cardindex.lazy import lazy_pattern
 from cardindex.meaning.language import is_english
-from cardindex.meaning.words import ANTONYMS, NEGATORS, STOP, Statement, words
+from cardindex.meaning.words import ANTONYMS, NEGATORS, QUESTION, STOP, Statement, words
 from cardindex.store.card import Card
 
 APART = "apart"  # different facts: never a pair
@@ -32,6 +36,9 @@ _WORD = lazy_pattern(r"[^\W\d_]+")
 _ENGLISH = STOP | NEGATORS | frozenset(ANTONYMS)  # words that say a text is English
 _PUNCTUATION = ".,;:!?()[]{}\"'`*_-—"
 _NOT_ASCII_LETTER = lazy_pattern(r"[^\W\d_a-zA-Z]")
+# A word, then a whole number that names one of its kind: "tree 17", "row 0", "pump #3" (not "v1.2", "17:30", "3.5").
+_NAMED_NUMBER = lazy_pattern(r"(?<![\w.#-])([^\W\d_]{2,})\s+#?(\d+)(?![\w.:/,-]?\d)(?![\w%])")
+_OF_FOR = lazy_pattern(r"(?i)\b(?:of|for)\s+(?:the\s+|each\s+)?$")  # "… of tree ", "… for pump "
 
 
 def scope_of(card: Card) -> str:
@@ -98,6 +105,34 @@ def relate(scope_a: str, scope_b: str, key_a: str | None, key_b: str | None, des
     if not keys_compatible(key_a, key_b):
         return APART
     return DESCRIBED if described() else OPEN
+
+
+@functools.lru_cache(maxsize=50_000)
+def named(description: str) -> tuple[tuple[str, str], ...]:
+    """The (word, number) pairs of a description whose number names which thing it is about.
+
+    A description that asks ("Which …", "What …?") names the slot and holds no value, so
+    each of its numbers names a thing ("Which rootstock tree 17 grows on"); so does one
+    after "of" or "for" ("Service interval for pump 3"). A number a description states
+    ("Staging Postgres listens on port 5433", "Port 5433 for staging") is a value.
+    """
+    found = [(m.group(1).casefold(), m.group(2).lstrip("0") or "0", m.start()) for m in _NAMED_NUMBER.finditer(description)]
+    if not found:
+        return ()
+    asks = bool(QUESTION.match(description)) or description.rstrip().endswith("?")
+    return tuple((word, number) for word, number, at in found
+                 if word not in STOP and (asks or _OF_FOR.search(description[:at])))
+
+
+def named_apart(a: Card, b: Card) -> bool:
+    """Whether two cards name one kind of thing by different numbers: tree 17 and tree 51 are two slots."""
+    na, nb = named(a.description), named(b.description)
+    if not na or not nb:
+        return False
+    numbers_a: dict[str, set[str]] = {}
+    for word, number in na:
+        numbers_a.setdefault(word, set()).add(number)
+    return any(word in numbers_a and number not in numbers_a[word] for word, number in nb)
 
 
 def slot(card: Card, multi_valued: frozenset[str] = frozenset()) -> str:

@@ -25,8 +25,8 @@ table row, a heading) and the statements of two long cards are compared one agai
    versions are read the same in all.
 
 A pair is reported as a contradiction (reason "value") with the two statements quoted
-briefly; consolidation leaves both cards alone (a topic note is a rewrite no rule can
-check), so the user decides which holds. Of a dated series, the newer statement is
+briefly; consolidation marks both as a conflict (no rewrite of a topic note), so the
+user decides which holds. Of a dated series, the newer statement is
 usually the one that holds; the message says which card is newer when the dates tell.
 """
 
