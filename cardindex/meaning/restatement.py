@@ -35,7 +35,7 @@ from typing import NamedTuple
 from cardindex.lazy import lazy_pattern
 from cardindex.meaning.polarity import denied_against, polarity
 from cardindex.meaning.synonyms import synonymous
-from cardindex.meaning.value_forms import GENERIC, normalized
+from cardindex.meaning.value_forms import GENERIC, MEASURED, by_kind, forms, normalized
 from cardindex.meaning.values import abbreviation, equivalent, kind, same_kind
 from cardindex.meaning.words import ANTONYMS, LIGHT, NEGATIVE, NEGATORS, Words, words
 from cardindex.store.card import Card
@@ -69,6 +69,7 @@ class Restatement(NamedTuple):
     cover_long: float
     anchor: float  # of the shorter card's subject words (`_anchors`) that the other says
     joined: tuple[tuple[str, str], ...]  # words paired as synonyms (shorter's, longer's)
+    value: str = ""  # the typed values both give alike, when they settled the fact (`one_typed_value`)
 
 
 @functools.lru_cache(maxsize=20_000)
@@ -131,6 +132,8 @@ def explain(found: Restatement) -> str:
     """The finding's detail: how much of the shorter card the other says, and which words it says otherwise."""
     joined = ", ".join(f"{x!r} as {y!r}" for x, y in found.joined[:3])
     said = f"the same fact in other words ({round(found.covered * 100)}% of the shorter card said by the other"
+    if found.value:
+        said = f"{said}; the same value: {found.value}"
     return f"{said}; {joined})" if joined else f"{said})"
 
 
@@ -230,12 +233,62 @@ def restates(a: Content, b: Content, weight: Mapping[str, float], one_question: 
     one measured value both give alike ("2 GB" / "2048 MB") is half the evidence of one fact.
     """
     found, conflict = measures(a, b, weight)
-    if conflict is not None or found.slot < SLOT or found.cover_long < COVER_LONG:
+    if conflict is None and found.slot >= SLOT and found.cover_long >= COVER_LONG:
+        anchor, covered = (MEASURED_ANCHOR, MEASURED_COVERED) if one_question and _one_measure(a, b) else (ANCHOR, COVERED)
+        if found.anchor >= anchor and found.covered >= covered:
+            return found
+    value = one_typed_value(a, b, weight) if one_question else None
+    return found._replace(value=value) if value is not None else None
+
+
+TYPED_SLOT = 0.2  # of the shorter description the other card says, when the typed values settle the value
+TYPED_COVERED = 0.2  # of the shorter content the longer one says, then: the wording around a value is free
+EVIDENCE = frozenset(MEASURED - {"count"}) | {"zone"}  # "four crew" / "four lifeboats": a count alone shows no value
+
+
+def _numbers(w: Words) -> Words:
+    kept = frozenset(t for t in w.values if any(ch.isdigit() for ch in t))
+    return Words(w.tokens, kept, w.text)
+
+
+def typed(c: Content, slot: frozenset[str]) -> dict[str, frozenset[str]]:
+    """The values a card's prose gives, by kind (`value_forms.by_kind`), without those the slot names.
+
+    A name the descriptions say ("Which TTL idle sessions get") is what the cards are
+    about, not what could differ between two cards about it.
+    """
+    out = {}
+    for k, values in by_kind(c.text).items():
+        kept = frozenset(v for v in values if k in MEASURED or not set(words(v).tokens) <= slot)
+        if kept:
+            out[k] = kept
+    return out
+
+
+def one_typed_value(a: Content, b: Content, weight: Mapping[str, float]) -> str | None:
+    """The value two short cards give alike (as written in normal form), when that settles one fact, or None.
+
+    The value of a statement is what could differ between two cards of one slot: an amount
+    with its unit, a time, a day, a version, a zone, a name, a path or code. When each card
+    gives the same values of the same kinds as the other (one of them measured, `EVIDENCE`),
+    polarity and every other test of `measures` agreeing, and the slot still agrees (a fifth
+    of the descriptions, `TYPED_SLOT`), the wording around the value is free: "web sessions
+    expire after 30 minutes idle" / "idle users are logged out after half an hour".
+    A card one of whose descriptions names a subject the other card never says is
+    another subject only when the other's description names one of its own (`_other_subject`).
+    """
+    slot = frozenset(a.description.tokens) | frozenset(b.description.tokens)
+    va, vb = typed(a, slot), typed(b, slot)
+    if not va or va != vb or EVIDENCE.isdisjoint(va):
         return None
-    anchor, covered = (MEASURED_ANCHOR, MEASURED_COVERED) if one_question and _one_measure(a, b) else (ANCHOR, COVERED)
-    if found.anchor < anchor or found.covered < covered:
+    na, nb = _numbers(a.all), _numbers(b.all)
+    if _swapped(na, nb, set(na.values & nb.values), set(na.values & nb.values)):
+        return None  # a number no kind reads ("port 5432" / "port 5433") still differs
+    found, conflict = measures(a, b, weight, named=True)
+    if conflict is not None or found.slot < TYPED_SLOT or found.covered < TYPED_COVERED or found.cover_long < COVER_LONG:
         return None
-    return found
+    shown = [f.written for f in forms(a.text) if f.value in va.get(f.kind, ())]
+    return ", ".join(dict.fromkeys(shown)) or "; ".join(" ".join(sorted(vs)) for _, vs in sorted(va.items()))
 
 
 MEASURED_ANCHOR = ANCHOR  # the subject must still be said: "tickets … a week before" is not "parts … a week ahead"
@@ -244,8 +297,6 @@ MEASURED_COVERED = 0.45
 
 def _one_measure(a: Content, b: Content) -> bool:
     """Both prose texts give a measured value, and every measured kind both give is the same value (`value_forms`)."""
-    from cardindex.meaning.value_forms import MEASURED, by_kind
-
     va, vb = by_kind(a.text), by_kind(b.text)
     shared = [k for k in va if k in vb and k in MEASURED and k != "count"]  # "four crew" / "four lifeboats"
     return bool(shared) and all(va[k] == vb[k] for k in shared)
@@ -281,7 +332,8 @@ def revalued(a: Content, b: Content, weight: Mapping[str, float]) -> tuple[str, 
 
 
 def measures(a: Content, b: Content, weight: Mapping[str, float],
-             aligned: tuple[frozenset[str], frozenset[str]] | None = None) -> tuple[Restatement, str | None]:
+             aligned: tuple[frozenset[str], frozenset[str]] | None = None,
+             named: bool = False) -> tuple[Restatement, str | None]:
     """The measures `restates` takes, and the conflict it found (for `bench/why_pairs.py`).
 
     `aligned`: values of each card that fill the one place of the other's (`revalued`): they
@@ -311,7 +363,8 @@ def measures(a: Content, b: Content, weight: Mapping[str, float],
     short, said_short = (a, said_a) if total_a <= total_b else (b, said_b)
     anchors = _anchors(short)  # counted, not weighted: a small vault's rarities are noise on three or four words
     anchor = len(anchors & said_short) / len(anchors) if anchors else 0.0
-    conflict = _conflict(a, b, said_a, said_b, weight, values=aligned is None) or _other_subject(a, said_a) or _other_subject(b, said_b) \
+    conflict = _conflict(a, b, said_a, said_b, weight, values=aligned is None and not named) \
+        or _other_subject(a, said_a, b if named else None) or _other_subject(b, said_b, a if named else None) \
         or _two_subjects(a, b, said_a, said_b) or _about_more(a, b, said_a, said_b, total_a <= total_b)
     return Restatement(round(slot, 2), round(short_share, 2), round(long_share, 2), round(anchor, 2),
                        tuple(joined)), conflict
@@ -450,13 +503,15 @@ def _about_more(a: Content, b: Content, said_a: set[str], said_b: set[str], a_sh
     return None
 
 
-def _other_subject(mine: Content, said: set[str]) -> str | None:
+def _other_subject(mine: Content, said: set[str], other: Content | None = None) -> str | None:
     """A description that names its subject (a name, number, code) that the other card never says: another subject.
 
     "Which kind of Stripe key staging may use" is not what "Where load tests may run" is
     about, however many common words ("test", "staging", "only") the two agree on.
     """
     named = mine.description.values - GENERIC  # "Lifetime of API access tokens": the tokens are the subject
+    if other is not None and not other.description.values - GENERIC:
+        return None  # "Timezone of stored timestamps" / "… in Postgres columns": one names where, the other no subject
     if named and named.isdisjoint(said):
         return f"another subject: {' '.join(sorted(named))!r}"
     return None

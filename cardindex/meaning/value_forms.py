@@ -9,8 +9,9 @@ a placeholder of its kind ("backups run at <time>"): what the statement says abo
 slot with the value taken out (`one_slot`).
 
 Kinds: duration, size, percent, time (of day), days (a set of weekdays), version (a tool
-and its number), count (a number with the noun it counts), code (a code span, a URL or a
-host, a path), name (a product or person written with capitals inside a sentence).
+and its number), count (a number with the noun it counts), zone (a time zone: "UTC",
+"CET", "UTC+2"), code (a code span, a URL or a host, a path), name (a product or person
+written with capitals inside a sentence).
 Language-neutral forms (digits, code, paths) are read in every language; the spelt-out
 numbers and unit words are English.
 """
@@ -86,6 +87,9 @@ _VERSION = lazy_pattern(r"(?<![\w.])([A-Za-z][A-Za-z.+-]{1,20})\s+v?(\d+(?:\.\d+
 _COUNT = lazy_pattern(rf"(?i)(?<![\w.:/-])({_NUMBER})\s+([a-z][a-z-]{{2,}})")
 _CODE = lazy_pattern(r"`([^`\n]+)`|(?<![\w-])([a-z]+(?:-[a-z]+)+-\d+[a-z]?)(?![\w-])|\b(https?://[^\s)>\]]+)|(?<![\w@/.-])((?:[a-z0-9-]+\.)+(?:dev|com|io|net|org|app|cloud|so|sh))"
                    r"(?![\w/-])")
+# A time zone by its abbreviation or offset: "UTC", "CET", "UTC+2", "GMT-5" (English and neutral alike).
+_ZONE = lazy_pattern(r"(?<![\w-])((?:UTC|GMT)(?:\s?[+-]\s?\d{1,2}(?::?\d{2})?)?|CES?T|EES?T|WES?T|BST|JST|KST|AES?T|AEDT"
+                   r"|[PMCE][SD]T)(?![\w-])")
 _CHANNEL = lazy_pattern(r"(?<![\w&#/])#([a-z][\w-]{1,40})\b")
 _QUOTED = lazy_pattern(r"[\"\u201c]([^\"\u201d\n\s]+(?:\s[^\"\u201d\n\s]+){0,3})[\"\u201d]")
 _NAME = lazy_pattern(r"(?<=[a-z,;:(] )([A-Z0-9]*[A-Z][\w+#.-]*[A-Za-z0-9+#](?:[ ]+[A-Z][\w+#.-]*[A-Za-z0-9+#]){0,3})")
@@ -191,6 +195,9 @@ def _read(text: str, full: bool) -> tuple[Form, ...]:
         add("code", raw.casefold().removeprefix("https://").removeprefix("http://").rstrip("/"), m.start(), m.end())
     for m in _CHANNEL.finditer(text):
         add("code", "#" + m.group(1).casefold(), m.start(), m.end())
+    if full and "T" in text:
+        for m in _ZONE.finditer(text):
+            add("zone", m.group(1).replace(" ", "").casefold(), m.start(), m.end())
     for m in _FRACTION.finditer(text):
         part = _PARTS[next(g for g in m.groups()[:4] if g).lower()]
         rate = _rate(text, m.start(), "a")
