@@ -36,7 +36,7 @@ from cardindex.lazy import lazy_pattern
 from cardindex.meaning.polarity import denied_against, polarity
 from cardindex.meaning.synonyms import synonymous
 from cardindex.meaning.value_forms import GENERIC, MEASURED, by_kind, forms, normalized
-from cardindex.meaning.values import abbreviation, equivalent, kind, same_kind
+from cardindex.meaning.values import abbreviation, equivalent, kind, one_word, same_kind
 from cardindex.meaning.words import ANTONYMS, LIGHT, NEGATIVE, NEGATORS, Words, words
 from cardindex.store.card import Card
 
@@ -233,7 +233,7 @@ def restates(a: Content, b: Content, weight: Mapping[str, float], one_question: 
     one measured value both give alike ("2 GB" / "2048 MB") is half the evidence of one fact.
     """
     found, conflict = measures(a, b, weight)
-    if conflict is None and found.slot >= SLOT and found.cover_long >= COVER_LONG:
+    if conflict is None and found.slot >= SLOT and found.cover_long >= COVER_LONG and not typed_apart(a, b):
         anchor, covered = (MEASURED_ANCHOR, MEASURED_COVERED) if one_question and _one_measure(a, b) else (ANCHOR, COVERED)
         if found.anchor >= anchor and found.covered >= covered:
             return found
@@ -243,7 +243,7 @@ def restates(a: Content, b: Content, weight: Mapping[str, float], one_question: 
 
 TYPED_SLOT = 0.2  # of the shorter description the other card says, when the typed values settle the value
 TYPED_COVERED = 0.2  # of the shorter content the longer one says, then: the wording around a value is free
-EVIDENCE = frozenset(MEASURED - {"count"}) | {"zone"}  # "four crew" / "four lifeboats": a count alone shows no value
+EVIDENCE = frozenset(MEASURED - {"count"})  # "four crew" / "four lifeboats": a count alone shows no value
 
 
 def _numbers(w: Words) -> Words:
@@ -265,6 +265,32 @@ def typed(c: Content, slot: frozenset[str]) -> dict[str, frozenset[str]]:
     return out
 
 
+def _as_mine(mine: Mapping[str, frozenset[str]], theirs: dict[str, frozenset[str]]) -> dict[str, frozenset[str]]:
+    """`theirs` with each version's tool spelt as mine spells it when it is one tool ("pg 16" as "postgres 16")."""
+    if "version" not in mine or "version" not in theirs:
+        return theirs
+    tools = [v.rpartition(" ")[0] for v in mine["version"]]
+    respelt = set()
+    for v in theirs["version"]:
+        tool, _, number = v.rpartition(" ")
+        respelt.add(f"{next((t for t in tools if t != tool and one_word(t, tool)), tool)} {number}")
+    return {**theirs, "version": frozenset(respelt)}
+
+
+def typed_apart(a: Content, b: Content) -> str | None:
+    """A kind of `EVIDENCE` both cards give, each with a value the other lacks ("UTC" / "CET"), as "kind: a vs b".
+
+    One value beside more of its kind ("off on Wednesdays" / "Wednesday off, replies on
+    Thursday") may be a consequence, not another value: None.
+    """
+    va = by_kind(a.text)
+    vb = _as_mine(va, by_kind(b.text))
+    for k in sorted(EVIDENCE & va.keys() & vb.keys()):
+        if va[k] - vb[k] and vb[k] - va[k]:
+            return f"{k}: {' '.join(sorted(va[k]))} vs {' '.join(sorted(vb[k]))}"
+    return None
+
+
 def one_typed_value(a: Content, b: Content, weight: Mapping[str, float]) -> str | None:
     """The value two short cards give alike (as written in normal form), when that settles one fact, or None.
 
@@ -278,15 +304,22 @@ def one_typed_value(a: Content, b: Content, weight: Mapping[str, float]) -> str 
     another subject only when the other's description names one of its own (`_other_subject`).
     """
     slot = frozenset(a.description.tokens) | frozenset(b.description.tokens)
-    va, vb = typed(a, slot), typed(b, slot)
+    va = typed(a, slot)
+    vb = _as_mine(va, typed(b, slot))
     if not va or va != vb or EVIDENCE.isdisjoint(va):
         return None
     na, nb = _numbers(a.all), _numbers(b.all)
     if _swapped(na, nb, set(na.values & nb.values), set(na.values & nb.values)):
         return None  # a number no kind reads ("port 5432" / "port 5433") still differs
-    found, conflict = measures(a, b, weight, named=True)
-    if conflict is not None or found.slot < TYPED_SLOT or found.covered < TYPED_COVERED or found.cover_long < COVER_LONG:
-        return None
+    # The values weigh nothing in the slot and the coverage: "… on Fridays" in two descriptions is no one subject.
+    written = {t for c in (a, b) for f in forms(f"{c.description.text}\n{c.text}") if f.kind in EVIDENCE
+               for t in words(f.written).tokens}
+    unweighted = {**weight, **dict.fromkeys(written, 0.0)}
+    for x, y in ((a, b), (b, a)):  # both ways: on a tie in length `measures` reads the first as the shorter
+        found, conflict = measures(x, y, unweighted, named=True)
+        if conflict is not None or found.slot < TYPED_SLOT or found.covered < TYPED_COVERED \
+                or found.cover_long < COVER_LONG:
+            return None
     shown = [f.written for f in forms(a.text) if f.value in va.get(f.kind, ())]
     return ", ".join(dict.fromkeys(shown)) or "; ".join(" ".join(sorted(vs)) for _, vs in sorted(va.items()))
 
@@ -298,7 +331,8 @@ MEASURED_COVERED = 0.45
 def _one_measure(a: Content, b: Content) -> bool:
     """Both prose texts give a measured value, and every measured kind both give is the same value (`value_forms`)."""
     va, vb = by_kind(a.text), by_kind(b.text)
-    shared = [k for k in va if k in vb and k in MEASURED and k != "count"]  # "four crew" / "four lifeboats"
+    # "four crew" / "four lifeboats"; "02:00 UTC" / "stored in UTC": a count or a zone alone is no amount of one slot
+    shared = [k for k in va if k in vb and k in MEASURED and k not in ("count", "zone")]
     return bool(shared) and all(va[k] == vb[k] for k in shared)
 
 
@@ -528,8 +562,15 @@ def _synonym_keys(token: str) -> tuple[str, ...]:
     return tuple(f"~{g}" for g in sorted(groups_of(token))[:3])
 
 
+@functools.lru_cache(maxsize=20_000)
+def _value_keys(text: str) -> tuple[str, ...]:
+    """A key for each typed value of `EVIDENCE` kinds the text gives, in its normal form."""
+    return tuple(f"={k}:{v}" for k, vs in sorted(by_kind(text).items()) if k in EVIDENCE for v in sorted(vs))
+
+
 def candidates(contents: Sequence[Content | None], english: Sequence[bool]) -> set[tuple[int, int]]:
-    """Pairs of short English cards whose contents share two of their rarest words (a synonym's sense counts as one word).
+    """Pairs of short English cards whose contents share two of their rarest words (a synonym's sense or a typed
+    value in its normal form counts as one word).
 
     The statement blocks of `similarity` look at one sentence: a reworded card rarely keeps
     its rare words in that one. Words of two or three letters also meet the words they
@@ -553,6 +594,7 @@ def candidates(contents: Sequence[Content | None], english: Sequence[bool]) -> s
                     more.add(initials)
         for t in found:
             more.update(_synonym_keys(t))
+        more.update(_value_keys(c.text))  # "30 minutes" / "half an hour": one duration, one key
         plain.append(found)
         other.append(more)
     frequency = Counter(k for ks in (*plain, *other) for k in ks)

@@ -104,6 +104,25 @@ _NOT_A_NAME = frozenset({"I", "API", "CI", "PR", "PRs", "OK", "UI", "UTC", "URL"
 GENERIC = frozenset(n.casefold() for n in _NOT_A_NAME if n.isupper() and len(n) > 1)
 
 
+# Standard offsets from UTC of the zones `_ZONE` reads by name: "KST" and "UTC+9" are one zone.
+_OFFSETS = {"utc": 0, "gmt": 0, "wet": 0, "west": 1, "bst": 1, "cet": 1, "cest": 2, "eet": 2, "eest": 3, "jst": 9,
+            "kst": 9, "aest": 10, "aedt": 11, "pst": -8, "pdt": -7, "mst": -7, "mdt": -6, "cst": -6, "cdt": -5,
+            "est": -5, "edt": -4}
+
+
+def _offset(raw: str) -> str:
+    """A zone's normal form, its offset from UTC: "UTC" is "utc+0", "KST" and "UTC +9" are "utc+9"."""
+    low = raw.replace(" ", "").casefold()
+    if low in _OFFSETS:
+        hours = _OFFSETS[low]
+    else:
+        sign, rest = low[3], low[4:].replace(":", "")
+        hours = int(rest[:-2] if len(rest) > 2 else rest) * (-1 if sign == "-" else 1)
+        if len(rest) > 2 and rest[-2:] != "00":
+            return f"utc{sign}{rest}"
+    return f"utc{'+' if hours >= 0 else '-'}{abs(hours)}"
+
+
 def _number(raw: str) -> float | None:
     raw = " ".join(raw.lower().replace(",", ".").replace("-", " ").split())
     if raw in _UNITS:
@@ -197,7 +216,7 @@ def _read(text: str, full: bool) -> tuple[Form, ...]:
         add("code", "#" + m.group(1).casefold(), m.start(), m.end())
     if full and "T" in text:
         for m in _ZONE.finditer(text):
-            add("zone", m.group(1).replace(" ", "").casefold(), m.start(), m.end())
+            add("zone", _offset(m.group(1)), m.start(), m.end())
     for m in _FRACTION.finditer(text):
         part = _PARTS[next(g for g in m.groups()[:4] if g).lower()]
         rate = _rate(text, m.start(), "a")
@@ -328,7 +347,8 @@ def by_kind(text: str) -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in out.items()}
 
 
-MEASURED = frozenset({"duration", "interval", "size", "percent", "time", "days", "version", "count"})  # kinds of amounts
+# Kinds compared by their normal form (amounts, and the zone: "KST" is "UTC+9"), never by how they are written.
+MEASURED = frozenset({"duration", "interval", "size", "percent", "time", "days", "version", "count", "zone"})
 # What any value `normalized` rewrites needs: a unit, a clock, a day or a day-set word.
 _MAY_MEASURE = lazy_pattern(
     r"(?i)\d[:%]|\d\s?(?:[kmgt]i?b|ms|[smhdw]|am|pm|a\.m|p\.m)\b|\b(?:secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|wks?|weeks?|months?"
