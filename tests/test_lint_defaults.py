@@ -56,7 +56,7 @@ def test_every_rule_has_a_default_and_content_rules_are_errors():
     breaking = {"F001", "F002", "F003", "F004", "F005", "F010", "F011", "F012"}
     assert {c for c in breaking if RULES[c].level == "error"} == breaking
     assert {c for c, r in RULES.items() if r.level == "off"} == {"F007", "F008", "I103"}
-    assert {c for c, r in RULES.items() if r.level == "warning"} == {"F006", "F009", "I102", "I104", *HEURISTIC_WARNINGS}
+    assert {c for c, r in RULES.items() if r.level == "warning"} == {"F006", "F009", "F013", "I102", "I104", *HEURISTIC_WARNINGS}
     assert {r.code for r in selected()} == DEFAULT
 
 

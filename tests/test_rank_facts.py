@@ -50,9 +50,12 @@ def test_a_locked_card_leads_the_claim_contesting_it(vault: Path, invoke: Invoke
     assert added.exit_code == 0 and json.loads(added.stdout)["status"] == "conflict"
     ids = _ids(invoke("search", "prefix commit subjects fix", "--format", "json"))
     assert ids[:2] == ["commit-message-format", "commit-subject-prefix-conventions"]
+    # Context leads with the locked card and names the note disputing it, without offering its value as a fact.
     context = json.loads(invoke("context", "--query", "prefix commit subjects fix", "--format", "json").stdout)
-    sides = next(i["cards"] for i in context["items"] if i["conflict"])
-    assert [c["id"] for c in sides] == ["commit-message-format", "commit-subject-prefix-conventions"]
+    first = context["items"][0]
+    assert [c["id"] for c in first["cards"]] == ["commit-message-format"]
+    assert (first["conflict"], first["disputed_by"]) == (False, ["commit-subject-prefix-conventions"])
+    assert "free-form" not in json.dumps(context["items"])
 
 
 def test_the_sides_of_a_conflict_come_newest_first(vault: Path, invoke: Invoke) -> None:

@@ -3,7 +3,10 @@
 Live cards whose scope matches where the agent works, most important first (locked,
 then conflicts, then user and feedback, then the newest evidence), each as its
 description and its fact. A conflict is shown once with every side and a "verify
-before acting" mark. Expired, stale (older than `max_age`), superseded and archived
+before acting" mark. A newer card in conflict with a *locked* one is not a side: the user
+stated the locked card (SPEC §7: it holds, and the newer card disagreeing with it becomes
+the conflict), so the locked card is shown as the fact with a line naming the cards that
+dispute it, and their value is not given as a competing fact. Expired, stale (older than `max_age`), superseded and archived
 cards are left out. When the budget runs out, a last line says how many cards were
 left out and how to find them.
 
@@ -41,6 +44,7 @@ class Item(NamedTuple):
     cards: tuple[Card, ...]
     conflict: bool
     text: str
+    disputed_by: tuple[Card, ...] = ()  # newer cards in conflict with this locked one (not shown as facts)
 
 
 class Context(NamedTuple):
@@ -95,6 +99,9 @@ def build(
     if relevance:
         live.sort(key=lambda c: -relevance.get(c.path, -1.0))  # stable: unmatched cards keep their order
     by_id = {c.id: c for c in live}
+    disputes = _disputes(live, by_id)
+    disputing = {c.id for cards in disputes.values() for c in cards}
+    live = [c for c in live if c.id not in disputing]
     chosen: list[Item] = []
     placed: set[str] = set()
     header = printable(header)
@@ -104,7 +111,7 @@ def build(
     for pos, card in enumerate(live):
         if card.id in placed:
             continue
-        item = _item(card, by_id, placed)
+        item = _item(card, by_id, placed, disputes.get(card.id, ()))
         # Room for this item, and for the closing "N more" line unless nothing would be left.
         rest = len(live) - pos - len(item.cards)
         if used + len(item.text) + 1 + (RESERVE if rest > 0 else 0) > budget:
@@ -112,6 +119,7 @@ def build(
         placed.update(c.id for c in item.cards)
         chosen.append(item)
         used += len(item.text) + 1
+    placed |= {c.id for item in chosen for c in item.disputed_by}
     omitted = [c for c in live if c.id not in placed]
     parts = [header] if header else []
     parts += [item.text for item in chosen]
@@ -120,12 +128,37 @@ def build(
     return Context("\n".join(parts) + "\n" if parts else "", chosen, omitted, scope, today, withheld)
 
 
-def _item(card: Card, by_id: Mapping[str, Card], placed: set[str]) -> Item:
-    if card.status != "conflict":
-        return Item((card,), False, entry(card))
+def _sides(card: Card, by_id: Mapping[str, Card]) -> list[Card]:
+    """The live cards a conflict card names in `conflicts_with`."""
     layer = card.path.partition(":")[0] + ":" if ":" in card.path else ""  # a card of another vault names its sides there
     named = [layer + i if layer + i in by_id else i for i in id_list(card.fields.get("conflicts_with"))]
-    sides = [card, *(by_id[i] for i in named if i in by_id and i not in placed)]
+    return [by_id[i] for i in named if i in by_id]
+
+
+def _disputes(live: Sequence[Card], by_id: Mapping[str, Card]) -> dict[str, tuple[Card, ...]]:
+    """Locked card id -> the unlocked conflict cards that name it: notes disputing what the user stated."""
+    out: dict[str, list[Card]] = {}
+    for card in live:
+        if card.status == "conflict" and not card.locked:
+            for side in _sides(card, by_id):
+                if side.locked:
+                    out.setdefault(side.id, []).append(card)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def disputed_line(cards: Sequence[Card]) -> str:
+    names = ", ".join(c.path for c in cards)
+    return (f"  disputed by {names}: newer, unresolved; the locked card holds "
+            f"(`cards show` to read, `cards archive` or `cards supersede` to settle)")
+
+
+def _item(card: Card, by_id: Mapping[str, Card], placed: set[str], disputed_by: Sequence[Card] = ()) -> Item:
+    if card.status != "conflict":
+        text = entry(card)
+        if disputed_by:
+            text += "\n" + shown(disputed_line(disputed_by))
+        return Item((card,), False, text, tuple(disputed_by))
+    sides = [card, *(c for c in _sides(card, by_id) if c.id not in placed)]
     sides.sort(key=conflict_order)  # what the user locked first, then the newest evidence
     body = "\n".join(entry(c) for c in sides)
     return Item(tuple(sides), True, f"- CONFLICT, verify before acting ({len(sides)} sides):\n" + _indent(body))
@@ -152,7 +185,8 @@ def as_json(ctx: Context) -> dict[str, Any]:
         "as_of": ctx.as_of.isoformat(),
         "scope": ctx.scope,
         "chars": len(ctx.text),
-        "items": [{"conflict": i.conflict, "cards": [card_json(c) for c in i.cards]} for i in ctx.items],
+        "items": [{"conflict": i.conflict, "cards": [card_json(c) for c in i.cards],
+                   "disputed_by": [c.id for c in i.disputed_by]} for i in ctx.items],
         "omitted": [c.id for c in ctx.omitted],
         "withheld": [c.id for c in ctx.withheld],
         "text": ctx.text,

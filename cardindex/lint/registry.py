@@ -67,6 +67,8 @@ RULES: dict[str, Rule] = {
         Rule("F010", "structure", "error", "a field at the top level and under metadata: with different values", structure.both_places, reads=""),
         Rule("F011", "structure", "error", "a key repeated in one frontmatter", structure.repeated_key, reads=""),
         Rule("F012", "structure", "error", "a control character in a field or the body", structure.control_character, reads=""),
+        Rule("F013", "structure", "warning", "a document, not a card (over 16,000 bytes or 300 lines)", structure.document,
+             reads=""),
         Rule("D101", "derivable", "error", "file and line reference into the repo", derivable.file_line, reads="repo:files"),
         Rule("D102", "derivable", "error", "describes what a function, class or constant does", derivable.code_symbol, reads="repo:symbols",
              english=True),

@@ -120,6 +120,30 @@ def long_description(card: Card, ctx: LintContext) -> Iterator[Hit]:
         yield Hit(description_line(card), f"description is {len(card.description)} characters (limit {MAX_DESCRIPTION}); move detail into the body")
 
 
+MAX_CARD_BYTES = 16_000  # about 4,000 tokens: more than a session would read for one fact
+MAX_CARD_LINES = 300  # non-blank lines of the body
+
+
+def document(card: Card, ctx: LintContext) -> Iterator[Hit]:
+    """The card is a document, not a fact: its body is over 16,000 bytes or 300 non-blank lines.
+
+    A card holds one durable fact and what supports it; an agent reads it whole when its
+    index line matches. A research dump, a copied manual or a whole design is read whole
+    too, for one line of it, and it hides the facts inside from lint and consolidation.
+    Keep the document in the repo's docs (or a reference folder outside the vault) and
+    keep the few facts an agent needs as cards that point there. A warning: the choice is
+    the owner's, and a long card is not broken.
+    """
+    if not card.usable:
+        return
+    body = card.body
+    size = len(body.encode("utf-8", "surrogatepass"))
+    lines = sum(1 for line in body.splitlines() if line.strip())
+    if size > MAX_CARD_BYTES or lines > MAX_CARD_LINES:
+        yield Hit(1, f"a document, not a card: {lines} lines, {size:,} bytes (limit {MAX_CARD_LINES} lines, "
+                     f"{MAX_CARD_BYTES:,} bytes); keep it in docs and keep its facts as cards")
+
+
 def dangling_link(card: Card, ctx: LintContext) -> Iterator[Hit]:
     """A `[[link]]` in the body names no card, or an embed (`![[diagram.png]]`) no file.
 

@@ -1,0 +1,1 @@
+"""Bindery HTTP API."""
