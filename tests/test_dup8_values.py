@@ -106,3 +106,28 @@ def test_time_zones_are_read() -> None:
     assert by_kind("Stored in UTC, shown in CET.")["zone"] == {"utc+0", "utc+1"}
     assert by_kind("She is on KST (UTC+9)")["zone"] == {"utc+9"}
     assert "zone" not in by_kind("A STATUS page lists the outages.")
+
+
+def test_an_hour_and_a_half_is_ninety_minutes() -> None:
+    assert by_kind("the proofer stops after an hour and a half")["duration"] == {"5400"}
+    assert by_kind("one and a half hours in the proofer")["duration"] == {"5400"}
+    assert by_kind("two and a half days")["duration"] == {"216000"}
+
+
+def test_meg_and_gig_are_sizes_after_digits_only() -> None:
+    assert by_kind("photos over 8 meg are refused")["size"] == {str(8 * 1024 ** 2)}
+    assert "size" not in by_kind("the bakery played three gigs at the fair")
+
+
+def test_a_time_beside_the_day_is_more_precision_not_another_value() -> None:
+    a = _content("When the display fridge is defrosted", "The display fridge is defrosted on Sundays around 22:00.")
+    b = _content("Defrost day of the display fridge", "display fridge: defrost it every Sunday night")
+    c = _content("Defrost day of the display fridge", "display fridge: defrost it every Monday night")
+    assert restatement.one_typed_value(a, b, {}) is not None
+    assert restatement.one_typed_value(a, c, {}) is None
+
+
+def test_a_zone_alone_joins_no_cards_of_two_slots() -> None:
+    a = _content("Start time of the dough mixer job", "The dough mixer job starts at 04:00 UTC.")
+    b = _content("Time zone of the sales records", "Every sale is recorded in UTC.")
+    assert restatement.one_typed_value(a, b, {}) is None

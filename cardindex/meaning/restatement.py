@@ -247,7 +247,7 @@ EVIDENCE = frozenset(MEASURED - {"count"})  # "four crew" / "four lifeboats": a 
 
 
 def _numbers(w: Words) -> Words:
-    kept = frozenset(t for t in w.values if any(ch.isdigit() for ch in t))
+    kept = frozenset(t.removesuffix(".x") for t in w.values if any(ch.isdigit() for ch in t))  # "3.1.x" is "3.1"
     return Words(w.tokens, kept, w.text)
 
 
@@ -295,8 +295,9 @@ def one_typed_value(a: Content, b: Content, weight: Mapping[str, float]) -> str 
     """The value two short cards give alike (as written in normal form), when that settles one fact, or None.
 
     The value of a statement is what could differ between two cards of one slot: an amount
-    with its unit, a time, a day, a version, a zone, a name, a path or code. When each card
-    gives the same values of the same kinds as the other (one of them measured, `EVIDENCE`),
+    with its unit, a time, a day, a version, a zone, a name, a path or code. When the two
+    cards give the same values of every kind both give (one of them measured, `EVIDENCE`),
+    one of them perhaps giving a kind more (more precision: a time beside the weekday),
     polarity and every other test of `measures` agreeing, and the slot still agrees (a fifth
     of the descriptions, `TYPED_SLOT`), the wording around the value is free: "web sessions
     expire after 30 minutes idle" / "idle users are logged out after half an hour".
@@ -306,7 +307,14 @@ def one_typed_value(a: Content, b: Content, weight: Mapping[str, float]) -> str 
     slot = frozenset(a.description.tokens) | frozenset(b.description.tokens)
     va = typed(a, slot)
     vb = _as_mine(va, typed(b, slot))
-    if not va or va != vb or EVIDENCE.isdisjoint(va):
+    shared = va.keys() & vb.keys()
+    # A kind one card adds that the other gives none of is more precision ("Sunday" / "Sunday around 23:00");
+    # both adding one, or one kind with two values, is more than one fact can be.
+    if any(va[k] != vb[k] for k in shared) or not (va.keys() <= vb.keys() or vb.keys() <= va.keys()) \
+            or EVIDENCE.isdisjoint(shared):
+        return None
+    more = va.keys() != vb.keys()  # then the slot must be said as for any restatement, and a zone is no value alone
+    if more and not (EVIDENCE - {"zone"}) & shared:
         return None
     na, nb = _numbers(a.all), _numbers(b.all)
     if _swapped(na, nb, set(na.values & nb.values), set(na.values & nb.values)):
@@ -314,14 +322,15 @@ def one_typed_value(a: Content, b: Content, weight: Mapping[str, float]) -> str 
     # The values weigh nothing in the slot and the coverage: "… on Fridays" in two descriptions is no one subject.
     written = {t for c in (a, b) for f in forms(f"{c.description.text}\n{c.text}") if f.kind in EVIDENCE
                for t in words(f.written).tokens}
-    unweighted = {**weight, **dict.fromkeys(written, 0.0)}
+    default = max(weight.values(), default=1.0)  # every other word weighs what `measures` gives it
+    unweighted = {**dict.fromkeys(a.all.tokens + b.all.tokens, default), **weight, **dict.fromkeys(written, 0.0)}
     for x, y in ((a, b), (b, a)):  # both ways: on a tie in length `measures` reads the first as the shorter
         found, conflict = measures(x, y, unweighted, named=True)
-        if conflict is not None or found.slot < TYPED_SLOT or found.covered < TYPED_COVERED \
-                or found.cover_long < COVER_LONG:
+        if conflict is not None or found.slot < (SLOT if more else TYPED_SLOT) or found.covered < TYPED_COVERED \
+                or found.cover_long < COVER_LONG or (more and found.anchor < ANCHOR):
             return None
-    shown = [f.written for f in forms(a.text) if f.value in va.get(f.kind, ())]
-    return ", ".join(dict.fromkeys(shown)) or "; ".join(" ".join(sorted(vs)) for _, vs in sorted(va.items()))
+    shown = [f.written for f in forms(a.text) if f.value in va.get(f.kind, ()) and f.kind in shared]
+    return ", ".join(dict.fromkeys(shown)) or "; ".join(" ".join(sorted(va[k])) for k in sorted(shared))
 
 
 MEASURED_ANCHOR = ANCHOR  # the subject must still be said: "tickets … a week before" is not "parts … a week ahead"

@@ -52,10 +52,11 @@ _SECONDS = {"ms": 0.001, "millisecond": 0.001, "s": 1, "sec": 1, "secs": 1, "sec
             "minute": 60, "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "d": 86400, "day": 86400,
             "w": 604800, "wk": 604800, "week": 604800, "month": 2592000, "year": 31536000, "yr": 31536000}
 _BYTES = {"b": 1, "byte": 1, "kb": 1024, "kib": 1024, "k": 1024, "mb": 1024 ** 2, "mib": 1024 ** 2, "m": 1024 ** 2,
-          "gb": 1024 ** 3, "gib": 1024 ** 3, "g": 1024 ** 3, "tb": 1024 ** 4, "tib": 1024 ** 4}
+          "gb": 1024 ** 3, "gib": 1024 ** 3, "g": 1024 ** 3, "tb": 1024 ** 4, "tib": 1024 ** 4, "meg": 1024 ** 2,
+          "gig": 1024 ** 3}
 _DURATION_UNIT = r"(?:milliseconds?|ms|seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|wks?|w|" \
                  r"months?|years?|yrs?)"
-_SIZE_UNIT = r"(?:(?:kilo|mega|giga|tera|kibi|mebi|gibi|tebi)bytes?|[kmgt]i?b|bytes?|[kmg])"
+_SIZE_UNIT = r"(?:(?:kilo|mega|giga|tera|kibi|mebi|gibi|tebi)bytes?|[kmgt]i?b|bytes?|megs?|gigs?|[kmg])"
 _SIZE_WORDS = {"kilo": "kb", "mega": "mb", "giga": "gb", "tera": "tb", "kibi": "kib", "mebi": "mib", "gibi": "gib",
                "tebi": "tib"}
 
@@ -66,6 +67,9 @@ _LIST = lazy_pattern(rf"(?i)(?<![\w.:/#-]){_LISTED}(?:\s*,\s*{_LISTED})*\s*,?\s*
 _COUNTED = lazy_pattern(rf"(?i)(?<![\w.:/-]){_NUMBER}\s+$")
 _EVERY = lazy_pattern(r"(?i)\b(?:per|every|each)\s*$")
 _TIMES = lazy_pattern(r"(?i)\b(?:(\w+)\s+times|twice|once)\s*(?:per\s*)?$")
+# "an hour and a half", "one and a half hours", "2 and a half days": a whole number of units and a half.
+_AND_HALF = lazy_pattern(rf"(?i)(?<![\w.:/-])(?:({_LISTED}|an?)\s+(second|minute|hour|day|week|month|year)s?\s+and\s+a\s+half"
+                         rf"|({_LISTED})\s+and\s+a\s+half\s+(second|minute|hour|day|week|month|year)s?)\b")
 _FRACTION = lazy_pattern(r"(?i)\b(?:(half)\s+an?|an?\s+(half)|(?:an?\s+)?(quarter)\s+of\s+an?|(three)\s+quarters\s+of\s+an?)"
                        r"\s+(minute|hour|day|second|week|month|year)\b")
 _PARTS = {"half": 0.5, "quarter": 0.25, "three": 0.75}
@@ -217,6 +221,16 @@ def _read(text: str, full: bool) -> tuple[Form, ...]:
     if full and "T" in text:
         for m in _ZONE.finditer(text):
             add("zone", _offset(m.group(1)), m.start(), m.end())
+    for m in _AND_HALF.finditer(text):
+        raw, unit = (m.group(1), m.group(2)) if m.group(2) else (m.group(3), m.group(4))
+        n = 1.0 if raw.lower() in ("a", "an") else _number(raw)
+        if n is not None:
+            seconds = (n + 0.5) * _SECONDS[unit.lower()]
+            rate = _rate(text, m.start(), "a")
+            if rate is not None:  # "every hour and a half"
+                add("interval", _plain(round(seconds / rate[0], 3)), rate[1], m.end())
+            else:
+                add("duration", _plain(seconds), m.start(), m.end())
     for m in _FRACTION.finditer(text):
         part = _PARTS[next(g for g in m.groups()[:4] if g).lower()]
         rate = _rate(text, m.start(), "a")
@@ -260,7 +274,8 @@ def _read(text: str, full: bool) -> tuple[Form, ...]:
                 add("interval", _plain(round(n * _SECONDS[unit] / rate[0], 3)), rate[1], m.end())
             else:
                 add("duration", _plain(n * _SECONDS[unit]), m.start(), m.end())
-        elif unit in _BYTES and (len(unit) > 1 or m.group(1)[:1].isdigit()) and unit not in ("m",):
+        elif unit in _BYTES and ((len(unit) > 1 and unit not in ("meg", "gig")) or m.group(1)[:1].isdigit()) \
+                and unit not in ("m",):  # "three gigs" may be concerts; "3 gigs", "50 meg" are sizes
             add("size", _plain(n * _BYTES[unit]), m.start(), m.end())
     for m in _WEEKDAYS.finditer(text):
         word = m.group(1).lower()
@@ -352,7 +367,7 @@ MEASURED = frozenset({"duration", "interval", "size", "percent", "time", "days",
 # What any value `normalized` rewrites needs: a unit, a clock, a day or a day-set word.
 _MAY_MEASURE = lazy_pattern(
     r"(?i)\d[:%]|\d\s?(?:[kmgt]i?b|ms|[smhdw]|am|pm|a\.m|p\.m)\b|\b(?:secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|wks?|weeks?|months?"
-    r"|years?|yrs?|\w*bytes?|[kmgt]i?b|percent|past|quarter|o['\u2019]clock|morning|afternoon|evening|night|am|pm|a\.m|p\.m|noon|midday|midnight|weekdays?|weekends?|work(?:ing)?\s*days?"
+    r"|years?|yrs?|\w*bytes?|[kmgt]i?b|megs?|gigs?|percent|past|quarter|o['\u2019]clock|morning|afternoon|evening|night|am|pm|a\.m|p\.m|noon|midday|midnight|weekdays?|weekends?|work(?:ing)?\s*days?"
     r"|business|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?|(?:wednes|satur)days?)\b")
 CANONICAL = frozenset({"duration", "interval", "size", "percent", "time", "days"})  # kinds `normalized` rewrites
 _DAY_SETS = {"0,1,2,3,4": "weekdays", "5,6": "weekends"}
