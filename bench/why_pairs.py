@@ -88,8 +88,14 @@ def diagnose(a: Side, b: Side, weight: dict[str, float], multi: frozenset[str]) 
         content: Any = "long card: not compared on content"
     else:
         m, conflict = restatement.measures(ca, cb, weight)
+        slot = frozenset(ca.description.tokens) | frozenset(cb.description.tokens)
         content = {"slot": m.slot, "anchor": m.anchor, "covered": m.covered, "cover_long": m.cover_long, "joined": m.joined,
-                   "conflict": conflict}
+                   "conflict": conflict,
+                   # the typed values of each (`restatement.typed`), and whether they settle one fact
+                   "typed": ({k: sorted(v) for k, v in restatement.typed(ca, slot).items()},
+                             {k: sorted(v) for k, v in restatement.typed(cb, slot).items()}),
+                   "one_typed_value": restatement.one_typed_value(ca, cb, weight),
+                   "typed_apart": restatement.typed_apart(ca, cb)}
     return {
         "relation": relation,
         "english": a.english and b.english,
@@ -119,6 +125,8 @@ def cause(d: dict[str, Any], proposed: bool, kind: str) -> str:
         return "same slot, value not shown to agree"
     c = d["content"]
     if isinstance(c, dict):
+        if c["typed_apart"]:
+            return f"content: typed values apart ({c['typed_apart'][:30]})"
         if c["conflict"]:
             return f"content: values conflict ({str(c['conflict'])[:30]})"
         for name, low in (("slot", restatement.SLOT), ("anchor", restatement.ANCHOR), ("covered", restatement.COVERED),

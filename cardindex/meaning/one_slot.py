@@ -339,8 +339,9 @@ def revise(a: _Side, b: _Side, weight: Mapping[str, float], multi_valued: frozen
         return "duplicate", "wording", f"one slot, one value said two ways: {verdict.detail}"
     if verdict.kind == "one-value" and found is None and relation == slots.OPEN and not _retires_a_value(a, b) \
             and values_conflict(a.card, b.card) is None:
-        # The masked wording showed one slot and every value both give is one value: the same fact.
-        return "duplicate", REASON, f"one slot ({slot_text(a.card, b.card)!r}), one value said two ways: {verdict.detail}"
+        # The masked wording showed one slot and every value both give is one value: the same fact. Its reason
+        # is one lint reports and consolidate merges ("slot" names a contradiction of this module's).
+        return "duplicate", "wording", f"one slot ({slot_text(a.card, b.card)!r}), one value said two ways: {verdict.detail}"
     return None
 
 

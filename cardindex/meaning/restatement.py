@@ -35,8 +35,8 @@ from typing import NamedTuple
 from cardindex.lazy import lazy_pattern
 from cardindex.meaning.polarity import denied_against, polarity
 from cardindex.meaning.synonyms import synonymous
-from cardindex.meaning.value_forms import GENERIC, normalized
-from cardindex.meaning.values import abbreviation, equivalent, kind, same_kind
+from cardindex.meaning.value_forms import GENERIC, MEASURED, by_kind, forms, normalized
+from cardindex.meaning.values import abbreviation, equivalent, kind, one_word, same_kind
 from cardindex.meaning.words import ANTONYMS, LIGHT, NEGATIVE, NEGATORS, Words, words
 from cardindex.store.card import Card
 
@@ -69,6 +69,7 @@ class Restatement(NamedTuple):
     cover_long: float
     anchor: float  # of the shorter card's subject words (`_anchors`) that the other says
     joined: tuple[tuple[str, str], ...]  # words paired as synonyms (shorter's, longer's)
+    value: str = ""  # the typed values both give alike, when they settled the fact (`one_typed_value`)
 
 
 @functools.lru_cache(maxsize=20_000)
@@ -131,6 +132,8 @@ def explain(found: Restatement) -> str:
     """The finding's detail: how much of the shorter card the other says, and which words it says otherwise."""
     joined = ", ".join(f"{x!r} as {y!r}" for x, y in found.joined[:3])
     said = f"the same fact in other words ({round(found.covered * 100)}% of the shorter card said by the other"
+    if found.value:
+        said = f"{said}; the same value: {found.value}"
     return f"{said}; {joined})" if joined else f"{said})"
 
 
@@ -230,12 +233,104 @@ def restates(a: Content, b: Content, weight: Mapping[str, float], one_question: 
     one measured value both give alike ("2 GB" / "2048 MB") is half the evidence of one fact.
     """
     found, conflict = measures(a, b, weight)
-    if conflict is not None or found.slot < SLOT or found.cover_long < COVER_LONG:
+    if conflict is None and found.slot >= SLOT and found.cover_long >= COVER_LONG and not typed_apart(a, b):
+        anchor, covered = (MEASURED_ANCHOR, MEASURED_COVERED) if one_question and _one_measure(a, b) else (ANCHOR, COVERED)
+        if found.anchor >= anchor and found.covered >= covered:
+            return found
+    value = one_typed_value(a, b, weight) if one_question else None
+    return found._replace(value=value) if value is not None else None
+
+
+TYPED_SLOT = 0.2  # of the shorter description the other card says, when the typed values settle the value
+TYPED_COVERED = 0.2  # of the shorter content the longer one says, then: the wording around a value is free
+EVIDENCE = frozenset(MEASURED - {"count"})  # "four crew" / "four lifeboats": a count alone shows no value
+
+
+def _numbers(w: Words) -> Words:
+    kept = frozenset(t.removesuffix(".x") for t in w.values if any(ch.isdigit() for ch in t))  # "3.1.x" is "3.1"
+    return Words(w.tokens, kept, w.text)
+
+
+def typed(c: Content, slot: frozenset[str]) -> dict[str, frozenset[str]]:
+    """The values a card's prose gives, by kind (`value_forms.by_kind`), without those the slot names.
+
+    A name the descriptions say ("Which TTL idle sessions get") is what the cards are
+    about, not what could differ between two cards about it.
+    """
+    out = {}
+    for k, values in by_kind(c.text).items():
+        kept = frozenset(v for v in values if k in MEASURED or not set(words(v).tokens) <= slot)
+        if kept:
+            out[k] = kept
+    return out
+
+
+def _as_mine(mine: Mapping[str, frozenset[str]], theirs: dict[str, frozenset[str]]) -> dict[str, frozenset[str]]:
+    """`theirs` with each version's tool spelt as mine spells it when it is one tool ("pg 16" as "postgres 16")."""
+    if "version" not in mine or "version" not in theirs:
+        return theirs
+    tools = [v.rpartition(" ")[0] for v in mine["version"]]
+    respelt = set()
+    for v in theirs["version"]:
+        tool, _, number = v.rpartition(" ")
+        respelt.add(f"{next((t for t in tools if t != tool and one_word(t, tool)), tool)} {number}")
+    return {**theirs, "version": frozenset(respelt)}
+
+
+def typed_apart(a: Content, b: Content) -> str | None:
+    """A kind of `EVIDENCE` both cards give, each with a value the other lacks ("UTC" / "CET"), as "kind: a vs b".
+
+    One value beside more of its kind ("off on Wednesdays" / "Wednesday off, replies on
+    Thursday") may be a consequence, not another value: None.
+    """
+    va = by_kind(a.text)
+    vb = _as_mine(va, by_kind(b.text))
+    for k in sorted(EVIDENCE & va.keys() & vb.keys()):
+        if va[k] - vb[k] and vb[k] - va[k]:
+            return f"{k}: {' '.join(sorted(va[k]))} vs {' '.join(sorted(vb[k]))}"
+    return None
+
+
+def one_typed_value(a: Content, b: Content, weight: Mapping[str, float]) -> str | None:
+    """The value two short cards give alike (as written in normal form), when that settles one fact, or None.
+
+    The value of a statement is what could differ between two cards of one slot: an amount
+    with its unit, a time, a day, a version, a zone, a name, a path or code. When the two
+    cards give the same values of every kind both give (one of them measured, `EVIDENCE`),
+    one of them perhaps giving a kind more (more precision: a time beside the weekday),
+    polarity and every other test of `measures` agreeing, and the slot still agrees (a fifth
+    of the descriptions, `TYPED_SLOT`), the wording around the value is free: "web sessions
+    expire after 30 minutes idle" / "idle users are logged out after half an hour".
+    A card one of whose descriptions names a subject the other card never says is
+    another subject only when the other's description names one of its own (`_other_subject`).
+    """
+    slot = frozenset(a.description.tokens) | frozenset(b.description.tokens)
+    va = typed(a, slot)
+    vb = _as_mine(va, typed(b, slot))
+    shared = va.keys() & vb.keys()
+    # A kind one card adds that the other gives none of is more precision ("Sunday" / "Sunday around 23:00");
+    # both adding one, or one kind with two values, is more than one fact can be.
+    if any(va[k] != vb[k] for k in shared) or not (va.keys() <= vb.keys() or vb.keys() <= va.keys()) \
+            or EVIDENCE.isdisjoint(shared):
         return None
-    anchor, covered = (MEASURED_ANCHOR, MEASURED_COVERED) if one_question and _one_measure(a, b) else (ANCHOR, COVERED)
-    if found.anchor < anchor or found.covered < covered:
+    more = va.keys() != vb.keys()  # then the slot must be said as for any restatement, and a zone is no value alone
+    if more and not (EVIDENCE - {"zone"}) & shared:
         return None
-    return found
+    na, nb = _numbers(a.all), _numbers(b.all)
+    if _swapped(na, nb, set(na.values & nb.values), set(na.values & nb.values)):
+        return None  # a number no kind reads ("port 5432" / "port 5433") still differs
+    # The values weigh nothing in the slot and the coverage: "… on Fridays" in two descriptions is no one subject.
+    written = {t for c in (a, b) for f in forms(f"{c.description.text}\n{c.text}") if f.kind in EVIDENCE
+               for t in words(f.written).tokens}
+    default = max(weight.values(), default=1.0)  # every other word weighs what `measures` gives it
+    unweighted = {**dict.fromkeys(a.all.tokens + b.all.tokens, default), **weight, **dict.fromkeys(written, 0.0)}
+    for x, y in ((a, b), (b, a)):  # both ways: on a tie in length `measures` reads the first as the shorter
+        found, conflict = measures(x, y, unweighted, named=True)
+        if conflict is not None or found.slot < (SLOT if more else TYPED_SLOT) or found.covered < TYPED_COVERED \
+                or found.cover_long < COVER_LONG or (more and found.anchor < ANCHOR):
+            return None
+    shown = [f.written for f in forms(a.text) if f.value in va.get(f.kind, ()) and f.kind in shared]
+    return ", ".join(dict.fromkeys(shown)) or "; ".join(" ".join(sorted(va[k])) for k in sorted(shared))
 
 
 MEASURED_ANCHOR = ANCHOR  # the subject must still be said: "tickets … a week before" is not "parts … a week ahead"
@@ -244,10 +339,9 @@ MEASURED_COVERED = 0.45
 
 def _one_measure(a: Content, b: Content) -> bool:
     """Both prose texts give a measured value, and every measured kind both give is the same value (`value_forms`)."""
-    from cardindex.meaning.value_forms import MEASURED, by_kind
-
     va, vb = by_kind(a.text), by_kind(b.text)
-    shared = [k for k in va if k in vb and k in MEASURED and k != "count"]  # "four crew" / "four lifeboats"
+    # "four crew" / "four lifeboats"; "02:00 UTC" / "stored in UTC": a count or a zone alone is no amount of one slot
+    shared = [k for k in va if k in vb and k in MEASURED and k not in ("count", "zone")]
     return bool(shared) and all(va[k] == vb[k] for k in shared)
 
 
@@ -281,7 +375,8 @@ def revalued(a: Content, b: Content, weight: Mapping[str, float]) -> tuple[str, 
 
 
 def measures(a: Content, b: Content, weight: Mapping[str, float],
-             aligned: tuple[frozenset[str], frozenset[str]] | None = None) -> tuple[Restatement, str | None]:
+             aligned: tuple[frozenset[str], frozenset[str]] | None = None,
+             named: bool = False) -> tuple[Restatement, str | None]:
     """The measures `restates` takes, and the conflict it found (for `bench/why_pairs.py`).
 
     `aligned`: values of each card that fill the one place of the other's (`revalued`): they
@@ -311,7 +406,8 @@ def measures(a: Content, b: Content, weight: Mapping[str, float],
     short, said_short = (a, said_a) if total_a <= total_b else (b, said_b)
     anchors = _anchors(short)  # counted, not weighted: a small vault's rarities are noise on three or four words
     anchor = len(anchors & said_short) / len(anchors) if anchors else 0.0
-    conflict = _conflict(a, b, said_a, said_b, weight, values=aligned is None) or _other_subject(a, said_a) or _other_subject(b, said_b) \
+    conflict = _conflict(a, b, said_a, said_b, weight, values=aligned is None and not named) \
+        or _other_subject(a, said_a, b if named else None) or _other_subject(b, said_b, a if named else None) \
         or _two_subjects(a, b, said_a, said_b) or _about_more(a, b, said_a, said_b, total_a <= total_b)
     return Restatement(round(slot, 2), round(short_share, 2), round(long_share, 2), round(anchor, 2),
                        tuple(joined)), conflict
@@ -450,13 +546,15 @@ def _about_more(a: Content, b: Content, said_a: set[str], said_b: set[str], a_sh
     return None
 
 
-def _other_subject(mine: Content, said: set[str]) -> str | None:
+def _other_subject(mine: Content, said: set[str], other: Content | None = None) -> str | None:
     """A description that names its subject (a name, number, code) that the other card never says: another subject.
 
     "Which kind of Stripe key staging may use" is not what "Where load tests may run" is
     about, however many common words ("test", "staging", "only") the two agree on.
     """
     named = mine.description.values - GENERIC  # "Lifetime of API access tokens": the tokens are the subject
+    if other is not None and not other.description.values - GENERIC:
+        return None  # "Timezone of stored timestamps" / "… in Postgres columns": one names where, the other no subject
     if named and named.isdisjoint(said):
         return f"another subject: {' '.join(sorted(named))!r}"
     return None
@@ -473,8 +571,15 @@ def _synonym_keys(token: str) -> tuple[str, ...]:
     return tuple(f"~{g}" for g in sorted(groups_of(token))[:3])
 
 
+@functools.lru_cache(maxsize=20_000)
+def _value_keys(text: str) -> tuple[str, ...]:
+    """A key for each typed value of `EVIDENCE` kinds the text gives, in its normal form."""
+    return tuple(f"={k}:{v}" for k, vs in sorted(by_kind(text).items()) if k in EVIDENCE for v in sorted(vs))
+
+
 def candidates(contents: Sequence[Content | None], english: Sequence[bool]) -> set[tuple[int, int]]:
-    """Pairs of short English cards whose contents share two of their rarest words (a synonym's sense counts as one word).
+    """Pairs of short English cards whose contents share two of their rarest words (a synonym's sense or a typed
+    value in its normal form counts as one word).
 
     The statement blocks of `similarity` look at one sentence: a reworded card rarely keeps
     its rare words in that one. Words of two or three letters also meet the words they
@@ -498,6 +603,7 @@ def candidates(contents: Sequence[Content | None], english: Sequence[bool]) -> s
                     more.add(initials)
         for t in found:
             more.update(_synonym_keys(t))
+        more.update(_value_keys(c.text))  # "30 minutes" / "half an hour": one duration, one key
         plain.append(found)
         other.append(more)
     frequency = Counter(k for ks in (*plain, *other) for k in ks)

@@ -9,8 +9,9 @@ a placeholder of its kind ("backups run at <time>"): what the statement says abo
 slot with the value taken out (`one_slot`).
 
 Kinds: duration, size, percent, time (of day), days (a set of weekdays), version (a tool
-and its number), count (a number with the noun it counts), code (a code span, a URL or a
-host, a path), name (a product or person written with capitals inside a sentence).
+and its number), count (a number with the noun it counts), zone (a time zone: "UTC",
+"CET", "UTC+2"), code (a code span, a URL or a host, a path), name (a product or person
+written with capitals inside a sentence).
 Language-neutral forms (digits, code, paths) are read in every language; the spelt-out
 numbers and unit words are English.
 """
@@ -51,10 +52,11 @@ _SECONDS = {"ms": 0.001, "millisecond": 0.001, "s": 1, "sec": 1, "secs": 1, "sec
             "minute": 60, "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "d": 86400, "day": 86400,
             "w": 604800, "wk": 604800, "week": 604800, "month": 2592000, "year": 31536000, "yr": 31536000}
 _BYTES = {"b": 1, "byte": 1, "kb": 1024, "kib": 1024, "k": 1024, "mb": 1024 ** 2, "mib": 1024 ** 2, "m": 1024 ** 2,
-          "gb": 1024 ** 3, "gib": 1024 ** 3, "g": 1024 ** 3, "tb": 1024 ** 4, "tib": 1024 ** 4}
+          "gb": 1024 ** 3, "gib": 1024 ** 3, "g": 1024 ** 3, "tb": 1024 ** 4, "tib": 1024 ** 4, "meg": 1024 ** 2,
+          "gig": 1024 ** 3}
 _DURATION_UNIT = r"(?:milliseconds?|ms|seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|wks?|w|" \
                  r"months?|years?|yrs?)"
-_SIZE_UNIT = r"(?:(?:kilo|mega|giga|tera|kibi|mebi|gibi|tebi)bytes?|[kmgt]i?b|bytes?|[kmg])"
+_SIZE_UNIT = r"(?:(?:kilo|mega|giga|tera|kibi|mebi|gibi|tebi)bytes?|[kmgt]i?b|bytes?|megs?|gigs?|[kmg])"
 _SIZE_WORDS = {"kilo": "kb", "mega": "mb", "giga": "gb", "tera": "tb", "kibi": "kib", "mebi": "mib", "gibi": "gib",
                "tebi": "tib"}
 
@@ -65,6 +67,9 @@ _LIST = lazy_pattern(rf"(?i)(?<![\w.:/#-]){_LISTED}(?:\s*,\s*{_LISTED})*\s*,?\s*
 _COUNTED = lazy_pattern(rf"(?i)(?<![\w.:/-]){_NUMBER}\s+$")
 _EVERY = lazy_pattern(r"(?i)\b(?:per|every|each)\s*$")
 _TIMES = lazy_pattern(r"(?i)\b(?:(\w+)\s+times|twice|once)\s*(?:per\s*)?$")
+# "an hour and a half", "one and a half hours", "2 and a half days": a whole number of units and a half.
+_AND_HALF = lazy_pattern(rf"(?i)(?<![\w.:/-])(?:({_LISTED}|an?)\s+(second|minute|hour|day|week|month|year)s?\s+and\s+a\s+half"
+                         rf"|({_LISTED})\s+and\s+a\s+half\s+(second|minute|hour|day|week|month|year)s?)\b")
 _FRACTION = lazy_pattern(r"(?i)\b(?:(half)\s+an?|an?\s+(half)|(?:an?\s+)?(quarter)\s+of\s+an?|(three)\s+quarters\s+of\s+an?)"
                        r"\s+(minute|hour|day|second|week|month|year)\b")
 _PARTS = {"half": 0.5, "quarter": 0.25, "three": 0.75}
@@ -86,6 +91,9 @@ _VERSION = lazy_pattern(r"(?<![\w.])([A-Za-z][A-Za-z.+-]{1,20})\s+v?(\d+(?:\.\d+
 _COUNT = lazy_pattern(rf"(?i)(?<![\w.:/-])({_NUMBER})\s+([a-z][a-z-]{{2,}})")
 _CODE = lazy_pattern(r"`([^`\n]+)`|(?<![\w-])([a-z]+(?:-[a-z]+)+-\d+[a-z]?)(?![\w-])|\b(https?://[^\s)>\]]+)|(?<![\w@/.-])((?:[a-z0-9-]+\.)+(?:dev|com|io|net|org|app|cloud|so|sh))"
                    r"(?![\w/-])")
+# A time zone by its abbreviation or offset: "UTC", "CET", "UTC+2", "GMT-5" (English and neutral alike).
+_ZONE = lazy_pattern(r"(?<![\w-])((?:UTC|GMT)(?:\s?[+-]\s?\d{1,2}(?::?\d{2})?)?|CES?T|EES?T|WES?T|BST|JST|KST|AES?T|AEDT"
+                   r"|[PMCE][SD]T)(?![\w-])")
 _CHANNEL = lazy_pattern(r"(?<![\w&#/])#([a-z][\w-]{1,40})\b")
 _QUOTED = lazy_pattern(r"[\"\u201c]([^\"\u201d\n\s]+(?:\s[^\"\u201d\n\s]+){0,3})[\"\u201d]")
 _NAME = lazy_pattern(r"(?<=[a-z,;:(] )([A-Z0-9]*[A-Z][\w+#.-]*[A-Za-z0-9+#](?:[ ]+[A-Z][\w+#.-]*[A-Za-z0-9+#]){0,3})")
@@ -98,6 +106,25 @@ _NOT_A_NAME = frozenset({"I", "API", "CI", "PR", "PRs", "OK", "UI", "UTC", "URL"
                          "HTTPS", "The", "This", "That", "It", "We", "You", "And", "Or", "But"})
 # Capitals that name a kind of thing, never one thing ("the API", "in CI"): as words, lower-cased.
 GENERIC = frozenset(n.casefold() for n in _NOT_A_NAME if n.isupper() and len(n) > 1)
+
+
+# Standard offsets from UTC of the zones `_ZONE` reads by name: "KST" and "UTC+9" are one zone.
+_OFFSETS = {"utc": 0, "gmt": 0, "wet": 0, "west": 1, "bst": 1, "cet": 1, "cest": 2, "eet": 2, "eest": 3, "jst": 9,
+            "kst": 9, "aest": 10, "aedt": 11, "pst": -8, "pdt": -7, "mst": -7, "mdt": -6, "cst": -6, "cdt": -5,
+            "est": -5, "edt": -4}
+
+
+def _offset(raw: str) -> str:
+    """A zone's normal form, its offset from UTC: "UTC" is "utc+0", "KST" and "UTC +9" are "utc+9"."""
+    low = raw.replace(" ", "").casefold()
+    if low in _OFFSETS:
+        hours = _OFFSETS[low]
+    else:
+        sign, rest = low[3], low[4:].replace(":", "")
+        hours = int(rest[:-2] if len(rest) > 2 else rest) * (-1 if sign == "-" else 1)
+        if len(rest) > 2 and rest[-2:] != "00":
+            return f"utc{sign}{rest}"
+    return f"utc{'+' if hours >= 0 else '-'}{abs(hours)}"
 
 
 def _number(raw: str) -> float | None:
@@ -191,6 +218,19 @@ def _read(text: str, full: bool) -> tuple[Form, ...]:
         add("code", raw.casefold().removeprefix("https://").removeprefix("http://").rstrip("/"), m.start(), m.end())
     for m in _CHANNEL.finditer(text):
         add("code", "#" + m.group(1).casefold(), m.start(), m.end())
+    if full and "T" in text:
+        for m in _ZONE.finditer(text):
+            add("zone", _offset(m.group(1)), m.start(), m.end())
+    for m in _AND_HALF.finditer(text):
+        raw, unit = (m.group(1), m.group(2)) if m.group(2) else (m.group(3), m.group(4))
+        n = 1.0 if raw.lower() in ("a", "an") else _number(raw)
+        if n is not None:
+            seconds = (n + 0.5) * _SECONDS[unit.lower()]
+            rate = _rate(text, m.start(), "a")
+            if rate is not None:  # "every hour and a half"
+                add("interval", _plain(round(seconds / rate[0], 3)), rate[1], m.end())
+            else:
+                add("duration", _plain(seconds), m.start(), m.end())
     for m in _FRACTION.finditer(text):
         part = _PARTS[next(g for g in m.groups()[:4] if g).lower()]
         rate = _rate(text, m.start(), "a")
@@ -234,7 +274,8 @@ def _read(text: str, full: bool) -> tuple[Form, ...]:
                 add("interval", _plain(round(n * _SECONDS[unit] / rate[0], 3)), rate[1], m.end())
             else:
                 add("duration", _plain(n * _SECONDS[unit]), m.start(), m.end())
-        elif unit in _BYTES and (len(unit) > 1 or m.group(1)[:1].isdigit()) and unit not in ("m",):
+        elif unit in _BYTES and ((len(unit) > 1 and unit not in ("meg", "gig")) or m.group(1)[:1].isdigit()) \
+                and unit not in ("m",):  # "three gigs" may be concerts; "3 gigs", "50 meg" are sizes
             add("size", _plain(n * _BYTES[unit]), m.start(), m.end())
     for m in _WEEKDAYS.finditer(text):
         word = m.group(1).lower()
@@ -321,11 +362,12 @@ def by_kind(text: str) -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in out.items()}
 
 
-MEASURED = frozenset({"duration", "interval", "size", "percent", "time", "days", "version", "count"})  # kinds of amounts
+# Kinds compared by their normal form (amounts, and the zone: "KST" is "UTC+9"), never by how they are written.
+MEASURED = frozenset({"duration", "interval", "size", "percent", "time", "days", "version", "count", "zone"})
 # What any value `normalized` rewrites needs: a unit, a clock, a day or a day-set word.
 _MAY_MEASURE = lazy_pattern(
     r"(?i)\d[:%]|\d\s?(?:[kmgt]i?b|ms|[smhdw]|am|pm|a\.m|p\.m)\b|\b(?:secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|wks?|weeks?|months?"
-    r"|years?|yrs?|\w*bytes?|[kmgt]i?b|percent|past|quarter|o['\u2019]clock|morning|afternoon|evening|night|am|pm|a\.m|p\.m|noon|midday|midnight|weekdays?|weekends?|work(?:ing)?\s*days?"
+    r"|years?|yrs?|\w*bytes?|[kmgt]i?b|megs?|gigs?|percent|past|quarter|o['\u2019]clock|morning|afternoon|evening|night|am|pm|a\.m|p\.m|noon|midday|midnight|weekdays?|weekends?|work(?:ing)?\s*days?"
     r"|business|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?|(?:wednes|satur)days?)\b")
 CANONICAL = frozenset({"duration", "interval", "size", "percent", "time", "days"})  # kinds `normalized` rewrites
 _DAY_SETS = {"0,1,2,3,4": "weekdays", "5,6": "weekends"}
