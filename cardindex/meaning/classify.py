@@ -223,6 +223,8 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
     # The values must agree for one fact: what the bodies say beyond the slot's words. A
     # shared description says nothing of the value ("Container runtime …": Podman / Docker).
     va, vb = _without(sa.fact, slot_words), _without(sb.fact, slot_words)
+    if relation == slots.MULTI and va.values != vb.values:
+        return None  # a multi-valued key holds several values: one shown on one side only is another of them
     # Only bodies that name something give a value: a marked one (a name, number, code) on
     # one side at least, and rare words on both. A note said across the vault ("Related
     # cards cover the python sdk", "It applies to every environment") is no value of anything.
@@ -249,6 +251,8 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
     overlap_decides = english or relation != slots.KEY
     # The descriptions reworded say one slot; they say one value only when outside a key or
     # in English, where the facts were compared above (a key's two cards share their description).
+    if relation == slots.MULTI and not (fact_a and fact_b and (fact_a <= fact_b or fact_b <= fact_a)):
+        return None  # in a multi-valued key the words one card adds are another of its values, unless one says no more
     if (overlap_decides and smaller >= needed) or (fact_a and fact_b and (fact_a <= fact_b or fact_b <= fact_a)) or (
             overlap_decides and not valued and _reworded(sa.description, sb.description, a.description, b.description)):
         added = added_value(sa.fact, sb.fact) if relation in (slots.KEY, slots.DESCRIBED) else None
