@@ -223,8 +223,8 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
     # The values must agree for one fact: what the bodies say beyond the slot's words. A
     # shared description says nothing of the value ("Container runtime …": Podman / Docker).
     va, vb = _without(sa.fact, slot_words), _without(sb.fact, slot_words)
-    if relation == slots.MULTI and va.values != vb.values:
-        return None  # a multi-valued key holds several values: one shown on one side only is another of them
+    if relation == slots.MULTI and (va.values - frozenset(vb.tokens) or vb.values - frozenset(va.tokens)):
+        return None  # a multi-valued key holds several values: one the other card never names is another of them
     # Only bodies that name something give a value: a marked one (a name, number, code) on
     # one side at least, and rare words on both. A note said across the vault ("Related
     # cards cover the python sdk", "It applies to every environment") is no value of anything.
