@@ -23,3 +23,14 @@ def test_a_note_against_a_locked_card_is_named_not_offered_as_a_value(invoke):
     assert item["conflict"] is False and len(item["disputed_by"]) == 1
     assert "Friday" not in json.dumps([c for i in data["items"] for c in i["cards"]])
     assert data["omitted"] == []  # a disputing card is accounted for, not "left out to fit"
+
+
+def test_a_locked_card_left_out_by_the_budget_leaves_its_dispute_out_with_it(invoke):
+    assert invoke("add", "Release branches are cut every second Tuesday.", "--description",
+                  "When release branches are cut", "--key", "release-cut", "--lock",
+                  env={"CARDS_TODAY": "2026-03-01"}).exit_code == 0
+    assert invoke("add", "Release branches are cut every Friday.", "--description", "Release branch schedule",
+                  "--key", "release-cut", env={"CARDS_TODAY": "2026-04-08"}).exit_code == 0
+    data = json.loads(invoke("context", "--budget", "200", "--format", "json", env={"CARDS_TODAY": "2026-04-10"}).stdout)
+    assert data["items"] == []
+    assert len(data["omitted"]) == 2  # counted among what the budget left out, never silently dropped

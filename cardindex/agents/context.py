@@ -3,11 +3,11 @@
 Live cards whose scope matches where the agent works, most important first (locked,
 then conflicts, then user and feedback, then the newest evidence), each as its
 description and its fact. A conflict is shown once with every side and a "verify
-before acting" mark. A newer card in conflict with a *locked* one is not a side: the user
-stated the locked card (SPEC §7: it holds, and the newer card disagreeing with it becomes
+before acting" mark. A card in conflict with a *locked* one is not a side: the user
+stated the locked card (SPEC §7: it holds, and a newer card disagreeing with it becomes
 the conflict), so the locked card is shown as the fact with a line naming the cards that
-dispute it, and their value is not given as a competing fact. Expired, stale (older than `max_age`), superseded and archived
-cards are left out. When the budget runs out, a last line says how many cards were
+dispute it, and their value is not given as a competing fact. Expired, stale (older than
+`max_age`), superseded and archived cards are left out. When the budget runs out, a last line says how many cards were
 left out and how to find them.
 
 A card holding a secret (`withhold.holding_secrets`: `has_secret` over its whole text) is withheld, and a
@@ -101,6 +101,7 @@ def build(
     by_id = {c.id: c for c in live}
     disputes = _disputes(live, by_id)
     disputing = {c.id for cards in disputes.values() for c in cards}
+    everyone = live  # the disputing cards are placed with their locked card, or left out with it
     live = [c for c in live if c.id not in disputing]
     chosen: list[Item] = []
     placed: set[str] = set()
@@ -120,7 +121,7 @@ def build(
         chosen.append(item)
         used += len(item.text) + 1
     placed |= {c.id for item in chosen for c in item.disputed_by}
-    omitted = [c for c in live if c.id not in placed]
+    omitted = [c for c in everyone if c.id not in placed]
     parts = [header] if header else []
     parts += [item.text for item in chosen]
     if omitted:
@@ -148,7 +149,7 @@ def _disputes(live: Sequence[Card], by_id: Mapping[str, Card]) -> dict[str, tupl
 
 def disputed_line(cards: Sequence[Card]) -> str:
     names = ", ".join(c.path for c in cards)
-    return (f"  disputed by {names}: newer, unresolved; the locked card holds "
+    return (f"  disputed by {names}: unresolved; the locked card holds "
             f"(`cards show` to read, `cards archive` or `cards supersede` to settle)")
 
 
