@@ -17,16 +17,38 @@ _MARKUP = re.compile(r"^\s*(?:#+|[-*+]|\d+[.)])\s+")
 
 
 def fact(card: Card) -> str:
-    """The card's fact in one paragraph: its body without the Why/How lines, cut to MAX_FACT."""
-    lines = []
+    """The card's fact in one paragraph: its body without the Why/How lines, cut to MAX_FACT.
+
+    Lines are joined as the text reads: a wrapped sentence with a space, while a heading, a
+    list item or a new paragraph that follows words with no closing mark gets ": " or "; ",
+    so "Rules" over "- build both" and "- push always" reads "Rules: build both; push always".
+    """
+    parts: list[str] = []
+    kind = ""  # what the last part was: "heading", "item" (of a list) or "text"
+    paragraph = False  # a blank line since the last part
     for line in card.body.splitlines():
         if _REASON_LINE.match(line):
             break
-        lines.append(_MARKUP.sub("", line).strip())
-    text = " ".join(" ".join(lines).split())
+        marked = _MARKUP.match(line)
+        text = " ".join(_MARKUP.sub("", line).split())
+        if not text:
+            paragraph = bool(parts)
+            continue
+        now = "text" if not marked else "heading" if marked.group(0).lstrip().startswith("#") else "item"
+        if parts and not parts[-1].endswith(_CLOSED):
+            if kind == "heading" or (now == "item" and kind == "text"):
+                parts[-1] += ":"  # a heading, or words that open a list: what follows is their content
+            elif now != "text" or kind == "item" or paragraph:
+                parts[-1] += ";"
+        parts.append(text)
+        kind, paragraph = now, False
+    text = " ".join(parts)
     if len(text) > MAX_FACT:
         text = text[:MAX_FACT].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
     return text
+
+
+_CLOSED = (".", ":", ";", "!", "?", ",", "。", "…", "—", "-", "(", "：", "；")
 
 
 def conflict_order(card: Card) -> tuple[bool, int]:
