@@ -48,7 +48,7 @@ def fact(card: Card) -> str:
     return text
 
 
-_CLOSED = (".", ":", ";", "!", "?", ",", "。", "…", "—", "-", "(", "：", "；")
+_CLOSED = (".", ":", ";", "!", "?", ",", "。", "…", "—", "-", "(", "\uff1a", "\uff1b")  # full-width colon and semicolon
 
 
 def conflict_order(card: Card) -> tuple[bool, int]:
