@@ -30,6 +30,7 @@ def test_a_wrapped_sentence_is_joined_with_a_space_and_closing_marks_are_kept() 
     assert fact(card("The runner is\nslow on Mondays.\n\nIt is fine later.\n")) == \
         "The runner is slow on Mondays. It is fine later."
     assert fact(card("Steps:\n- one,\n- two\n")) == "Steps: one, two"
+    assert fact(card("**Done:**\n- parser\n")) == "**Done:** parser"  # a mark inside emphasis closes too
 
 
 def test_paragraphs_without_a_closing_mark_are_kept_apart() -> None:

@@ -35,7 +35,7 @@ def fact(card: Card) -> str:
             paragraph = bool(parts)
             continue
         now = "text" if not marked else "heading" if marked.group(0).lstrip().startswith("#") else "item"
-        if parts and not parts[-1].endswith(_CLOSED):
+        if parts and not parts[-1].rstrip("*_`~").endswith(_CLOSED):  # "**Done:**" is closed
             if kind == "heading" or (now == "item" and kind == "text"):
                 parts[-1] += ":"  # a heading, or words that open a list: what follows is their content
             elif now != "text" or kind == "item" or paragraph:
