@@ -1,0 +1,5 @@
+pluginManagement {
+    repositories { google(); mavenCentral(); gradlePluginPortal() }
+}
+rootProject.name = "gustline"
+include(":app")
