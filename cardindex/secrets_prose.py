@@ -3,7 +3,9 @@
 `secrets` finds machine formats (known prefixes, `password=…` assignments, URLs with a
 password, random tokens). A person noting a login writes neither: a user and a password
 joined by a slash ("login: ops / Kestrel-42!"), or a password word followed a few words
-later by the value in backticks or quotes ("the seeded users share the pw `Fjord!2024`").
+later by the value in backticks or quotes ("the seeded users share the pw `Fjord!2024`"),
+or further on in its sentence when the value is strong (upper, lower, digit and special
+character: "keeps the SA password; the healthcheck reads `Db_Local#2026`").
 This module finds those two shapes, and only where the value has the shape of a
 password someone chose: letters and digits, and a special character or both cases, no
 spaces, not a path, version, date, hash, environment variable name or placeholder.
@@ -32,6 +34,11 @@ _CUE = lazy_pattern(
 _KEYWORD = lazy_pattern(r"(?<![\w-])(?:passwords?|passwd|passphrases?|passcodes?|pw|pwd)(?![\w-])", re.IGNORECASE)
 # After the keyword: up to four short words, then the value quoted or in backticks.
 _QUOTED_AFTER = lazy_pattern(r"(?:[ \t]+[\w()/.-]{1,20}){0,4}?[ \t]*(?:[:=(]|\bis\b|\bto\b)?[ \t]*[`\"'](?P<value>[^`\"'\s]{6,64})[`\"']")
+# Any quoted or backticked word, and where the sentence of a password word ends (a full stop
+# and a space, or a line break): "the SA password … (`deploy/.env` = `Acmp_Local#2026`)".
+_QUOTED = lazy_pattern(r"[`\"'](?P<value>[^`\"'\s]{8,64})[`\"']")
+_SENTENCE_END = lazy_pattern(r"[.!?](?:\s|$)|\n")
+_REACH = 400  # characters after the password word that its sentence is read for
 # `user / password`: a user name or e-mail address, a slash, the password; the pair starts
 # a word (never inside a base64 run or a path).
 _PAIR = lazy_pattern(
@@ -106,3 +113,10 @@ def prose_credentials(text: str) -> Iterator[tuple[int, int]]:
             q = _QUOTED_AFTER.match(text, k.end())
             if q and password_shaped(q.group("value")):
                 yield q.start("value"), q.end("value")
+            else:  # further on in the sentence: only a value that can be nothing but a password
+                stop = min(len(text), k.end() + _REACH)  # bounded: many password words stay linear
+                end = _SENTENCE_END.search(text, k.end(), stop)
+                for q in _QUOTED.finditer(text, k.end(), end.start() if end else stop):
+                    if password_shaped(q.group("value"), strong=True):
+                        yield q.start("value"), q.end("value")
+                        break

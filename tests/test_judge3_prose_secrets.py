@@ -27,6 +27,8 @@ POSITIVES = [
     f"The seeded sommeliers share the fixed pw `{PW2}` so the tasting tests can log in.",
     f'The loom controller takes the password set at install ("{PW}").',
     f"Choir rota account, password `{PW}`, kept until the spring concert.",
+    # further on in the password word's sentence, when the value is strong
+    f"The kiln keeps its first admin password and ignores the env file; the probe reads (`deploy/.env` = `{PW2}`).",
 ]
 
 NEGATIVES = [
@@ -51,6 +53,8 @@ NEGATIVES = [
     "Our accounts: Gardening/Planning, Harvest/Logistics and Market/Sales.",
     "passwords: see `password_policy.md` for the rules (length, reuse).",
     "- name: Registry login\n  uses: docker/login-action@v3",
+    "The SA password is read from `deploy/.env`. The probe then runs `make Check_DB#2`.",  # another sentence
+    "Rotate the password monthly; the job is `rotate_all` in `ops/Rotate.ps1`.",  # nothing strong in its sentence
     "Login flow: [Sign-in guide](docs/Sign_In_Guide.md#step-2-Enter-code) has the screenshots.",
 ]
 
