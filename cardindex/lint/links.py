@@ -4,7 +4,9 @@ A link is Markdown prose: `[[x]]` inside inline code (`` `[[ ]]` ``) or a fenced
 block is text about brackets, not a link. An embed (`![[diagram.png]]`) or a link to a
 file that is not a card names that file: it stands when the file is in the vault, found
 the way Obsidian finds it (beside the card, from the vault's root, or by file name
-anywhere in the vault). Card links resolve by a card's name, id or file stem, as before.
+anywhere in the vault). Card links resolve by a card's name, id or file stem, as before;
+a link that names a Markdown note the repository keeps outside the vault (by file name)
+stands too.
 """
 
 from __future__ import annotations
@@ -71,6 +73,28 @@ def _names_a_file(card: Card, target: str, ctx: LintContext) -> bool:
     return relative.name.casefold() in _file_names(ctx)
 
 
+def _names_a_repo_note(target: str, ctx: LintContext) -> bool:
+    """Whether `target` names a Markdown file the repository holds outside the vault, by its
+    file name (`[[node-ts-strip-only]]` for `knowledge/node-ts-strip-only.md`): a memory folder
+    often sits beside the notes it links to, and such a link is not broken."""
+    if ctx.repo_root is None:
+        return False
+    repo = ctx.repo
+    if repo is None:
+        return False
+    name = PurePosixPath(target).name
+    if not name.casefold().endswith(".md"):
+        name += ".md"
+    return any(not _in_vault(path, ctx) for path in repo.by_name.get(name, ()))
+
+
+def _in_vault(path: str, ctx: LintContext) -> bool:
+    """Whether `path` (relative to the repository root) lies inside the vault."""
+    assert ctx.repo_root is not None
+    vault = os.path.relpath(ctx.vault.real_root, ctx.repo_root)
+    return vault == "." or path == vault or path.startswith(vault.rstrip("/") + "/")
+
+
 def _folded(name: str) -> str:
     return _SEPARATORS.sub("-", name.casefold()).strip("-")
 
@@ -101,6 +125,8 @@ def dangling(card: Card, ctx: LintContext) -> Iterator[tuple[int, str]]:
             continue
         if embed and suffix and suffix != ".md":
             yield line, f"![[{target}]] embeds no file"
+            continue
+        if _names_a_repo_note(target, ctx):
             continue
         meant = _spellings(ctx).get(_folded(name.removesuffix(".md")))
         hint = f"; did you mean [[{meant}]]?" if meant else ""
