@@ -70,6 +70,7 @@ class Restatement(NamedTuple):
     anchor: float  # of the shorter card's subject words (`_anchors`) that the other says
     joined: tuple[tuple[str, str], ...]  # words paired as synonyms (shorter's, longer's)
     value: str = ""  # the typed values both give alike, when they settled the fact (`one_typed_value`)
+    answer: str = ""  # the rare name both bodies answer with, when it settled the fact (`one_answer`)
 
 
 @functools.lru_cache(maxsize=20_000)
@@ -134,6 +135,8 @@ def explain(found: Restatement) -> str:
     said = f"the same fact in other words ({round(found.covered * 100)}% of the shorter card said by the other"
     if found.value:
         said = f"{said}; the same value: {found.value}"
+    if found.answer:
+        said = f"{said}; one answer: {found.answer}"
     return f"{said}; {joined})" if joined else f"{said})"
 
 
@@ -237,8 +240,49 @@ def restates(a: Content, b: Content, weight: Mapping[str, float], one_question: 
         anchor, covered = (MEASURED_ANCHOR, MEASURED_COVERED) if one_question and _one_measure(a, b) else (ANCHOR, COVERED)
         if found.anchor >= anchor and found.covered >= covered:
             return found
+        answer = one_answer(a, b, weight) if one_question else None
+        if answer is not None and found.anchor >= ANSWER_ANCHOR and found.covered >= ANSWER_COVERED \
+                and found.cover_long >= ANSWER_COVER_LONG:
+            return found._replace(answer=answer)
     value = one_typed_value(a, b, weight) if one_question else None
     return found._replace(value=value) if value is not None else None
+
+
+ANSWER_ANCHOR = 0.5  # of the shorter card's subject the other says, when both bodies give one rare answer
+ANSWER_COVERED = 0.3  # of the shorter content the longer one says, then
+ANSWER_COVER_LONG = 0.2  # and of the longer content the shorter one says: not a work log naming the answer in passing
+ANSWER_RARITY = 0.6  # of the pair's rarest word's weight, for a name both bodies give to be their answer
+ANSWER_SLOT = 0.2  # of each description the other card says, then (both ways: neither asks a question of its own)
+ANSWER_LETTERS = 3  # letters at least of a name that answers ("X" of an "X-" prefix is none)
+
+
+def one_answer(a: Content, b: Content, weight: Mapping[str, float]) -> str | None:
+    """The rare name both bodies give and neither description asks about (their answer), or None.
+
+    "Who approves database migrations: Priya signs off …" / "Approval needed for schema
+    changes: … need Priya Raman's approval": the descriptions ask one question in other
+    words, and the bodies answer it with one name few cards of the vault say. A name a
+    description says is the subject, not the answer ("Where the Postmark key lives").
+    """
+    described = frozenset(a.description.tokens) | frozenset(b.description.tokens)
+    named = (a.all.values | b.all.values) - described - GENERIC - _NO_VALUE
+    shared = {t for t in named & frozenset(a.body.tokens) & frozenset(b.body.tokens) if len(t) >= ANSWER_LETTERS or t.isdigit()}
+    if not shared:
+        return None
+    default = max(weight.values(), default=1.0)
+    set_a, set_b = frozenset(a.all.tokens), frozenset(b.all.tokens)
+    top = max(weight.get(t, default) for t in set_a | set_b)
+    rare = sorted(t for t in shared if weight.get(t, default) >= ANSWER_RARITY * top)
+    if len(rare) != 1:
+        return None  # "Portugal and Germany are migrated, France is not": names a card works through, not its answer
+    # Each description is asked by the other card too: "When a security fix may be deployed" is
+    # a question of its own, though its answer names the weekdays of the deploy schedule.
+    said_a = _said(set_a, set_b, a.all.tokens, b.all.tokens, [])
+    said_b = _said(set_b, set_a, b.all.tokens, a.all.tokens, [])
+    if min(_share(frozenset(a.description.tokens), said_a, weight, default),
+           _share(frozenset(b.description.tokens), said_b, weight, default)) < ANSWER_SLOT:
+        return None
+    return rare[0]
 
 
 TYPED_SLOT = 0.2  # of the shorter description the other card says, when the typed values settle the value
