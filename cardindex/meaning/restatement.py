@@ -37,7 +37,7 @@ from cardindex.meaning.polarity import denied_against, polarity
 from cardindex.meaning.synonyms import synonymous
 from cardindex.meaning.value_forms import GENERIC, MEASURED, by_kind, forms, normalized
 from cardindex.meaning.values import abbreviation, equivalent, kind, one_word, same_kind
-from cardindex.meaning.words import ANTONYMS, LIGHT, NEGATIVE, NEGATORS, Words, words
+from cardindex.meaning.words import ANTONYMS, LIGHT, NEGATIVE, NEGATORS, QUESTION, Words, words
 from cardindex.store.card import Card
 
 REASON = "reworded"  # a pair's reason when this module found it: slot and values already checked
@@ -59,6 +59,7 @@ class Content(NamedTuple):
     body: Words
     all: Words
     text: str = ""  # the prose as compared, line by line (`polarity` reads its clauses)
+    asks: str = ""  # the question word the description opens with ("who", "when"), casefolded
 
 
 class Restatement(NamedTuple):
@@ -91,7 +92,9 @@ def _content(description: str, body: str) -> Content | None:
     if len(tokens) > MAX_TOKENS or not b.tokens:
         return None
     text = "\n".join(_plain(line) for line in lines)  # a description asks ("When … may skip review"); the prose states
-    return Content(d, b, Words(tokens, d.values | b.values, f"{d.text} {b.text}"), text)
+    asked = QUESTION.match(description)
+    asks = asked.group().strip(" \t*_#>").casefold() if asked else ""
+    return Content(d, b, Words(tokens, d.values | b.values, f"{d.text} {b.text}"), text, asks)
 
 
 _SYMBOLS = {"<": " below ", ">": " above ", "\u2264": " max ", "\u2265": " min ", "~": " approximately "}
@@ -266,7 +269,7 @@ def one_answer(a: Content, b: Content, weight: Mapping[str, float]) -> str | Non
     """
     described = frozenset(a.description.tokens) | frozenset(b.description.tokens)
     named = (a.all.values | b.all.values) - described - GENERIC - _NO_VALUE
-    shared = {t for t in named & frozenset(a.body.tokens) & frozenset(b.body.tokens) if len(t) >= ANSWER_LETTERS or t.isdigit()}
+    shared = {t for t in named & frozenset(a.body.tokens) & frozenset(b.body.tokens) if _answers(t)}
     if not shared:
         return None
     default = max(weight.values(), default=1.0)
@@ -282,7 +285,31 @@ def one_answer(a: Content, b: Content, weight: Mapping[str, float]) -> str | Non
     if min(_share(frozenset(a.description.tokens), said_a, weight, default),
            _share(frozenset(b.description.tokens), said_b, weight, default)) < ANSWER_SLOT:
         return None
+    # A person has many roles: "Who owns the public API" is not answered by "… reviewed by Marek".
+    if any(role is not None and role not in said for role, said in ((_role(a), said_a), (_role(b), said_b))):
+        return None
     return rare[0]
+
+
+_AUXILIARY = frozenset({"must", "should", "can", "may", "might", "will", "would", "get", "need", "ha", "has", "have"})
+
+
+def _answers(token: str) -> bool:
+    """Whether a marked word can be an answer: a name of `ANSWER_LETTERS` letters or a number.
+
+    Letters and digits in one word ("e2e", "k8s") name a kind of thing, which a description
+    may ask about in other words ("browser tests"), not the one value a fact gives.
+    """
+    if token.isdigit():
+        return True
+    return len(token) >= ANSWER_LETTERS and not any(ch.isdigit() for ch in token)
+
+
+def _role(c: Content) -> str | None:
+    """The role a "Who …" description asks about (its first verb: "Who must approve …" asks "approv"), or None."""
+    if c.asks not in ("who", "whom", "whose"):
+        return None
+    return next((t for t in c.description.tokens if t not in _AUXILIARY), None)
 
 
 TYPED_SLOT = 0.2  # of the shorter description the other card says, when the typed values settle the value
