@@ -295,13 +295,13 @@ _AUXILIARY = frozenset({"must", "should", "can", "may", "might", "will", "would"
 
 
 def _answers(token: str) -> bool:
-    """Whether a marked word can be an answer: a name of `ANSWER_LETTERS` letters or a number.
+    """Whether a marked word can be an answer: a name of `ANSWER_LETTERS` letters or a number of two digits.
 
     Letters and digits in one word ("e2e", "k8s") name a kind of thing, which a description
     may ask about in other words ("browser tests"), not the one value a fact gives.
     """
     if token.isdigit():
-        return True
+        return len(token) > 1  # "1" of a numbered step, "2 approvals": a small number many facts share
     return len(token) >= ANSWER_LETTERS and not any(ch.isdigit() for ch in token)
 
 
