@@ -260,13 +260,15 @@ ANSWER_LETTERS = 3  # letters at least of a name that answers ("X" of an "X-" pr
 
 
 def one_answer(a: Content, b: Content, weight: Mapping[str, float]) -> str | None:
-    """The rare name both bodies give and neither description asks about (their answer), or None.
+    """The rare name two one-sentence cards both give and neither description asks about (their answer), or None.
 
     "Who approves database migrations: Priya signs off …" / "Approval needed for schema
     changes: … need Priya Raman's approval": the descriptions ask one question in other
     words, and the bodies answer it with one name few cards of the vault say. A name a
     description says is the subject, not the answer ("Where the Postmark key lives").
     """
+    if _sentences(a) > 1 or _sentences(b) > 1:
+        return None  # a card of more sentences states more than its answer: the words left unsaid may be another fact
     described = frozenset(a.description.tokens) | frozenset(b.description.tokens)
     named = (a.all.values | b.all.values) - described - GENERIC - _NO_VALUE
     shared = {t for t in named & frozenset(a.body.tokens) & frozenset(b.body.tokens) if _answers(t)}
@@ -292,6 +294,18 @@ def one_answer(a: Content, b: Content, weight: Mapping[str, float]) -> str | Non
 
 
 _AUXILIARY = frozenset({"must", "should", "can", "may", "might", "will", "would", "get", "need", "ha", "has", "have"})
+
+
+def _sentences(c: Content) -> int:
+    """How many sentences a card's prose states (before its reason lines).
+
+    A sentence that opens by refusing ("Don't add an SMTP client …", "Not npm, not yarn")
+    refuses the alternatives to the answer: it states no fact of its own.
+    """
+    from cardindex.meaning.session_words import sentences
+
+    return sum(1 for line in c.text.splitlines() for said in sentences(line)
+               if words(said).tokens[:1] != ("not",))
 
 
 def _answers(token: str) -> bool:
