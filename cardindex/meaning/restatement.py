@@ -37,7 +37,7 @@ from cardindex.meaning.polarity import denied_against, polarity
 from cardindex.meaning.synonyms import synonymous
 from cardindex.meaning.value_forms import GENERIC, MEASURED, by_kind, forms, normalized
 from cardindex.meaning.values import abbreviation, equivalent, kind, one_word, same_kind
-from cardindex.meaning.words import ANTONYMS, LIGHT, NEGATIVE, NEGATORS, Words, words
+from cardindex.meaning.words import ANTONYMS, LIGHT, NEGATIVE, NEGATORS, QUESTION, Words, words
 from cardindex.store.card import Card
 
 REASON = "reworded"  # a pair's reason when this module found it: slot and values already checked
@@ -59,6 +59,7 @@ class Content(NamedTuple):
     body: Words
     all: Words
     text: str = ""  # the prose as compared, line by line (`polarity` reads its clauses)
+    asks: str = ""  # the question word the description opens with ("who", "when"), casefolded
 
 
 class Restatement(NamedTuple):
@@ -70,6 +71,7 @@ class Restatement(NamedTuple):
     anchor: float  # of the shorter card's subject words (`_anchors`) that the other says
     joined: tuple[tuple[str, str], ...]  # words paired as synonyms (shorter's, longer's)
     value: str = ""  # the typed values both give alike, when they settled the fact (`one_typed_value`)
+    answer: str = ""  # the rare name both bodies answer with, when it settled the fact (`one_answer`)
 
 
 @functools.lru_cache(maxsize=20_000)
@@ -90,7 +92,9 @@ def _content(description: str, body: str) -> Content | None:
     if len(tokens) > MAX_TOKENS or not b.tokens:
         return None
     text = "\n".join(_plain(line) for line in lines)  # a description asks ("When … may skip review"); the prose states
-    return Content(d, b, Words(tokens, d.values | b.values, f"{d.text} {b.text}"), text)
+    asked = QUESTION.match(description)
+    asks = asked.group().strip(" \t*_#>").casefold() if asked else ""
+    return Content(d, b, Words(tokens, d.values | b.values, f"{d.text} {b.text}"), text, asks)
 
 
 _SYMBOLS = {"<": " below ", ">": " above ", "\u2264": " max ", "\u2265": " min ", "~": " approximately "}
@@ -134,6 +138,8 @@ def explain(found: Restatement) -> str:
     said = f"the same fact in other words ({round(found.covered * 100)}% of the shorter card said by the other"
     if found.value:
         said = f"{said}; the same value: {found.value}"
+    if found.answer:
+        said = f"{said}; one answer: {found.answer}"
     return f"{said}; {joined})" if joined else f"{said})"
 
 
@@ -237,8 +243,87 @@ def restates(a: Content, b: Content, weight: Mapping[str, float], one_question: 
         anchor, covered = (MEASURED_ANCHOR, MEASURED_COVERED) if one_question and _one_measure(a, b) else (ANCHOR, COVERED)
         if found.anchor >= anchor and found.covered >= covered:
             return found
+        answer = one_answer(a, b, weight) if one_question else None
+        if answer is not None and found.anchor >= ANSWER_ANCHOR and found.covered >= ANSWER_COVERED \
+                and found.cover_long >= ANSWER_COVER_LONG:
+            return found._replace(answer=answer)
     value = one_typed_value(a, b, weight) if one_question else None
     return found._replace(value=value) if value is not None else None
+
+
+ANSWER_ANCHOR = 0.5  # of the shorter card's subject the other says, when both bodies give one rare answer
+ANSWER_COVERED = 0.3  # of the shorter content the longer one says, then
+ANSWER_COVER_LONG = 0.2  # and of the longer content the shorter one says: not a work log naming the answer in passing
+ANSWER_RARITY = 0.6  # of the pair's rarest word's weight, for a name both bodies give to be their answer
+ANSWER_SLOT = 0.2  # of each description the other card says, then (both ways: neither asks a question of its own)
+ANSWER_LETTERS = 3  # letters at least of a name that answers ("X" of an "X-" prefix is none)
+
+
+def one_answer(a: Content, b: Content, weight: Mapping[str, float]) -> str | None:
+    """The rare name two one-sentence cards both give and neither description asks about (their answer), or None.
+
+    "Who approves database migrations: Priya signs off …" / "Approval needed for schema
+    changes: … need Priya Raman's approval": the descriptions ask one question in other
+    words, and the bodies answer it with one name few cards of the vault say. A name a
+    description says is the subject, not the answer ("Where the Postmark key lives").
+    """
+    if _sentences(a) > 1 or _sentences(b) > 1:
+        return None  # a card of more sentences states more than its answer: the words left unsaid may be another fact
+    described = frozenset(a.description.tokens) | frozenset(b.description.tokens)
+    named = (a.all.values | b.all.values) - described - GENERIC - _NO_VALUE
+    shared = {t for t in named & frozenset(a.body.tokens) & frozenset(b.body.tokens) if _answers(t)}
+    if not shared:
+        return None
+    default = max(weight.values(), default=1.0)
+    set_a, set_b = frozenset(a.all.tokens), frozenset(b.all.tokens)
+    top = max(weight.get(t, default) for t in set_a | set_b)
+    rare = sorted(t for t in shared if weight.get(t, default) >= ANSWER_RARITY * top)
+    if len(rare) != 1:
+        return None  # "Portugal and Germany are migrated, France is not": names a card works through, not its answer
+    # Each description is asked by the other card too: "When a security fix may be deployed" is
+    # a question of its own, though its answer names the weekdays of the deploy schedule.
+    said_a = _said(set_a, set_b, a.all.tokens, b.all.tokens, [])
+    said_b = _said(set_b, set_a, b.all.tokens, a.all.tokens, [])
+    if min(_share(frozenset(a.description.tokens), said_a, weight, default),
+           _share(frozenset(b.description.tokens), said_b, weight, default)) < ANSWER_SLOT:
+        return None
+    # A person has many roles: "Who owns the public API" is not answered by "… reviewed by Marek".
+    if any(role is not None and role not in said for role, said in ((_role(a), said_a), (_role(b), said_b))):
+        return None
+    return rare[0]
+
+
+_AUXILIARY = frozenset({"must", "should", "can", "may", "might", "will", "would", "get", "need", "ha", "has", "have"})
+
+
+def _sentences(c: Content) -> int:
+    """How many sentences a card's prose states (before its reason lines).
+
+    A sentence that opens by refusing ("Don't add an SMTP client …", "Not npm, not yarn")
+    refuses the alternatives to the answer: it states no fact of its own.
+    """
+    from cardindex.meaning.session_words import sentences
+
+    return sum(1 for line in c.text.splitlines() for said in sentences(line)
+               if words(said).tokens[:1] != ("not",))
+
+
+def _answers(token: str) -> bool:
+    """Whether a marked word can be an answer: a name of `ANSWER_LETTERS` letters or a number of two digits.
+
+    Letters and digits in one word ("e2e", "k8s") name a kind of thing, which a description
+    may ask about in other words ("browser tests"), not the one value a fact gives.
+    """
+    if token.isdigit():
+        return len(token) > 1  # "1" of a numbered step, "2 approvals": a small number many facts share
+    return len(token) >= ANSWER_LETTERS and not any(ch.isdigit() for ch in token)
+
+
+def _role(c: Content) -> str | None:
+    """The role a "Who …" description asks about (its first verb: "Who must approve …" asks "approv"), or None."""
+    if c.asks not in ("who", "whom", "whose"):
+        return None
+    return next((t for t in c.description.tokens if t not in _AUXILIARY), None)
 
 
 TYPED_SLOT = 0.2  # of the shorter description the other card says, when the typed values settle the value
