@@ -8,7 +8,11 @@ one or two passages hold `CARD_COVERED` of its weighted content stems and the re
 no outside reason, date or value: a sentence giving a reason (a why, a constraint,
 someone's wish or decision), or dated, that the passages do not hold; a number they do
 not hold; a name (a person, a place, another system) no passage uses. A reason the repo gives itself ("so messages published while it was down
-still arrive") is the repo's. The message names the passages, file and line.
+still arrive") is the repo's, and so is a rule it states ("never talks to Postgres
+directly" for "must go through the store layer; never queries Postgres itself"). A card
+that rewords its passages sentence by sentence (each sentence half theirs, the swapped
+words weighing most because the repo never uses them) is covered at `REWORDED`. The
+message names the passages, file and line.
 """
 
 from __future__ import annotations
