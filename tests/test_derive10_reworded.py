@@ -1,0 +1,119 @@
+"""D105 meets a card that rewords its passage sentence by sentence, and a rule the docs state themselves.
+
+The repo is a small greenhouse controller ("sprout") with a contributing guide and an
+architecture note. A card that says what a bullet says, swapping its verbs and
+prepositions for others ("kept below" for "stay under"), loses the weight of the swapped
+words, which the repo never uses and so weighs most; when every sentence of the card is
+mostly the passage's, it is a copy all the same. A card that adds a sentence of its own,
+a reason, or a person the repo never names is not.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+
+from cardindex.lint.derivable_cover import CARD_COVERED, REWORDED
+from cardindex.meaning.claims import only_rule, sentences
+from cardindex.store.card import Card
+
+SPROUT = {
+    "README.md": ("# sprout\n\nsprout waters the greenhouse benches on a schedule and logs soil moisture.\n\n"
+                  "See docs/contributing.md before sending a change.\n"),
+    "docs/contributing.md": (
+        "# Contributing\n\n"
+        "- Changelog entries use the past tense and stay under 80 words.\n"
+        "- Feature branches start with the issue number, for example `SP-17-drip-timer`.\n"),
+    "docs/architecture.md": (
+        "# Architecture\n\n"
+        "The scheduler never talks to the valve board directly: jobs call the relay layer, which owns every "
+        "serial command.\n\n"
+        "Moisture readings are sampled once a minute and averaged over ten samples.\n"),
+    "sprout/relay.py": "def open_valve(bench: int) -> None:\n    pass\n",
+}
+
+CARDS = {
+    # The changelog bullet, reworded: other verbs, another preposition.
+    "changelog-style": ("How changelog entries are worded",
+                        "Changelog entries are written in the past tense and kept below 80 words."),
+    # The branch bullet, reworded.
+    "branch-prefix": ("Branch naming", "Feature branches are named after the issue number first, like SP-17-drip-timer."),
+    # The architecture rule, as a rule of the card's own wording: the docs state it themselves.
+    "relay-only": ("Who drives the valves",
+                   "Jobs must go through the relay layer, which holds all the serial commands; the scheduler never "
+                   "drives the valve board itself."),
+    # The same bullet and a sentence the repo does not say at all.
+    "changelog-copied": ("How changelog entries are worded",
+                         "Changelog entries are written in the past tense and kept below 80 words. The shop's "
+                         "newsletter quotes the latest three entries verbatim every month."),
+    # The same rule, with the reason someone gave.
+    "relay-why": ("Who drives the valves",
+                  "Jobs must go through the relay layer because the valve board locks up when two writers talk "
+                  "to it at once; the scheduler never drives the board itself."),
+    # The bullet reworded, and a person the repo never names.
+    "changelog-owner": ("How changelog entries are worded",
+                        "Changelog entries are written in the past tense and kept below 80 words; Oksana trims them."),
+}
+
+
+def _git(repo: Path, *args: str) -> None:
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
+           "GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.com",
+           "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@example.com"}
+    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, env=env)
+
+
+@pytest.fixture
+def sprout(tmp_path: Path) -> Path:
+    root = tmp_path / "sprout"
+    for rel, text in SPROUT.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "Water the benches")
+    vault = root / "memory"
+    vault.mkdir()
+    (vault / ".cardindex.yaml").write_text("", encoding="utf-8")
+    for name, (description, body) in CARDS.items():
+        (vault / f"{name}.md").write_text(f"---\ndescription: {description}\ntype: project\n---\n{body}\n",
+                                          encoding="utf-8")
+    return vault
+
+
+def _card(body: str) -> Card:
+    return Card.from_text("c.md", f"---\ndescription: A rule\ntype: project\n---\n{body}\n")
+
+
+def test_a_rule_alone_is_told_from_a_rule_with_its_why_or_someone_elses_say() -> None:
+    plain = [s for s in sentences(_card("Jobs must go through the relay layer.")) if not s.description]
+    why = [s for s in sentences(_card("Jobs must go through the relay layer because the board locks up."))
+           if not s.description]
+    asked = [s for s in sentences(_card("Jobs must go through the relay layer, as the vendor requested."))
+             if not s.description]
+    assert plain[0].reason and why[0].reason and asked[0].reason
+    assert only_rule(plain[0])
+    assert not only_rule(why[0])
+    assert not only_rule(asked[0])
+
+
+def test_the_reworded_tier_is_below_the_plain_one() -> None:
+    assert 0 < REWORDED < CARD_COVERED
+
+
+def test_lint_reports_the_reworded_copies_and_no_card_with_something_of_its_own(
+        sprout: Path, run_cli: Callable[..., Result]) -> None:
+    result = run_cli("--vault", str(sprout), "lint", "--select", "derivable", "--format", "json")
+    assert result.exit_code == 1, result.stderr
+    found = {f["path"]: (f["code"], f["message"]) for f in json.loads(result.stdout)}
+    assert found == {
+        "changelog-style.md": ("D105", "docs/contributing.md line 3 already says this"),
+        "branch-prefix.md": ("D105", "docs/contributing.md line 4 already says this"),
+        "relay-only.md": ("D105", "docs/architecture.md line 3 already says this"),
+    }
