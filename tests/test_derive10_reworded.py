@@ -46,16 +46,16 @@ CARDS = {
     "branch-prefix": ("Branch naming", "Feature branches are named after the issue number first, like SP-17-drip-timer."),
     # The architecture rule, as a rule of the card's own wording: the docs state it themselves.
     "relay-only": ("Who drives the valves",
-                   "Jobs must go through the relay layer, which holds all the serial commands; the scheduler never "
-                   "drives the valve board itself."),
+                   ("Jobs must go through the relay layer, which holds all the serial commands; the scheduler never "
+                   "drives the valve board itself.")),
     # The same bullet and a sentence the repo does not say at all.
     "changelog-copied": ("How changelog entries are worded",
-                         "Changelog entries are written in the past tense and kept below 80 words. The shop's "
-                         "newsletter quotes the latest three entries verbatim every month."),
+                         ("Changelog entries are written in the past tense and kept below 80 words. The shop's "
+                         "newsletter quotes the latest three entries verbatim every month.")),
     # The same rule, with the reason someone gave.
     "relay-why": ("Who drives the valves",
-                  "Jobs must go through the relay layer because the valve board locks up when two writers talk "
-                  "to it at once; the scheduler never drives the board itself."),
+                  ("Jobs must go through the relay layer because the valve board locks up when two writers talk "
+                  "to it at once; the scheduler never drives the board itself.")),
     # The bullet reworded, and a person the repo never names.
     "changelog-owner": ("How changelog entries are worded",
                         "Changelog entries are written in the past tense and kept below 80 words; Oksana trims them."),
