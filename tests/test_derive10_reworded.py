@@ -20,7 +20,9 @@ import pytest
 from click.testing import Result
 
 from cardindex.lint.derivable_cover import CARD_COVERED, REWORDED
+from cardindex.lint.derivable_values import worded_table, worded_values
 from cardindex.meaning.claims import only_rule, sentences
+from cardindex.meaning.repo_files import Record
 from cardindex.store.card import Card
 
 SPROUT = {
@@ -36,6 +38,7 @@ SPROUT = {
         "serial command.\n\n"
         "Moisture readings are sampled once a minute and averaged over ten samples.\n"),
     "sprout/relay.py": "def open_valve(bench: int) -> None:\n    pass\n",
+    "sprout/pump.py": "PUMP_RUN_SECONDS = 240\nMAX_VALVE_RETRIES = 3\n",
 }
 
 CARDS = {
@@ -59,6 +62,13 @@ CARDS = {
     # The bullet reworded, and a person the repo never names.
     "changelog-owner": ("How changelog entries are worded",
                         "Changelog entries are written in the past tense and kept below 80 words; Oksana trims them."),
+    # PUMP_RUN_SECONDS = 240, in words and in minutes.
+    "pump-run": ("How long a watering lasts", "Each watering runs the pump for four minutes."),
+    # Another value in prose: maybe of something else, not reported.
+    "pump-six": ("How long a watering lasts", "Each watering runs the pump for six minutes."),
+    # The value with a reason of the card's own.
+    "pump-why": ("How long a watering lasts",
+                 "The pump runs for four minutes because the drip lines on the far benches take that long to fill."),
 }
 
 
@@ -116,4 +126,29 @@ def test_lint_reports_the_reworded_copies_and_no_card_with_something_of_its_own(
         "changelog-style.md": ("D105", "docs/contributing.md line 3 already says this"),
         "branch-prefix.md": ("D105", "docs/contributing.md line 4 already says this"),
         "relay-only.md": ("D105", "docs/architecture.md line 3 already says this"),
+        "pump-run.md": ("D102", ("gives PUMP_RUN_SECONDS = 240 (sprout/pump.py:1) in other words: the code already "
+                                "records it")),
     }
+
+
+def _worded(sentence: str) -> list[str]:
+    constants = {name: [Record("app/limits.py", n, "constant", name, value)] for n, (name, value) in enumerate(
+        [("MAX_RETRIES", "5"), ("SWEEP_INTERVAL_SECONDS", "300"), ("IMPORT_ROW_LIMIT", "20000"), ("DEBUG", "1")], 1)}
+    return [stated.record.subject for stated in worded_values(sentence, worded_table(constants))]
+
+
+def test_a_constant_in_the_words_of_its_name_with_its_value() -> None:
+    assert _worded("The retry limit is five.") == ["MAX_RETRIES"]
+    assert _worded("We retry at most 5 times.") == ["MAX_RETRIES"]
+    # The unit the name keeps the value in: 300 seconds, said as five minutes; `sweeper` is SWEEP's word.
+    assert _worded("The sweeper checks every five minutes.") == ["SWEEP_INTERVAL_SECONDS"]
+    assert _worded("An import takes at most 20000 rows.") == ["IMPORT_ROW_LIMIT"]
+
+
+def test_another_value_another_thing_or_more_said_is_no_constant_in_words() -> None:
+    assert _worded("We retry at most 3 times.") == []  # another value: maybe of something else
+    assert _worded("The sweeper checks every ten minutes.") == []
+    assert _worded("Five people joined the rota.") == []  # the value, not the name's words
+    assert _worded("Debug builds print 1 line per request.") == []  # 0 and 1 are any flag's values
+    # The name's words and value, and a story of its own.
+    assert _worded("Card payments retry five times before the billing desk phones the shop owner.") == []
