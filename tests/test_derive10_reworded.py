@@ -20,7 +20,7 @@ import pytest
 from click.testing import Result
 
 from cardindex.lint.derivable_cover import CARD_COVERED, REWORDED
-from cardindex.lint.derivable_values import worded_table, worded_values
+from cardindex.lint.derivable_values import record_values, worded_table, worded_values
 from cardindex.meaning.claims import only_rule, sentences
 from cardindex.meaning.repo_files import Record
 from cardindex.store.card import Card
@@ -152,3 +152,30 @@ def test_another_value_another_thing_or_more_said_is_no_constant_in_words() -> N
     assert _worded("Debug builds print 1 line per request.") == []  # 0 and 1 are any flag's values
     # The name's words and value, and a story of its own.
     assert _worded("Card payments retry five times before the billing desk phones the shop owner.") == []
+
+
+def _settings(sentence: str) -> list[tuple[str, bool]]:
+    records = [Record("pyproject.toml", 7, "setting", "tool.ruff.line-length", "100"),
+               Record("pyproject.toml", 8, "setting", "tool.black.line-length", "88"),
+               Record("pyproject.toml", 9, "setting", "tool.ruff.indent-width", "4"),
+               Record("pyproject.toml", 12, "setting", "tool.mypy.strict", "true"),
+               Record("pyproject.toml", 13, "setting", "tool.mypy.warn-unreachable", "false")]
+    return [(found.record.subject, found.same) for found in record_values(sentence, records)]
+
+
+def test_a_setting_named_by_its_key_alone_when_no_other_setting_has_that_key() -> None:
+    assert _settings("The indent width is 4.") == [("tool.ruff.indent-width", True)]
+    # Two tools set a line length: the key alone names neither.
+    assert _settings("The line length is 100.") == []
+    assert _settings("ruff's line length is 100.") == [("tool.ruff.line-length", True)]
+    # The key alone with another number may be another tool's: not reported; with the tool it is a stale copy.
+    assert _settings("The indent width is 2.") == []
+    assert _settings("ruff's indent width is 2.") == [("tool.ruff.indent-width", False)]
+
+
+def test_a_setting_that_is_on_or_off_as_the_file_sets_it() -> None:
+    assert _settings("mypy runs in strict mode.") == [("tool.mypy.strict", True)]
+    assert _settings("Strict mode is on.") == [("tool.mypy.strict", True)]
+    assert _settings("Strict mode is off.") == []
+    assert _settings("mypy does not warn about unreachable code.") == [("tool.mypy.warn-unreachable", True)]
+    assert _settings("The kiosk app has a strict mode for the forms riders fill in.") == []

@@ -118,16 +118,22 @@ def _text_setting(sentence: str, said: set[str], record: Record) -> Stated | Non
     return Stated(record, True, record.value)
 
 
-def _setting(sentence: str, said: set[str], stated: frozenset[str], record: Record) -> Stated | None:
-    """A tool setting named by its tool and key (`ruff` … `line length`), with the number the sentence gives."""
+def _setting(sentence: str, said: set[str], stated: frozenset[str], record: Record, alone: bool = False) -> Stated | None:
+    """A tool setting named by its tool and key (`ruff` … `line length`), with the number the sentence gives.
+
+    The key alone names it when no other setting of the repo has that key (`alone`):
+    "line-length is 100" when only ruff's table sets a line length.
+    """
     tool, key = _setting_words(record.subject)
-    if not key or not key <= said or not tool <= said:
+    if not key or not key <= said or not (tool <= said or alone):
         return None
     value = numbers(record.value)
     if not stated or len(value) != 1:
         return None
     if _extra(sentence, record, "setting set configured config option tool") > 3:
         return None  # the setting of something else, or more than the setting
+    if not tool <= said and not stated & value:
+        return None  # the key alone, with another number: maybe of another tool's key
     return Stated(record, bool(stated & value), " ".join(sorted(stated)))
 
 
@@ -204,15 +210,57 @@ def _invoked(sentence: str, record: Record) -> Stated | None:
     return Stated(record, True, record.value) if _extra(sentence, record, _RUNNING) <= 3 else None
 
 
+_ON = frozenset(content_stems("true on enabled enable turned yes"))
+_OFF = frozenset(content_stems("false off disabled disable not no"))
+
+
+def _switch(sentence: str, said: set[str], record: Record, alone: bool) -> Stated | None:
+    """A setting that is on or off (`strict = true`), named by its key and its tool (or its key alone), as the file sets it.
+
+    "mypy runs in strict mode" or "strict mode is on" for `[tool.mypy] strict = true`: the
+    key's words, the tool's unless no other setting has the key, no "not" or "off"
+    against a true value (nor "on" against a false one), and little else.
+    """
+    tool, key = _setting_words(record.subject)
+    if not key or not key <= said or not (tool <= said or alone) or (len(key) == 1 and len(next(iter(key))) < 4):
+        return None
+    on = record.value.lower() == "true"
+    if said & (_OFF if on else _ON - {"on"}):
+        return None  # another value, or not said as the file sets it
+    if _extra(sentence, record, "setting set configured config option tool mode on enabled enable turned run runs") > 2:
+        return None
+    return Stated(record, True, record.value)
+
+
+def _keys(records: list[Record]) -> dict[frozenset[str], int]:
+    """How many settings of the repo have each key (its stems): a key one setting has names it alone."""
+    found = _keys_of.get(id(records))
+    if found is None or found[0] is not records:
+        counts: dict[frozenset[str], int] = {}
+        for record in records:
+            if record.kind == "setting":
+                key = _setting_words(record.subject)[1]
+                counts[key] = counts.get(key, 0) + 1
+        _keys_of.clear()
+        found = _keys_of[id(records)] = (records, counts)
+    return found[1]
+
+
+_keys_of: dict[int, tuple[list[Record], dict[frozenset[str], int]]] = {}
+
+
 def record_values(sentence: str, records: list[Record]) -> Iterator[Stated]:
     """Each config record `sentence` gives a value for: a tool setting, a runtime version, a path's owners, a script's command."""
     said = set(content_stems(sentence, split_camel=True))
     lowered = sentence.lower()
     digits = any(ch.isdigit() for ch in sentence)
     stated = numbers(sentence) if digits else frozenset()
+    keys = _keys(records)
     for record in records:
         if record.kind == "setting" and digits and numbers(record.value):
-            found = _setting(sentence, said, stated, record)
+            found = _setting(sentence, said, stated, record, keys.get(_setting_words(record.subject)[1]) == 1)
+        elif record.kind == "setting" and record.value.lower() in ("true", "false"):
+            found = _switch(sentence, said, record, keys.get(_setting_words(record.subject)[1]) == 1)
         elif record.kind == "setting" and (digits or "-" in sentence):
             found = _text_setting(sentence, said, record)
         elif record.kind == "version" and digits and record.subject.lower()[:2] in lowered:
