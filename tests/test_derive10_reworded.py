@@ -46,9 +46,9 @@ CARDS = {
     "changelog-style": ("How changelog entries are worded",
                         "Changelog entries are written in the past tense and kept below 80 words."),
     # The branch bullet, reworded.
-    "branch-prefix": ("Branch naming", "Feature branches are named after the issue number first, like SP-17-drip-timer."),
+    "branch-prefix": ("How feature branches are named", "Feature branches are named after the issue number first, like SP-17-drip-timer."),
     # The architecture rule, as a rule of the card's own wording: the docs state it themselves.
-    "relay-only": ("Who drives the valves",
+    "relay-only": ("Who drives the valve board",
                    ("Jobs must go through the relay layer, which holds all the serial commands; the scheduler never "
                    "drives the valve board itself.")),
     # The same bullet and a sentence the repo does not say at all.

@@ -106,7 +106,7 @@ def covered_card(card: Card, repo: RepoFacts, said: Sequence[tuple[Sentence, set
 
 
 def _followed(index: UnitIndex, said: Sequence[tuple[Sentence, set[str]]], together: frozenset[str]) -> bool:
-    """Whether every body sentence of the card is mostly the passages': the card follows them in its own words.
+    """Whether every sentence of the card (its description too) is half the passages': it follows them in its own words.
 
     A card that rewords a passage ("written in the imperative mood and kept below 72
     characters" for "use the imperative mood and stay under 72 characters") loses the
@@ -114,7 +114,8 @@ def _followed(index: UnitIndex, said: Sequence[tuple[Sentence, set[str]]], toget
     sentence of it is its own, `REWORDED` of its weight in the passages is a copy.
     """
     body = [stems for sentence, stems in said if not sentence.description and stems]
-    return bool(body) and all(sentence_share(index, frozenset(stems), together) >= FOLLOWED for stems in body)
+    # The description too: a body the repo holds under a description naming something it does not know is about that.
+    return bool(body) and all(sentence_share(index, frozenset(stems), together) >= FOLLOWED for _, stems in said if stems)
 
 
 def _fewest(units: dict[Unit, set[str]]) -> list[Unit]:
