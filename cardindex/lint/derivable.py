@@ -19,10 +19,11 @@ from cardindex.lazy import lazy_pattern
 from cardindex.lint.context import Hit, LintContext
 from cardindex.lint.derivable_cover import covered_card
 from cardindex.lint.derivable_layout import listing, only_the_tree, resolve
-from cardindex.lint.derivable_values import constant_values, record_values
+from cardindex.lint.derivable_values import Worded, constant_values, record_values, worded_table, worded_values
 from cardindex.meaning.claims import Sentence, brings_in_others, english_prose, gives_reason, prose_of, sentences
 from cardindex.meaning.content import content_stems, has_date
 from cardindex.meaning.repo_facts import RepoFacts, Symbol, constants_named
+from cardindex.meaning.repo_files import Record
 from cardindex.meaning.repo_match import (
     COVERED,
     Cover,
@@ -67,6 +68,7 @@ _LAYOUT = lazy_pattern(
 _LINE_HINT = lazy_pattern(r"\.[A-Za-z0-9]{1,6}(?::|#L| lines? )\d")
 _NAME_HINT = lazy_pattern(r"[`_]|\(\)|[a-z0-9][A-Z]")
 _CONSTANT_HINT = lazy_pattern(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")
+_DIGIT_OR_NUMBER_WORD = lazy_pattern(r"(?i)\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b")
 
 
 def _may_reach(a: str, b: str, score: float) -> bool:
@@ -188,6 +190,35 @@ def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:
     repo = ctx.repo
     if repo is None or not card.usable:
         return
+    found = next(_code_symbol(card, repo), None) or _worded_constant(card, repo)
+    if found is not None:
+        yield found
+
+
+_tables: list[tuple[dict[str, list[Record]], dict[str, list[Worded]]]] = []
+
+
+def _worded_constant(card: Card, repo: RepoFacts) -> Hit | None:
+    """A constant's value given in the words of its name, not by it ("the retry limit is five" for MAX_RETRIES = 5)."""
+    if not _DIGIT_OR_NUMBER_WORD.search(card.text, card.body_offset) or gives_reason(card):
+        return None
+    constants = constants_named(repo)
+    if not (_tables and _tables[0][0] is constants):
+        _tables[:] = [(constants, worded_table(constants))]
+    table = _tables[0][1]
+    if not table:
+        return None
+    for sentence in sentences(card):
+        if sentence.description or not english_prose(sentence.text):
+            continue
+        for stated in worded_values(sentence.text, table):
+            r = stated.record
+            return Hit(sentence.line, f"gives {r.subject} = {r.value} ({r.path}:{r.line}) in other words: the code "
+                       "already records it", fix="archive")
+    return None
+
+
+def _code_symbol(card: Card, repo: RepoFacts) -> Iterator[Hit]:
     if not _NAME_HINT.search(card.text, card.body_offset) and not _NAME_HINT.search(card.description) and not \
             _CONSTANT_HINT.search(card.text, card.body_offset):
         return  # nothing in it looks like a code name

@@ -8,7 +8,11 @@ one or two passages hold `CARD_COVERED` of its weighted content stems and the re
 no outside reason, date or value: a sentence giving a reason (a why, a constraint,
 someone's wish or decision), or dated, that the passages do not hold; a number they do
 not hold; a name (a person, a place, another system) no passage uses. A reason the repo gives itself ("so messages published while it was down
-still arrive") is the repo's. The message names the passages, file and line.
+still arrive") is the repo's, and so is a rule it states ("never talks to Postgres
+directly" for "must go through the store layer; never queries Postgres itself"). A card
+that rewords its passages sentence by sentence (each sentence half theirs, the swapped
+words weighing most because the repo never uses them) is covered at `REWORDED`. The
+message names the passages, file and line.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from cardindex.lazy import lazy_pattern
 from cardindex.lint.context import Hit
-from cardindex.meaning.claims import Sentence
+from cardindex.meaning.claims import Sentence, only_rule
 from cardindex.meaning.content import content_stems, has_date
 from cardindex.meaning.repo_facts import RepoFacts, Unit
 from cardindex.meaning.repo_match import Cover, UnitIndex
@@ -25,9 +29,12 @@ from cardindex.meaning.repo_retrieval import card_cover, passage_index, sentence
 from cardindex.store.card import Card
 
 CARD_COVERED = 0.7  # weighted share of the card's content stems the passages must hold
+REWORDED = 0.55  # ... when every sentence of the card follows them in other words
+FOLLOWED = 0.5  # the share of each of its sentences the passages must then hold
 SENTENCE_HELD = 0.8  # a reason or dated sentence held at least this much is the repo's own
 MIN_STEMS = 4  # a shorter claim is too little to judge
 # A name: a capitalised word or an acronym that does not open its sentence ("the Brest gauges", "NTP", "Kenji").
+_RULE_STEMS = frozenset(("not", "must", "alway", "onli", "should"))  # a passage holding one states a rule
 _NAME = lazy_pattern(r"(?<![.!?:;]\s)(?<!^)(?<![\w`'/.-])([A-Z][a-z]+|[A-Z]{2,}[a-z]?)(?![\w`'/-])")
 
 
@@ -52,7 +59,7 @@ def covered_card(card: Card, repo: RepoFacts, said: Sequence[tuple[Sentence, set
     if not said or sum(len(stems) for _, stems in said) < MIN_STEMS:
         return None
     index = passage_index(repo)
-    cover = card_cover(index, [frozenset(stems) for _, stems in said], least=CARD_COVERED if not held else 0.0)
+    cover = card_cover(index, [frozenset(stems) for _, stems in said], least=REWORDED if not held else 0.0)
     if cover is None:
         return None
     units: dict[Unit, set[str]] = {u: set(cover.held & set(u.stems.split())) for u in cover.units}
@@ -74,15 +81,20 @@ def covered_card(card: Card, repo: RepoFacts, said: Sequence[tuple[Sentence, set
             # image) is the repo's too.
             together |= stems - found.missing
     wanted = frozenset().union(*(stems for _, stems in said))
-    if sentence_share(index, wanted, frozenset(together)) < CARD_COVERED:
+    share = sentence_share(index, wanted, frozenset(together))
+    if share < CARD_COVERED and not (share >= REWORDED and _followed(index, said, frozenset(together))):
         return None
     if any(stem[:1].isdigit() for stem in wanted - together):
         return None  # a number the repo does not give: another value, or one of the card's own
     if any(outside_name(index, sentence.text) for sentence, _ in said):
         return None  # someone or something the repo never names: the card is about them
+    rule = any(_RULE_STEMS & set(u.stems.split()) for u in cover.units)
     for sentence, stems in said:
-        if (sentence.reason or has_date(sentence.text)) and \
-                sentence_share(index, frozenset(stems), frozenset(together)) < SENTENCE_HELD:
+        if not (sentence.reason or has_date(sentence.text)):
+            continue
+        # A rule the passages state themselves ("never talks to Postgres directly") is theirs in other words too.
+        least = FOLLOWED if rule and not has_date(sentence.text) and only_rule(sentence) else SENTENCE_HELD
+        if sentence_share(index, frozenset(stems), frozenset(together)) < least:
             return None  # a reason, constraint or date the repo does not hold
     # A sentence one record or block holds is told by it, as `repo_match` found it; else the passages that hold most.
     shown = [first_held] if first_held is not None else _fewest(units)
@@ -91,6 +103,19 @@ def covered_card(card: Card, repo: RepoFacts, said: Sequence[tuple[Sentence, set
     else:
         verb = "say"
     return Hit(said[0][0].line, f"{' and '.join(where(u) for u in shown)} already {verb} this", fix="archive")
+
+
+def _followed(index: UnitIndex, said: Sequence[tuple[Sentence, set[str]]], together: frozenset[str]) -> bool:
+    """Whether every sentence of the card (its description too) is half the passages': it follows them in its own words.
+
+    A card that rewords a passage ("written in the imperative mood and kept below 72
+    characters" for "use the imperative mood and stay under 72 characters") loses the
+    weight of the words it swapped, words the repo never uses and so weighs most; when no
+    sentence of it is its own, `REWORDED` of its weight in the passages is a copy.
+    """
+    body = [stems for sentence, stems in said if not sentence.description and stems]
+    # The description too: a body the repo holds under a description naming something it does not know is about that.
+    return bool(body) and all(sentence_share(index, frozenset(stems), together) >= FOLLOWED for _, stems in said if stems)
 
 
 def _fewest(units: dict[Unit, set[str]]) -> list[Unit]:

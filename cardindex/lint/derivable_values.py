@@ -118,16 +118,22 @@ def _text_setting(sentence: str, said: set[str], record: Record) -> Stated | Non
     return Stated(record, True, record.value)
 
 
-def _setting(sentence: str, said: set[str], stated: frozenset[str], record: Record) -> Stated | None:
-    """A tool setting named by its tool and key (`ruff` … `line length`), with the number the sentence gives."""
+def _setting(sentence: str, said: set[str], stated: frozenset[str], record: Record, alone: bool = False) -> Stated | None:
+    """A tool setting named by its tool and key (`ruff` … `line length`), with the number the sentence gives.
+
+    The key alone names it when no other setting of the repo has that key (`alone`):
+    "line-length is 100" when only ruff's table sets a line length.
+    """
     tool, key = _setting_words(record.subject)
-    if not key or not key <= said or not tool <= said:
+    if not key or not key <= said or not (tool <= said or alone):
         return None
     value = numbers(record.value)
     if not stated or len(value) != 1:
         return None
     if _extra(sentence, record, "setting set configured config option tool") > 3:
         return None  # the setting of something else, or more than the setting
+    if not tool <= said and not stated & value:
+        return None  # the key alone, with another number: maybe of another tool's key
     return Stated(record, bool(stated & value), " ".join(sorted(stated)))
 
 
@@ -204,15 +210,57 @@ def _invoked(sentence: str, record: Record) -> Stated | None:
     return Stated(record, True, record.value) if _extra(sentence, record, _RUNNING) <= 3 else None
 
 
+_ON = frozenset(content_stems("true on enabled enable turned yes"))
+_OFF = frozenset(content_stems("false off disabled disable not no"))
+
+
+def _switch(sentence: str, said: set[str], record: Record, alone: bool) -> Stated | None:
+    """A setting that is on or off (`strict = true`), named by its key and its tool (or its key alone), as the file sets it.
+
+    "mypy runs in strict mode" or "strict mode is on" for `[tool.mypy] strict = true`: the
+    key's words, the tool's unless no other setting has the key, no "not" or "off"
+    against a true value (nor "on" against a false one), and little else.
+    """
+    tool, key = _setting_words(record.subject)
+    if not key or not key <= said or not (tool <= said or alone) or (len(key) == 1 and len(next(iter(key))) < 4):
+        return None
+    on = record.value.lower() == "true"
+    if said & (_OFF if on else _ON - {"on"}):
+        return None  # another value, or not said as the file sets it
+    if _extra(sentence, record, "setting set configured config option tool mode on enabled enable turned run runs") > 2:
+        return None
+    return Stated(record, True, record.value)
+
+
+def _keys(records: list[Record]) -> dict[frozenset[str], int]:
+    """How many settings of the repo have each key (its stems): a key one setting has names it alone."""
+    found = _keys_of.get(id(records))
+    if found is None or found[0] is not records:
+        counts: dict[frozenset[str], int] = {}
+        for record in records:
+            if record.kind == "setting":
+                key = _setting_words(record.subject)[1]
+                counts[key] = counts.get(key, 0) + 1
+        _keys_of.clear()
+        found = _keys_of[id(records)] = (records, counts)
+    return found[1]
+
+
+_keys_of: dict[int, tuple[list[Record], dict[frozenset[str], int]]] = {}
+
+
 def record_values(sentence: str, records: list[Record]) -> Iterator[Stated]:
     """Each config record `sentence` gives a value for: a tool setting, a runtime version, a path's owners, a script's command."""
     said = set(content_stems(sentence, split_camel=True))
     lowered = sentence.lower()
     digits = any(ch.isdigit() for ch in sentence)
     stated = numbers(sentence) if digits else frozenset()
+    keys = _keys(records)
     for record in records:
         if record.kind == "setting" and digits and numbers(record.value):
-            found = _setting(sentence, said, stated, record)
+            found = _setting(sentence, said, stated, record, keys.get(_setting_words(record.subject)[1]) == 1)
+        elif record.kind == "setting" and record.value.lower() in ("true", "false"):
+            found = _switch(sentence, said, record, keys.get(_setting_words(record.subject)[1]) == 1)
         elif record.kind == "setting" and (digits or "-" in sentence):
             found = _text_setting(sentence, said, record)
         elif record.kind == "version" and digits and record.subject.lower()[:2] in lowered:
@@ -225,3 +273,90 @@ def record_values(sentence: str, records: list[Record]) -> Iterator[Stated]:
             continue
         if found is not None:
             yield found
+
+
+# Words of a constant's name that qualify its value rather than name what it is: MAX_RETRIES is "retries".
+_QUALIFIERS = frozenset(content_stems("max maximum min minimum default defaults limit num number count total interval "
+                                      "period delay size ttl timeout window threshold"))
+# A unit at the end of a name says what the value is kept in: SWEEP_INTERVAL_SECONDS = 300.
+_NAME_UNITS = {"ms": "ms", "millis": "ms", "milliseconds": "ms", "msec": "ms", "s": "s", "sec": "s", "secs": "s",
+               "seconds": "s", "mins": "min", "minutes": "min", "hours": "h", "hrs": "h", "days": "day",
+               "bytes": "", "kb": "kb", "mb": "mb", "gb": "gb"}
+# What a sentence giving a constant's value in words says besides its name and value.
+_WORDED_EXTRA = 3
+_LIGHT_WORDS = frozenset(content_stems(
+    "at most least up to no more than after every each once per time times value set is are run runs take takes "
+    "limit limited cap capped wait waits try tries retry retries"))
+_NUMBER_UNIT = lazy_pattern(r"(?<![\w.])(-?\d[\d_,]*(?:\.\d+)?)\s*([A-Za-z]+)?")
+
+
+class Worded(NamedTuple):
+    core: frozenset[str]  # the stems that name what the value is (MAX_RETRIES: retri)
+    unit: str  # the unit the name keeps the value in ("" when it names none)
+    value: float
+    record: Record
+
+
+@functools.lru_cache(maxsize=64)
+def _name_core(name: str) -> tuple[frozenset[str], str]:
+    words = [w.lower() for w in re.split(r"_+|(?<=[a-z0-9])(?=[A-Z])", name) if w]
+    unit = _NAME_UNITS.get(words[-1], "") if len(words) > 1 else ""
+    if len(words) > 1 and words[-1] in _NAME_UNITS:
+        words = words[:-1]
+    stems = frozenset(content_stems(" ".join(words)))
+    return (stems - _QUALIFIERS) or stems, unit
+
+
+def worded_table(constants: dict[str, list[Record]]) -> dict[str, list[Worded]]:
+    """The repo's numeric constants by each stem of what their name says they are (not MAX, not the unit)."""
+    out: dict[str, list[Worded]] = {}
+    for name, records in constants.items():
+        value = _as_number(records[0].value)
+        if value is None or value in (0, 1):
+            continue  # a flag or an identity: any sentence gives one
+        core, unit = _name_core(name)
+        if not core:
+            continue
+        entry = Worded(core, unit, value, records[0])
+        for stem in core:
+            out.setdefault(stem, []).append(entry)
+    return out
+
+
+def _holds(said: set[str], stem: str) -> bool:
+    """Whether `said` has `stem` or a word of its family (`sweeper` for SWEEP): one begins the other, a short suffix apart."""
+    return stem in said or (len(stem) >= 4 and any(
+        (s.startswith(stem) or stem.startswith(s)) and len(s) >= 4 and abs(len(s) - len(stem)) <= 3 for s in said))
+
+
+def worded_values(sentence: str, table: dict[str, list[Worded]]) -> Iterator[Stated]:
+    """A constant the sentence gives in words: what its name says it is, and the same value (number words too).
+
+    "An import is capped at twenty thousand rows" does not name MAX_ROWS, but says its
+    value in its words: the name's words (MAX and a unit suffix aside) and the value, with
+    little else (`_WORDED_EXTRA` stems). Only the same value counts: another number in
+    prose may be of something else.
+    """
+    if _NUMBER_WORD.search(sentence):
+        sentence = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group().lower()], sentence)
+    stated = [(n, u) for n, u in ((_as_number(m.group(1)), m.group(2)) for m in _NUMBER_UNIT.finditer(sentence))
+              if n is not None]
+    if not stated:
+        return
+    said = set(content_stems(sentence, split_camel=True))
+    seen: set[Record] = set()
+    keys = {stem[:n] for stem in said for n in range(max(4, len(stem) - 3), len(stem))} | said  # `sweeper`: SWEEP
+    for stem in keys:
+        for entry in table.get(stem, ()):
+            if entry.record in seen or not all(_holds(said, s) for s in entry.core):
+                continue
+            seen.add(entry.record)
+            match = next((n for n, u in stated if _equal(n, u, entry.value)
+                          or (entry.unit and u is None and n == entry.value)), None)
+            if match is None:
+                continue
+            numbers_said = {s for s in said if s[:1].isdigit()}
+            units = set(content_stems(" ".join(_UNITS)))
+            extra = {s for s in said - numbers_said - units - _LIGHT_WORDS - _QUALIFIERS if not _holds(set(entry.core), s)}
+            if len(extra) <= _WORDED_EXTRA:
+                yield Stated(entry.record, True, f"{match:g}")

@@ -32,6 +32,8 @@ _OUTSIDE_PARTY = lazy_pattern(
     r"law|compliance|regulat\w*|customers?|partners?|vendors?|clients?|insurer|auditors?|third[- ]party|upstream|"
     r"downstream|depends on|relies on|expects?|keep|pinned|deadline|sla)\b"
 )
+# Of those, the ones that say why: a rule's reason, which a passage stating the rule itself does not give.
+_WHY = lazy_pattern(r"(?i)\b(?:because|since(?!\s+(?:v?\d|version|release|commit))|so that|otherwise|or else|in order to|due to)\b|,\s*so\b")
 _SENTENCE_END = lazy_pattern(r"(?<=[.!?;])\s+")
 _LINK_TARGET = lazy_pattern(r"\]\([^)\s]*\)|<https?://[^>]*>|\bhttps?://\S+")
 
@@ -111,3 +113,12 @@ def brings_in_others(card: Card) -> bool:
     too; a decision's why or a partner's demand is not.
     """
     return any(s.reason and _OUTSIDE_PARTY.search(s.text) for s in sentences(card))
+
+
+def only_rule(sentence: Sentence) -> bool:
+    """Whether a reason sentence only states a rule ("must go through the store layer", "never queries Postgres").
+
+    It says no why and brings in no one else: a repo passage that states the same rule
+    ("the API never talks to Postgres directly") holds all it says.
+    """
+    return not _WHY.search(sentence.text) and not _OUTSIDE_PARTY.search(sentence.text)
