@@ -187,6 +187,7 @@ def _in_two(root: str, files: Sequence[tuple[str, StatLike]], cache: ParseCache)
     mine, texts, _ = _made(root, files, child_side, False, cache)
     note(scan(texts))
     del texts
+    cache.save_now(frozenset(numbers) - theirs)  # written before the child's cards arrive, and their entries let go
     handed: Any = None
     with os.fdopen(readfd, "rb") as pipe:
         try:  # read as it comes: the whole hand-back is never held as bytes (tens of MB at 100k cards)

@@ -381,6 +381,22 @@ class ParseCache:
             out[number] = (shard.files, shard.entries if self._kept is not None else {})
         return out
 
+    def save_now(self, numbers: frozenset[int]) -> None:
+        """Write the shards `numbers` now, as `save` would, and let go of their entries (a forked load's parent,
+        before it takes the child's cards: not every card's entry twice). Not when cards are kept."""
+        if not self.enabled or self._kept is not None:
+            return
+        for number in sorted(numbers):
+            shard = self._shards[number]
+            if shard is None:
+                continue
+            try:
+                self._write([shard])
+            except OSError:
+                continue  # left for `save` to try again
+            shard.seen = dict(shard.files)  # what this run saw: `save` finds it unchanged
+            shard.saved()
+
     def adopt(self, saved: dict[int, tuple[dict[str, Any], dict[bytes, bytes]]]) -> None:
         """Take shards another process of this run has written (`save_shards`) as saved: `save` leaves them be."""
         for number, (files, entries) in saved.items():
