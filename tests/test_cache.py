@@ -14,7 +14,7 @@ import pytest
 from helpers import same
 
 import cardindex.store.parse_cache
-from cardindex.store.parse_cache import ParseCache, digest
+from cardindex.store.parse_cache import ParseCache, digest, read_shard, shard_bytes
 from cardindex.store.card import Card, Parsed, decode, parse
 from cardindex.store.vault import STATE_DIR, Vault
 
@@ -292,6 +292,10 @@ def corruptions() -> list[tuple[str, Any]]:
         ("short-tuple", marshal.dumps((1, 2))),
         ("wrong-types", marshal.dumps(("x", [], []))),
         ("bad-records", marshal.dumps((0, {"full-spec-card.md": "x", "a": (1,)}, {b"k": 5}))),
+        ("bad-records-as-a-shard", shard_bytes(0, {"full-spec-card.md": "x", "a": (1,)}, {b"k": 5})),  # type: ignore[dict-item]
+        ("huge-head", (2**63).to_bytes(8, "little") + marshal.dumps((0, {}))),
+        ("head-past-the-end", (10**6).to_bytes(8, "little") + marshal.dumps((0, {}))),
+        ("entries-not-a-dict", shard_bytes(0, {}, {})[:-2] + marshal.dumps([1])),
     ]
     for i in range(5):
         out.append((f"random-{i}", bytes(rng.randrange(256) for _ in range(rng.randrange(1, 300)))))
@@ -350,8 +354,8 @@ def test_malformed_cache_entries_are_ignored(
     plain = uncached(root)
     load(root)
     for path in cache_files(root):
-        started, files, entries = marshal.loads(path.read_bytes())
-        path.write_bytes(marshal.dumps((started, files, {k: entry for k in entries})))
+        started, files, entries = read_shard(path)
+        path.write_bytes(shard_bytes(started, files, {k: entry for k in entries}))
     cards = Vault(root).cards
     assert same_cards(cards, plain)
     for card in cards:  # usable as cards, whatever the cache held

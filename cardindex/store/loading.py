@@ -99,7 +99,12 @@ def load(root: str, files: Sequence[tuple[str, StatLike]], cache: ParseCache, *,
     collecting = gc.isenabled()
     gc.disable()
     try:
-        found: list[Card | None] = [cache.by_stat(rel, st) for rel, st in files]
+        found: list[Card | None] = [None] * len(files)
+        # One shard at a time: its entries are read when its first card is decoded and dropped as each is
+        # (`drop`), so a load never holds every card's entry beside every card (60 MB at 100k cards).
+        for i in sorted(range(len(files)), key=lambda i: cache.shard_number(files[i][0])) if save else range(len(files)):
+            rel, st = files[i]
+            found[i] = cache.by_stat(rel, st, drop=save)
         missing = [i for i, card in enumerate(found) if card is None]
         done = _in_two(root, [files[i] for i in missing], cache) if save and len(missing) >= FORK_AT else None
         if done is not None:
@@ -182,6 +187,7 @@ def _in_two(root: str, files: Sequence[tuple[str, StatLike]], cache: ParseCache)
     mine, texts, _ = _made(root, files, child_side, False, cache)
     note(scan(texts))
     del texts
+    cache.save_now(frozenset(numbers) - theirs)  # written before the child's cards arrive, and their entries let go
     handed: Any = None
     with os.fdopen(readfd, "rb") as pipe:
         try:  # read as it comes: the whole hand-back is never held as bytes (tens of MB at 100k cards)

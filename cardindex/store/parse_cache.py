@@ -9,7 +9,11 @@ looked at ("racily clean" otherwise), is taken from the cache unread.
 
 It is written with `marshal` (fast, and unlike pickle it cannot run code). Dates travel
 as ISO text with the list of keys that held them, so decoding a flat card does not
-walk its fields.
+walk its fields. Short text values (a type, a status, a scope, a tag) are written
+interned, so marshal hands every card the same string object for them: at 100k cards
+that is tens of MB not held twice. A one-shot load reads the entries one shard at a
+time and drops each once it is decoded (the card holds what it said); a shard it must
+rewrite reads those back from its file.
 """
 
 from __future__ import annotations
@@ -18,17 +22,20 @@ import datetime as dt
 import hashlib
 import marshal
 import os
+import sys
 import time
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from cardindex import __version__
 from cardindex.store.atomic import write_atomic
 from cardindex.store.card import Card, Parsed, Problem
 from cardindex.store.stats import StatLike
 
-FORMAT = 7  # 7: SHARDS files in a folder, not one file
+FORMAT = 8  # 7: SHARDS files in a folder, not one file; 8: stats read apart from entries, short values interned
+HEAD = 8  # bytes of a shard file that give the length of its stats part
+SHARE_MAX = 40  # text values up to this long are interned: the repeated ones (type, scope, tags) are shared
 SHARDS = 64
 RACY_NS = 2_000_000_000  # a file modified this close to a look may change again unseen
 TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# cardindex parse cache; safe to delete.\n"
@@ -43,26 +50,109 @@ def digest(data: bytes) -> bytes:
 # problems): decoded only for the cards a run looks at, into fresh objects each time.
 
 
-class _Shard:
-    """One shard file's part of the cache: the stats and entries of the paths that hash to it."""
+# One date object per day written (dates are immutable): cards share them as they share interned text.
+_DAYS: dict[str, dt.date] = {}
+_DAYS_MAX = 100_000
 
-    __slots__ = ("dirty", "entries", "files", "path", "seen", "trusted_before")
+
+class _Shard:
+    """One shard file's part of the cache: the stats and entries of the paths that hash to it.
+
+    The file is the stats (with the run's start time), then the entries, as two marshal
+    values after the first one's length: the stats are read when the shard is opened, the
+    entries only when a card must be decoded (a run that trusts every stat and has its result
+    remembered, a warm `cards index` or `cards lint`, decodes none). `unread`: the file's
+    entries are not read yet; the first look at `entries` reads them, keeping what this run
+    put there. `taken`: some were dropped once decoded (`drop`); the file still holds them,
+    and `complete` reads them back before the shard is rewritten.
+    """
+
+    __slots__ = ("_entries", "dirty", "files", "path", "seen", "taken", "trusted_before", "unread")
 
     def __init__(self, path: Path, enabled: bool) -> None:
         self.path = path
         self.trusted_before = 0
         self.files: dict[str, tuple[int, int, int, int, bytes]] = {}
-        self.entries: dict[bytes, bytes] = {}
+        self._entries: dict[bytes, bytes] = {}
         self.seen: dict[str, tuple[int, int, int, int, bytes]] = {}
         self.dirty = False
+        self.unread = False
+        self.taken = False
         if enabled:
             try:
-                started, files, entries = marshal.loads(path.read_bytes())
-                if isinstance(files, dict) and isinstance(entries, dict) and isinstance(started, int):
+                with open(path, "rb") as fh:
+                    started, files = marshal.loads(fh.read(_head_size(fh)))
+                if isinstance(files, dict) and isinstance(started, int):
                     self.trusted_before = started - RACY_NS
-                    self.files, self.entries = files, entries
+                    self.files, self.unread = files, bool(files)
             except (OSError, EOFError, ValueError, TypeError):
                 pass
+
+    @property
+    def entries(self) -> dict[bytes, bytes]:
+        if self.unread:
+            self.unread = False
+            stored = _stored_entries(self.path)
+            stored.update(self._entries)  # what this run put or took over wins
+            self._entries = stored
+        return self._entries
+
+    @entries.setter
+    def entries(self, value: dict[bytes, bytes]) -> None:
+        self._entries, self.unread, self.taken = value, False, False
+
+    def drop(self, key: bytes) -> None:
+        """Let go of the entry for `key` (decoded; the shard file still holds it)."""
+        self._entries.pop(key, None)
+        self.taken = True
+
+    def complete(self) -> dict[bytes, bytes]:
+        """`entries`, with those dropped once decoded read back from the file."""
+        entries = self.entries
+        if self.taken:
+            self.taken = False
+            stored = _stored_entries(self.path)
+            stored.update(entries)
+            self._entries = entries = stored
+        return entries
+
+    def saved(self) -> None:
+        """The file now holds every entry: let go of them all (read again if asked)."""
+        self._entries, self.unread, self.taken = {}, bool(self.files), False
+
+
+def _stored_entries(path: Path) -> dict[bytes, bytes]:
+    """The entries a shard file holds now ({} when it cannot be read). Entries are keyed on content, so whatever
+    the file holds for a key is right for it, even when another process rewrote the file since it was opened."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(HEAD + _head_size(fh))
+            entries = marshal.loads(fh.read())
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    return entries if isinstance(entries, dict) else {}
+
+
+def _head_size(fh: BinaryIO) -> int:
+    """The length of a shard file's stats part, from its first HEAD bytes; ValueError when it cannot be."""
+    size = int.from_bytes(fh.read(HEAD), "little")
+    if size > os.fstat(fh.fileno()).st_size - HEAD:
+        raise ValueError("not a shard file")
+    return size
+
+
+def shard_bytes(started: int, files: dict[str, Any], entries: dict[bytes, bytes]) -> bytes:
+    """A shard file's bytes: the length of the stats part, the stats part, the entries."""
+    head = marshal.dumps((started, files))
+    return len(head).to_bytes(HEAD, "little") + head + marshal.dumps(entries)
+
+
+def read_shard(path: Path) -> tuple[int, dict[str, Any], dict[bytes, bytes]]:
+    """What a shard file holds: (start time of the run that wrote it, stats, entries); raises when it cannot be read."""
+    data = path.read_bytes()
+    size = int.from_bytes(data[:HEAD], "little")
+    started, files = marshal.loads(data[HEAD:HEAD + size])
+    return started, files, marshal.loads(data[HEAD + size:])
 
 
 class ParseCache:
@@ -109,8 +199,9 @@ class ParseCache:
         if shard is None:
             shard = self._shards[number] = _Shard(self.path / f"{number:02d}.marshal", self.enabled)
             where = self._where
-            for key in shard.entries:
-                where.setdefault(key, shard)
+            for record in shard.files.values():  # an entry is kept for each record's content hash
+                if type(record) is tuple and record:
+                    where.setdefault(record[-1], shard)
         return shard
 
     def trusted_key(self, rel: str, st: StatLike) -> bytes | None:
@@ -130,8 +221,12 @@ class ParseCache:
             return None
         return key if max(mtime, ctime) < shard.trusted_before else None
 
-    def by_stat(self, rel: str, st: StatLike) -> Card | None:
-        """The cached card at `rel` when its stat shows it unchanged since it was cached."""
+    def by_stat(self, rel: str, st: StatLike, *, drop: bool = False) -> Card | None:
+        """The cached card at `rel` when its stat shows it unchanged since it was cached.
+
+        `drop`: a run that loads every card once (and saves) drops the entry once decoded,
+        unless cards are kept; a shard it rewrites reads it back from its file (`_take_back`).
+        """
         if self._kept is not None:
             kept = self._kept.get(rel)
             if kept is not None:  # the same record as when this card was handed out, still trusted
@@ -149,6 +244,8 @@ class ParseCache:
             record = shard.seen[rel] = shard.files[rel]
             if self._kept is not None:
                 self._kept[rel] = (shard, record, found)
+            elif drop:  # decoded once in this run: the card holds it now, and the shard file still does
+                shard.drop(key)
         return found
 
     def handed_out(self, rel: str, card: Card) -> None:
@@ -214,7 +311,13 @@ class ParseCache:
                 return None
             if dates:
                 for k in dates:
-                    meta[k] = dt.date.fromisoformat(meta[k])
+                    iso = meta[k]
+                    day = _DAYS.get(iso)
+                    if day is None:
+                        if len(_DAYS) >= _DAYS_MAX:
+                            _DAYS.clear()
+                        day = _DAYS[iso] = dt.date.fromisoformat(iso)
+                    meta[k] = day
             elif dates is None:
                 meta = _decode(meta)
             return Card(rel, text or "", meta, offset, tuple(Problem(*p) for p in problems) if problems else ())
@@ -256,7 +359,7 @@ class ParseCache:
                 # Saved: a one-shot command looks nothing up again, so the entries (every card's parse,
                 # marshalled: 60 MB at 100k cards) need not live as long as its cards. A kept cache
                 # (`cards watch`) keeps them for its next run.
-                opened.entries = {}
+                opened.saved()
 
     def save_shards(self, numbers: frozenset[int]) -> dict[int, tuple[dict[str, Any], dict[bytes, bytes]]]:
         """`save` of only the shards `numbers` (a forked load's child, whose files are all of theirs it was given).
@@ -278,6 +381,22 @@ class ParseCache:
             out[number] = (shard.files, shard.entries if self._kept is not None else {})
         return out
 
+    def save_now(self, numbers: frozenset[int]) -> None:
+        """Write the shards `numbers` now, as `save` would, and let go of their entries (a forked load's parent,
+        before it takes the child's cards: not every card's entry twice). Not when cards are kept."""
+        if not self.enabled or self._kept is not None:
+            return
+        for number in sorted(numbers):
+            shard = self._shards[number]
+            if shard is None:
+                continue
+            try:
+                self._write([shard])
+            except OSError:
+                continue  # left for `save` to try again
+            shard.seen = dict(shard.files)  # what this run saw: `save` finds it unchanged
+            shard.saved()
+
     def adopt(self, saved: dict[int, tuple[dict[str, Any], dict[bytes, bytes]]]) -> None:
         """Take shards another process of this run has written (`save_shards`) as saved: `save` leaves them be."""
         for number, (files, entries) in saved.items():
@@ -286,6 +405,8 @@ class ParseCache:
                 continue
             shard.files, shard.seen, shard.dirty = files, dict(files), False
             shard.entries = entries
+            if self._kept is None:
+                shard.saved()  # not handed back: the file the other process wrote holds them
             shard.trusted_before = self.started - RACY_NS
             for key in entries:
                 self._where[key] = shard
@@ -304,11 +425,15 @@ class ParseCache:
         self.path.mkdir(exist_ok=True)
         for shard in changed:
             keys = {record[-1] for record in shard.seen.values()}
-            shard.entries = {k: v for k, v in shard.entries.items() if k in keys}
+            entries = shard.complete()  # with those read back from the file that this run dropped once decoded
+            lost = keys.difference(entries)
+            if lost:  # the file changed meanwhile: forget those paths (parsed again next run), never keep a bare record
+                shard.seen = {rel: record for rel, record in shard.seen.items() if record[-1] not in lost}
+            shard.entries = {k: v for k, v in entries.items() if k in keys}
             shard.files, shard.seen, shard.dirty = shard.seen, {}, False
             shard.trusted_before = self.started - RACY_NS
             if shard.files:
-                write_atomic(shard.path, marshal.dumps((self.started, shard.files, shard.entries)), durable=False)
+                write_atomic(shard.path, shard_bytes(self.started, shard.files, shard.entries), durable=False)
             elif shard.path.exists():
                 shard.path.unlink()
 
@@ -324,6 +449,16 @@ class ParseCache:
                 os.unlink(entry.path)
 
 
+def _shared(value: Any) -> Any:
+    """`value` with its short text (and that of a list's items) interned: marshal writes them so, and every load
+    hands out one string object for each, however many cards hold it."""
+    if type(value) is str:
+        return sys.intern(value) if len(value) <= SHARE_MAX else value
+    if type(value) is list:
+        return [sys.intern(v) if type(v) is str and len(v) <= SHARE_MAX else v for v in value]
+    return value
+
+
 def _encode_meta(meta: dict[str, Any]) -> tuple[Any, tuple[str, ...] | None]:
     """Meta in marshal's types, plus the top-level keys that held dates.
 
@@ -334,12 +469,12 @@ def _encode_meta(meta: dict[str, Any]) -> tuple[Any, tuple[str, ...] | None]:
     dates = []
     for key, value in meta.items():
         if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
-            plain[key] = value.isoformat()
+            plain[key] = sys.intern(value.isoformat())
             dates.append(key)
         elif isinstance(value, dt.datetime) or (isinstance(value, (dict, list, set, frozenset)) and _has_dates(value)):
             return _encode(meta), None
         else:
-            plain[key] = value
+            plain[key] = _shared(value)
     return plain, tuple(dates)
 
 

@@ -24,12 +24,34 @@ from cardindex.store.vault_find import (  # re-exported: callers import them fro
     vaults_of_files,
 )
 
-__all__ = ["EDITOR_TEMP_NAMES", "NOT_CARDS", "REPO_VAULTS", "STATE_DIR", "Vault", "discover", "escaped", "find_root",
+__all__ = ["EDITOR_TEMP_NAMES", "NOT_CARDS", "REPO_VAULTS", "STATE_DIR", "Listed", "Vault", "discover", "escaped", "find_root",
            "today", "valid_name", "vault_of_file", "vaults_of_files"]
 
 STATE_DIR = ".cardindex"
 NOT_CARDS = {"INDEX.md", "README.md", "MEMORY.md"}
 EDITOR_TEMP_NAMES = {"4913"}
+
+
+class Listed:
+    """A listed card file: its path, as the vault folder and the vault-relative path the listing already holds.
+
+    What a listing keeps of each file instead of its `os.DirEntry`, which holds its name and
+    path as strings of their own (about 260 bytes a card, 26 MB at 100k cards). `path` and
+    `stat()` (following links) answer as the entry's would.
+    """
+
+    __slots__ = ("_base", "_rel")
+
+    def __init__(self, base: str, rel: str) -> None:
+        self._base = base
+        self._rel = rel
+
+    @property
+    def path(self) -> str:
+        return self._base + self._rel
+
+    def stat(self) -> os.stat_result:
+        return os.stat(self._base + self._rel)
 
 
 def today() -> dt.date:
@@ -56,12 +78,12 @@ class Vault:
         self._cards: list[Card] | None = None
         self._lock: VaultLock | None = None
         # One listing and one parse cache per run, shared by fingerprint() and cards
-        # (DirEntry keeps its stat, so nothing is listed or stat'ed twice).
-        self._listing: list[tuple[str, os.DirEntry[str]]] | None = None
+        # (each file is stat'ed once, `_stat`, so nothing is listed or stat'ed twice).
+        self._listing: list[tuple[str, Listed]] | None = None
         self._stats: dict[str, Stat] = {}  # each listed file's stat, taken once (`_stat`)
         self._cache: ParseCache | None = None
         # content_keys() of the listing above (the listing it was taken from, the keys): an add asks twice
-        self._keys: tuple[list[tuple[str, os.DirEntry[str]]], list[tuple[str, bytes]]] | None = None
+        self._keys: tuple[list[tuple[str, Listed]], list[tuple[str, bytes]]] | None = None
         if parse_cache is not None and use_cache:  # a long-running caller's, kept from its last run
             parse_cache.next_run()
             self._cache = parse_cache
@@ -139,7 +161,7 @@ class Vault:
         """Vault-relative paths of every card file, sorted; archived ones when asked."""
         return [rel if valid_name(rel) else escaped(rel) for rel, _ in self._card_entries(archived=archived)]
 
-    def _card_entries(self, *, archived: bool = False) -> list[tuple[str, os.DirEntry[str]]]:
+    def _card_entries(self, *, archived: bool = False) -> list[tuple[str, Listed]]:
         start = self.root / self.archive_dir if archived else self.root
         prefix = self.archive_dir + "/" if archived else ""
         if not start.is_dir():
@@ -149,9 +171,10 @@ class Vault:
         out.sort(key=lambda pair: pair[0])
         return out
 
-    def _walk(self, start: Path, prefix: str, skip: frozenset[str]) -> Iterator[tuple[str, os.DirEntry[str], bool]]:
-        """(vault-relative path, entry, reached through a symlink) for every card file under `start`."""
+    def _walk(self, start: Path, prefix: str, skip: frozenset[str]) -> Iterator[tuple[str, Listed, bool]]:
+        """(vault-relative path, its `Listed`, reached through a symlink) for every card file under `start`."""
         not_cards = NOT_CARDS | {self.index_name, self.config.state_file}
+        base = self._root_str + os.sep  # every listed path is this and the vault-relative path
         seen: set[str] = {os.path.realpath(start)}
         stack = [(str(start), prefix, False)]
         root = str(self.real_root)
@@ -184,7 +207,9 @@ class Vault:
                     if child not in skip:
                         stack.append((entry.path, child + "/", linked or is_link))
                 elif is_file and name.endswith(".md") and name not in not_cards:
-                    yield rel + name, entry, linked or is_link
+                    path = rel + name
+                    listed = Listed(base, path) if entry.path == base + path else Listed(entry.path, "")
+                    yield path, listed, linked or is_link
 
     # -------------------------------------------------------------- loading
 
@@ -277,7 +302,7 @@ class Vault:
                 continue
         return out
 
-    def listing(self, *, archived: bool = False) -> list[tuple[str, os.DirEntry[str]]]:
+    def listing(self, *, archived: bool = False) -> list[tuple[str, Listed]]:
         """(vault-relative path, directory entry) of every card file outside the archive, or in it; sorted.
 
         The entries keep their stat, so a caller that checks what changed stats each file once.
@@ -290,14 +315,14 @@ class Vault:
         """Every card in the archive folder."""
         return self._load(self._card_entries(archived=True), "archive")
 
-    def _live_listing(self) -> list[tuple[str, os.DirEntry[str]]]:
+    def _live_listing(self) -> list[tuple[str, Listed]]:
         if self._listing is None:
             self._listing = self._card_entries()
             self._stats = {}
         return self._listing
 
-    def _stat(self, rel: str, entry: os.DirEntry[str], *, live: bool = True) -> Stat:
-        """The stat of a listed file, taken once per live listing, like `DirEntry.stat()` but without the entry
+    def _stat(self, rel: str, entry: Listed, *, live: bool = True) -> Stat:
+        """The stat of a listed file, taken once per live listing, like `DirEntry.stat()` but without
         keeping the whole `os.stat_result` (`store/stats.py`); `live=False`: another listing's, taken afresh.
         Raises OSError (gone since it was listed)."""
         if not live:
@@ -318,7 +343,7 @@ class Vault:
         return self._cache
 
     def _load(
-        self, entries: list[tuple[str, os.DirEntry[str]]], area: str, cache: ParseCache | None = None, *,
+        self, entries: list[tuple[str, Listed]], area: str, cache: ParseCache | None = None, *,
         save: bool = True,
     ) -> list[Card]:
         from cardindex.store.loading import load
@@ -436,16 +461,16 @@ def _misnamed(rel: str) -> Card:
 
 
 def _one_per_file(
-    found: Iterator[tuple[str, os.DirEntry[str], bool]], real_root: str
-) -> list[tuple[str, os.DirEntry[str]]]:
+    found: Iterator[tuple[str, Listed, bool]], real_root: str
+) -> list[tuple[str, Listed]]:
     """One path per real file: a symlink to a card in the vault is that card, not a second one.
 
     A file reached without a symlink is listed under its own path. Files reached
     through a symlink (the link itself, or a linked folder) are listed only when their
     real file is not listed already, under the first such path in sorted order.
     """
-    direct: list[tuple[str, os.DirEntry[str]]] = []
-    linked: dict[str, tuple[str, os.DirEntry[str]]] = {}
+    direct: list[tuple[str, Listed]] = []
+    linked: dict[str, tuple[str, Listed]] = {}
     for rel, entry, through_link in found:
         if not through_link:
             direct.append((rel, entry))
