@@ -135,3 +135,40 @@ def test_lint_reports_it_on_both_cards_and_consolidate_picks_no_side(vault: Path
     assert set(after) == set(before)
     for name, c in after.items():
         assert c.status != "superseded" and c.body == Card.from_text(name, before[name].decode("utf-8")).body
+
+
+# ---------------------------------------------------------------- a card that gives both values
+
+OVEN_GUIDE = """# Bakery oven guide
+
+- The stone oven in the back room bakes rye loaves at {heat} degrees for the first hour.
+- Flour sacks are kept off the floor on the slatted shelf by the door.
+- The night baker lights the oven at three so it is hot by five.
+- Trays are washed by hand; the dishwasher warps the thin ones.
+- The sourdough starter is fed twice a day with equal flour and water.
+- Delivery vans leave from the side lane, never from the shop front.
+"""
+
+SHIFT_NOTES = """# Morning shift notes
+
+- Open the shutters at six and switch on the display fridge.
+- The stone oven in the back room bakes rye loaves at {heat} degrees for the first hour.
+- Count the till float before the first customer arrives.
+- Fresh rolls go in the left basket, yesterday's in the discount box.
+- Wipe the counter glass after the breakfast rush.
+- Lock the flour store when the shift ends.
+{extra}"""
+
+
+def oven(heat: str) -> Card:
+    return card("oven-guide.md", "How the bakery oven is run", OVEN_GUIDE.format(heat=heat))
+
+
+def shift(heat: str, extra: str = "") -> Card:
+    return card("shift-notes.md", "Notes for the morning shift at the bakery", SHIFT_NOTES.format(heat=heat, extra=extra))
+
+
+def test_a_card_that_gives_both_numbers_itself_disagrees_with_nothing() -> None:
+    assert contradictions(oven("230"), shift("250")) != []  # the pair alone contradicts
+    both = "- An older sheet by the door says the stone oven in the back room bakes rye loaves at 230 degrees for the first hour.\n"
+    assert contradictions(oven("230"), shift("250", both)) == []

@@ -17,7 +17,9 @@ table row, a heading) and the statements of two long cards are compared one agai
    against a number, a version against a version, one or two each
    side, neither side's value anywhere in the other statement (`values.equivalent` pairs
    words written two ways first), and a shared word beside each on the same side ("open
-   findings: 18" / "open findings: 29"). Names, paths and hosts are left out: in a topic
+   findings: 18" / "open findings: 29"), and neither card giving the other's value of
+   that thing in another statement (a card that says "the 4-step flow" and elsewhere
+   "the 5-stage flow" gives both values: it disagrees with nothing). Names, paths and hosts are left out: in a topic
    note a name is as often the subject as the value, statements name the files they
    refer to far more often than they give a file as a slot's value, and line numbers of
    one file drift from report to report; a date says when a thing happened (two notes
@@ -166,7 +168,8 @@ def contradicted(cards: Sequence[Card], docs: Documents,
             if a.words.tokens in said_in[j] or b.words.tokens in said_in[i]:
                 continue  # a card that also says the other's statement gives both values, it does not disagree
             other = _other_value(a.words, b.words)
-            if other:
+            if other and not (_says_too(stated[j], other[0], a.words, b.words)
+                              or _says_too(stated[i], other[1], a.words, b.words)):
                 out[(i, j)] = _detail(cards[i], cards[j], a, b, other)
                 break
     for (i, j), (a, b, other) in _relabelled(stated, wanted).items():
@@ -325,6 +328,15 @@ def _other_value(a: Words, b: Words) -> tuple[str, str] | None:
                 and _beside(a.tokens, set(left), set_a & set_b) & _beside(b.tokens, set(right), set_a & set_b):
             return " ".join(left), " ".join(right)
     return None
+
+
+def _says_too(found: Sequence[Said], value: str, a: Words, b: Words) -> bool:
+    """Whether a card also gives the other card's value of the thing two statements are about: a
+    statement of it holds the value and every plain word the two share ("… the 4-step framework" beside
+    "… — 5-stage triage flow"). A card that gives both values disagrees with nothing."""
+    subject = (frozenset(a.tokens) & frozenset(b.tokens)) - a.values - b.values
+    wanted = frozenset(value.split()) | subject
+    return bool(subject) and any(wanted <= frozenset(s.words.tokens) for s in found)
 
 
 def _dates(tokens: tuple[str, ...]) -> set[str]:
