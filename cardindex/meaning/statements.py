@@ -85,6 +85,7 @@ _RULE_ROW = lazy_pattern(r"^\|[\s|:-]*$")
 # A name written as code: a code span, or a bare snake_case / camelCase word (with "()" of a call).
 _CODE = lazy_pattern(r"`([^`\n]{4,60})`|(?<![\w`./-])([A-Za-z_]\w*(?:_[A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*)(?:\(\))?"
                      r"(?![\w`/-])")
+_CAMEL = lazy_pattern(r"[a-z][A-Z]")
 _CODE_SPAN = lazy_pattern(r"`[^`\n]*`")
 _NO_BEFORE = lazy_pattern(r"(?i)(?<![\w-])no\s*$")  # "no `retry_budget`"
 # "`flushQueue()` is never called", "`X` not wired": a negated verb of use right after the name
@@ -94,6 +95,7 @@ _LEADING_NO = lazy_pattern(r"(?i)^[\W_]*no\s+[`A-Za-z_]")  # "No `a` / `b` handl
 _CLAUSE_END = lazy_pattern(r"[\u2192\u2014;.]|\s-\s|->")
 _NEGATED = lazy_pattern(r"(?i)(?<![\w-])(?:no|not|never|nothing|none|nobody|neither|nor|missing|without|cannot|can't|"
                         r"doesn't|isn't|don't|won't|still|removed|dropped|deleted|reverted|disabled)(?![\w-])")
+_NOW = lazy_pattern(r"(?i)\bnow\b")
 _ARRIVED = lazy_pattern(r"(?i)\b(?:added|implemented|wired|fixed|introduced|registered)\b")
 
 __all__ = ["Said", "contradicted", "said"]
@@ -230,12 +232,12 @@ def _arrived(stated: Mapping[int, Sequence[Said]], wanted: set[tuple[int, int]] 
             names = _names(s.text)
             for name in names:
                 cards_of[name].add(i)
-            if not names or not english_text(s.text):
+            if not names:
                 continue
-            gone = _missing(s.text)
-            if gone:
+            gone = _missing(s.text) if _NEGATED.search(s.text) else frozenset()
+            if gone and english_text(s.text):
                 missing.append((i, n, gone))
-            elif _there(s.text):
+            elif not gone and _there(s.text) and english_text(s.text):
                 for name in names:
                     there[name].append((i, n))
     out: dict[tuple[int, int], tuple[Said, Said, tuple[str, str]]] = {}
@@ -261,6 +263,8 @@ def _arrived(stated: Mapping[int, Sequence[Said]], wanted: set[tuple[int, int]] 
 
 def _names(text: str) -> frozenset[str]:
     """The names written as code in a statement, case-folded."""
+    if "`" not in text and "_" not in text and not _CAMEL.search(text):
+        return frozenset()  # most statements name no code: skip the slower pattern
     return frozenset(_name(m) for m in _CODE.finditer(text))
 
 
@@ -286,7 +290,9 @@ def _there(text: str) -> bool:
     """Whether a statement says something is there now: "now" (as `change.change_signal` reads it, not "for
     now") or a word of arrival, and no negation. Other change signals ("dropped", "replaced") say it left."""
     prose = _CODE_SPAN.sub(" ", text)
-    return not _NEGATED.search(prose) and (change_signal(text) == "now" or _ARRIVED.search(prose) is not None)
+    if _NEGATED.search(prose):
+        return False
+    return _ARRIVED.search(prose) is not None or (_NOW.search(prose) is not None and change_signal(text) == "now")
 
 
 def _record(found: Sequence[Said], n: int, ident: str) -> frozenset[str]:
