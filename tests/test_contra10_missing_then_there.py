@@ -172,3 +172,21 @@ def test_a_card_that_gives_both_numbers_itself_disagrees_with_nothing() -> None:
     assert contradictions(oven("230"), shift("250")) != []  # the pair alone contradicts
     both = "- An older sheet by the door says the stone oven in the back room bakes rye loaves at 230 degrees for the first hour.\n"
     assert contradictions(oven("230"), shift("250", both)) == []
+
+
+def test_the_write_gate_finds_it_from_either_side() -> None:
+    for new, old in ((review(), changes()), (changes(), review())):
+        found = [p for p in pairs_with(new, [old]) if p.kind == "contradiction"]
+        assert len(found) == 1 and "missing: on_reconnect, on_timeout" in found[0].detail, (new.path, found)
+
+
+def test_a_name_in_many_long_cards_is_no_identifier_of_one_thing() -> None:
+    from cardindex.meaning.statements import RARE_DOCS
+    # `on_timeout` alone is said missing; it appears in more long cards than an identifier of one thing does.
+    gap = "No `on_timeout` hook → a dropped link leaves the queue paused until restart."
+    arrival = "`uploader.rs` now calls `on_timeout` from the link watcher."
+    others = [card(f"note-{n}.md", f"Worker note number {n} on a topic", CHANGES.format(
+        arrival=f"The `on_timeout` hook is documented in section {n}.")) for n in range(RARE_DOCS + 1)]
+    assert [p for p in find_pairs([review(gap), changes(arrival)]) if p.kind == "contradiction"]
+    pairs = find_pairs([review(gap), changes(arrival), *others])
+    assert not [p for p in pairs if p.kind == "contradiction" and "missing:" in p.detail]
