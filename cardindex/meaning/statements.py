@@ -17,12 +17,25 @@ table row, a heading) and the statements of two long cards are compared one agai
    against a number, a version against a version, one or two each
    side, neither side's value anywhere in the other statement (`values.equivalent` pairs
    words written two ways first), and a shared word beside each on the same side ("open
-   findings: 18" / "open findings: 29"). Names, paths and hosts are left out: in a topic
+   findings: 18" / "open findings: 29"), and neither card giving the other's value of
+   that thing in another statement (a card that says "the 4-step flow" and elsewhere
+   "the 5-stage flow" gives both values: it disagrees with nothing). Names, paths and hosts are left out: in a topic
    note a name is as often the subject as the value, statements name the files they
    refer to far more often than they give a file as a slot's value, and line numbers of
    one file drift from report to report; a date says when a thing happened (two notes
    date two events), not what it is. So this holds in every language: numbers and
    versions are read the same in all.
+
+4. **Said missing, then there**: one statement says a named piece of code is missing
+   ("No `target-added` / `target-gone` handler", "`flushQueue()` is never called",
+   "no `retry_budget`"), and a statement of another card says it is there now: a change
+   signal of the present (`change.change_signal` reads "now calls …", not "for now") or a
+   word of arrival ("added", "wired", "implemented", "fixed") with no negation or removal
+   of its own ("still not", "nothing", "removed"), naming every identifier the first
+   says is missing. An identifier is written as code: a code span, or a bare word shaped
+   as one (`snake_case`, `camelCase`, with `()`), in at most `RARE_DOCS` long cards. Both
+   statements English. The note that said it was missing went stale, or the other is
+   wrong; a card that says both itself (an update note) disagrees with nothing.
 
 A pair is reported as a contradiction (reason "value") with the two statements quoted
 briefly; consolidation marks both as a conflict (no rewrite of a topic note), so the
@@ -32,12 +45,15 @@ usually the one that holds; the message says which card is newer when the dates 
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from cardindex.lazy import lazy_pattern
+from cardindex.meaning.change import change_signal
 from cardindex.meaning.documents import Documents, units
+from cardindex.meaning.slots import english_text
 from cardindex.meaning.values import equivalent, kind
 from cardindex.meaning.words import CALENDAR, Words, words
 from cardindex.redaction import shown
@@ -66,6 +82,21 @@ _ASIDE = lazy_pattern(r"\s*(\([^()]{3,}\))\s*")  # a parenthesis is a statement 
 _MARKER = lazy_pattern(r"^\s*\d+[.)]\s+")
 _SHOWN_MARK = lazy_pattern(r"^\s*(?:[-*+]|#+)\s+")  # a bullet or heading mark: not quoted
 _RULE_ROW = lazy_pattern(r"^\|[\s|:-]*$")
+# A name written as code: a code span, or a bare snake_case / camelCase word (with "()" of a call).
+_CODE = lazy_pattern(r"`([^`\n]{4,60})`|(?<![\w`./-])([A-Za-z_]\w*(?:_[A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*)(?:\(\))?"
+                     r"(?![\w`/-])")
+_CAMEL = lazy_pattern(r"[a-z][A-Z]")
+_CODE_SPAN = lazy_pattern(r"`[^`\n]*`")
+_NO_BEFORE = lazy_pattern(r"(?i)(?<![\w-])no\s*$")  # "no `retry_budget`"
+# "`flushQueue()` is never called", "`X` not wired": a negated verb of use right after the name
+_NOT_AFTER = lazy_pattern(r"(?i)^[^.;,`]{0,20}?(?<![\w-])(?:never|not)\s+(?:called|wired|used|invoked|implemented|handled|"
+                          r"registered|checked|enforced|set)\b")
+_LEADING_NO = lazy_pattern(r"(?i)^[\W_]*no\s+[`A-Za-z_]")  # "No `a` / `b` handler → …": each name of its first clause
+_CLAUSE_END = lazy_pattern(r"[\u2192\u2014;.]|\s-\s|->")
+_NEGATED = lazy_pattern(r"(?i)(?<![\w-])(?:no|not|never|nothing|none|nobody|neither|nor|missing|without|cannot|can't|"
+                        r"doesn't|isn't|don't|won't|still|removed|dropped|deleted|reverted|disabled)(?![\w-])")
+_NOW = lazy_pattern(r"(?i)\bnow\b")
+_ARRIVED = lazy_pattern(r"(?i)\b(?:added|implemented|wired|fixed|introduced|registered)\b")
 
 __all__ = ["Said", "contradicted", "said"]
 
@@ -139,11 +170,14 @@ def contradicted(cards: Sequence[Card], docs: Documents,
             if a.words.tokens in said_in[j] or b.words.tokens in said_in[i]:
                 continue  # a card that also says the other's statement gives both values, it does not disagree
             other = _other_value(a.words, b.words)
-            if other:
+            if other and not (_says_too(stated[j], other[0], a.words, b.words)
+                              or _says_too(stated[i], other[1], a.words, b.words)):
                 out[(i, j)] = _detail(cards[i], cards[j], a, b, other)
                 break
     for (i, j), (a, b, other) in _relabelled(stated, wanted).items():
         out.setdefault((i, j), _detail(cards[i], cards[j], a, b, other, f"{a.text_id} names two records: "))
+    for (i, j), (a, b, other) in _arrived(stated, wanted).items():
+        out.setdefault((i, j), _detail(cards[i], cards[j], a, b, other))
     return [(i, j, detail) for (i, j), detail in sorted(out.items())]
 
 
@@ -187,6 +221,80 @@ def _relabelled(stated: Mapping[int, Sequence[Said]], wanted: set[tuple[int, int
     return out
 
 
+def _arrived(stated: Mapping[int, Sequence[Said]], wanted: set[tuple[int, int]] | None
+             ) -> dict[tuple[int, int], tuple[Said, Said, tuple[str, str]]]:
+    """Two long cards, one saying named code is missing and the other that it is there now (4. of the module)."""
+    missing: list[tuple[int, int, frozenset[str]]] = []
+    there: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    cards_of: dict[str, set[int]] = defaultdict(set)
+    for i, found in stated.items():
+        for n, s in enumerate(found):
+            names = _names(s.text)
+            for name in names:
+                cards_of[name].add(i)
+            if not names:
+                continue
+            gone = _missing(s.text) if _NEGATED.search(s.text) else frozenset()
+            if gone and english_text(s.text):
+                missing.append((i, n, gone))
+            elif not gone and _there(s.text) and english_text(s.text):
+                for name in names:
+                    there[name].append((i, n))
+    out: dict[tuple[int, int], tuple[Said, Said, tuple[str, str]]] = {}
+    for i, n, gone in missing:
+        if any(len(cards_of[name]) > RARE_DOCS or len(there[name]) > BLOCK for name in gone):
+            continue  # a name in many cards is no identifier of one thing
+        holders: dict[tuple[int, int], int] = defaultdict(int)
+        for name in gone:
+            for at in there[name]:
+                holders[at] += 1
+        naming = sorted(at for at, count in holders.items() if count == len(gone))
+        if any(j == i for j, _ in naming):
+            continue  # the card says both itself: an update note, it disagrees with nothing
+        for j, m in naming:
+            key = (min(i, j), max(i, j))
+            if key in out or (wanted is not None and key not in wanted):
+                continue
+            a, b = stated[i][n], stated[j][m]
+            said = ("missing: " + ", ".join(sorted(gone)), "there now")
+            out[key] = (a, b, said) if i < j else (b, a, (said[1], said[0]))
+    return out
+
+
+def _names(text: str) -> frozenset[str]:
+    """The names written as code in a statement, case-folded."""
+    if "`" not in text and "_" not in text and not _CAMEL.search(text):
+        return frozenset()  # most statements name no code: skip the slower pattern
+    return frozenset(_name(m) for m in _CODE.finditer(text))
+
+
+def _name(m: re.Match[str]) -> str:
+    """A name as written in code, case-folded, without the "()" of a call: `flushQueue()` is flushqueue."""
+    return (m.group(1) or m.group(2)).casefold().removesuffix("()")
+
+
+def _missing(text: str) -> frozenset[str]:
+    """The names a statement says are missing: "no `X`", "`X` is never called", "No `X` / `Y` handler"."""
+    out = set()
+    for m in _CODE.finditer(text):
+        if _NO_BEFORE.search(text[max(0, m.start() - 12):m.start()]) or _NOT_AFTER.match(text[m.end():m.end() + 40]):
+            out.add(_name(m))
+    if _LEADING_NO.match(text):
+        masked = _CODE_SPAN.sub(lambda m: "`" + "x" * (len(m.group(0)) - 2) + "`", text)  # a "." inside code ends nothing
+        end = _CLAUSE_END.search(masked)
+        out |= _names(text[:end.start() if end else len(text)])
+    return frozenset(out)
+
+
+def _there(text: str) -> bool:
+    """Whether a statement says something is there now: "now" (as `change.change_signal` reads it, not "for
+    now") or a word of arrival, and no negation. Other change signals ("dropped", "replaced") say it left."""
+    prose = _CODE_SPAN.sub(" ", text)
+    if _NEGATED.search(prose):
+        return False
+    return _ARRIVED.search(prose) is not None or (_NOW.search(prose) is not None and change_signal(text) == "now")
+
+
 def _record(found: Sequence[Said], n: int, ident: str) -> frozenset[str]:
     """What record statement n says of its identifier: its plain words (no identifier, label,
     number or path), with the next statement's when it is a heading ("### SEV-45 — HIGH")."""
@@ -226,6 +334,15 @@ def _other_value(a: Words, b: Words) -> tuple[str, str] | None:
                 and _beside(a.tokens, set(left), set_a & set_b) & _beside(b.tokens, set(right), set_a & set_b):
             return " ".join(left), " ".join(right)
     return None
+
+
+def _says_too(found: Sequence[Said], value: str, a: Words, b: Words) -> bool:
+    """Whether a card also gives the other card's value of the thing two statements are about: a
+    statement of it holds the value and every plain word the two share ("… the 4-step framework" beside
+    "… — 5-stage triage flow"). A card that gives both values disagrees with nothing."""
+    subject = (frozenset(a.tokens) & frozenset(b.tokens)) - a.values - b.values
+    wanted = frozenset(value.split()) | subject
+    return bool(subject) and any(wanted <= frozenset(s.words.tokens) for s in found)
 
 
 def _dates(tokens: tuple[str, ...]) -> set[str]:
