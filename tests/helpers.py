@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
+import os
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -39,3 +41,11 @@ def pair_findings(invoke: Callable[..., Result]) -> list[dict[str, object]]:
     result = invoke("lint", "--format", "json")
     assert result.exit_code in (0, 1), result.stderr
     return [f for f in json.loads(result.stdout) if f["category"] in ("duplicate", "contradiction")]
+
+
+def git(repo: Path, *args: str) -> None:
+    """Run git in `repo` with no user or system config and a fixed author (for tests that build a repo)."""
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
+           "GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.com",
+           "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@example.com"}
+    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, env=env)

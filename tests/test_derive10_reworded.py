@@ -11,13 +11,12 @@ a reason, or a person the repo never names is not.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from click.testing import Result
+from helpers import git
 
 from cardindex.lint.derivable_cover import CARD_COVERED, REWORDED
 from cardindex.lint.derivable_values import record_values, worded_table, worded_values
@@ -72,22 +71,15 @@ CARDS = {
 }
 
 
-def _git(repo: Path, *args: str) -> None:
-    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
-           "GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.com",
-           "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@example.com"}
-    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, env=env)
-
-
 @pytest.fixture
 def sprout(tmp_path: Path) -> Path:
     root = tmp_path / "sprout"
     for rel, text in SPROUT.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
-    _git(root, "init", "-q")
-    _git(root, "add", "-A")
-    _git(root, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "Water the benches")
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "Water the benches")
     vault = root / "memory"
     vault.mkdir()
     (vault / ".cardindex.yaml").write_text("", encoding="utf-8")

@@ -4,21 +4,13 @@ outside the vault (a `knowledge/` folder beside `memory/`) is a link, not a dang
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 from click.testing import Result
+from helpers import git
 
 Run = Callable[..., Result]
-
-
-def _git(repo: Path, *args: str) -> None:
-    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
-           "GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.com",
-           "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@example.com"}
-    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, env=env)
 
 
 def _links(run_cli: Run, vault: Path) -> list[str]:
@@ -31,9 +23,9 @@ def _repo(root: Path, notes: dict[str, str], body: str) -> Path:
     for rel, text in notes.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
-    _git(root, "init", "-q")
-    _git(root, "add", "-A")
-    _git(root, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "Notes")
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "Notes")
     vault = root / "memory"
     vault.mkdir()
     (vault / ".cardindex.yaml").write_text("", encoding="utf-8")
