@@ -329,6 +329,12 @@ def _holds(said: set[str], stem: str) -> bool:
         (s.startswith(stem) or stem.startswith(s)) and len(s) >= 4 and abs(len(s) - len(stem)) <= 3 for s in said))
 
 
+@functools.cache
+def _unit_stems() -> frozenset[str]:
+    """The stems of every unit word (`_UNITS`), made once: a unit beside the value is no extra word."""
+    return frozenset(content_stems(" ".join(_UNITS)))
+
+
 def worded_values(sentence: str, table: dict[str, list[Worded]]) -> Iterator[Stated]:
     """A constant the sentence gives in words: what its name says it is, and the same value (number words too).
 
@@ -356,7 +362,7 @@ def worded_values(sentence: str, table: dict[str, list[Worded]]) -> Iterator[Sta
             if match is None:
                 continue
             numbers_said = {s for s in said if s[:1].isdigit()}
-            units = set(content_stems(" ".join(_UNITS)))
-            extra = {s for s in said - numbers_said - units - _LIGHT_WORDS - _QUALIFIERS if not _holds(set(entry.core), s)}
+            extra = {s for s in said - numbers_said - _unit_stems() - _LIGHT_WORDS - _QUALIFIERS
+                     if not _holds(set(entry.core), s)}
             if len(extra) <= _WORDED_EXTRA:
                 yield Stated(entry.record, True, f"{match:g}")
