@@ -102,8 +102,8 @@ def synonymous(x: str, y: str) -> bool:
     if x == y:
         return False
     groups = _groups()
-    gx, gy = groups.get(x), groups.get(y)
-    return bool(gx) and bool(gy) and not gx.isdisjoint(gy)
+    gx = groups.get(x)
+    return bool(gx) and not gx.isdisjoint(groups.get(y))  # most words are in no group: one lookup decides
 
 
 def groups_of(token: str) -> frozenset[int]:

@@ -94,19 +94,26 @@ def _clipped(short: str, long: str) -> bool:
 
 
 def _initials(x: str, seq: tuple[str, ...]) -> tuple[str, ...] | None:
-    """The run of words in `seq` whose first letters spell `x` ("pr": "pull request", "vq": "video qualiti")."""
-    return _initials_of(x, seq)
+    """The first run of words in `seq` whose first letters spell `x` ("pr": "pull request", "vq": "video qualiti").
 
-
-def _initials_of(x: str, seq: tuple[str, ...]) -> tuple[str, ...] | None:
-    n = len(x)
-    if not 2 <= n <= 4 or not x.isalpha() or not x.isascii():
+    Two to four ASCII letters, each word of the run longer than one letter. Looked up in the
+    runs of `seq` spelt once per statement (`_runs`), not by walking `seq` for every word.
+    """
+    if not 2 <= len(x) <= 4 or not x.isalpha() or not x.isascii():
         return None
-    for i in range(len(seq) - n + 1):
-        run = seq[i:i + n]
-        if all(len(w) > 1 and w[0] == c for w, c in zip(run, x, strict=True)):
-            return run
-    return None
+    return _runs(seq).get(x)
+
+
+@functools.lru_cache(maxsize=4096)
+def _runs(seq: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """What each run of two to four words of `seq` spells by first letters → the first such run."""
+    out: dict[str, tuple[str, ...]] = {}
+    for n in (2, 3, 4):
+        for i in range(len(seq) - n + 1):
+            run = seq[i:i + n]
+            if all(len(w) > 1 for w in run):
+                out.setdefault("".join(w[0] for w in run), run)
+    return out
 
 
 def equivalent(only_a: Iterable[str], only_b: Iterable[str], seq_a: tuple[str, ...] = (),
@@ -119,8 +126,9 @@ def equivalent(only_a: Iterable[str], only_b: Iterable[str], seq_a: tuple[str, .
     and "on call" → "call", whose stop word was dropped; "payroll" / "pay roll").
     """
     left, right = set(only_a), set(only_b)
+    ordered = sorted(right)
     for x in sorted(left):
-        match = next((y for y in sorted(right) if _same_word(x, y)), None)
+        match = next((y for y in ordered if y in right and _same_word(x, y)), None)
         if match is not None:
             left.discard(x)
             right.discard(match)
@@ -138,7 +146,7 @@ def equivalent(only_a: Iterable[str], only_b: Iterable[str], seq_a: tuple[str, .
                 mine.discard(x)  # an abbreviation of words only the other side has ("PR" / "pull request")
                 theirs.difference_update(run)
                 continue
-            whole = next((y for y in seq if _prefixed(x, y)), None) if x.startswith(_COMPOUND_HEADS) else None
+            whole = _compound_of(x, seq) if x.startswith(_COMPOUND_HEADS) else None
             if whole is not None:
                 mine.discard(x)
                 theirs.discard(whole)
@@ -163,8 +171,38 @@ def _prefixed(x: str, y: str) -> bool:
     return False
 
 
+def _compound_of(x: str, seq: tuple[str, ...]) -> str | None:
+    """The first word of `seq` that `x` writes with a stop word on its front (`_prefixed`), looked up, not walked."""
+    first, chopped = _positions(seq)
+    found: list[tuple[int, str]] = []
+    for head in _COMPOUND_HEADS:
+        tail = x[len(head):]
+        if x.startswith(head):  # the tail itself, the tail less its last letter, or one letter more
+            for y, at in ((tail, first.get(tail)), (tail[:-1], first.get(tail[:-1])), *chopped.get(tail, ())):
+                if at is not None and _prefixed(x, y):
+                    found.append((at, y))
+    return min(found)[1] if found else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _positions(seq: tuple[str, ...]) -> tuple[dict[str, int], dict[str, tuple[tuple[str, int], ...]]]:
+    """Each word of `seq` → where it first stands; each word less its last letter → (word, where) of those words."""
+    first: dict[str, int] = {}
+    for at, y in enumerate(seq):
+        first.setdefault(y, at)
+    chopped: dict[str, list[tuple[str, int]]] = {}
+    for y, at in first.items():
+        if len(y) > 1:
+            chopped.setdefault(y[:-1], []).append((y, at))
+    return first, {k: tuple(v) for k, v in chopped.items()}
+
+
+@functools.lru_cache(maxsize=4096)
 def _joined(seq: tuple[str, ...]) -> dict[str, tuple[str, str]]:
-    """Two adjacent words written as one, as written and as stemmed ("hand over": "handover", "handov")."""
+    """Two adjacent words written as one, as written and as stemmed ("hand over": "handover", "handov").
+
+    Made once per statement (a long card meets many candidates); the callers only read it.
+    """
     out: dict[str, tuple[str, str]] = {}
     for a, b in pairwise(seq):
         out[a + b] = (a, b)
