@@ -1,11 +1,14 @@
-"""The pre-commit hooks: `pre-commit try-repo` on a real git repo, and the hook's contract directly.
+"""The pre-commit hooks: `pre-commit run` with the README's config on a real git repo, and the hook's contract directly.
 
-try-repo clones a git repo and pip-installs it into pre-commit's own environment. It
-clones committed files only (untracked ones, like a new hook manifest, are left out),
-so the test commits a snapshot of the project's working tree (the files git would
-commit) into a scratch repo under tmp_path and tries that. Everything pre-commit, pip
-and virtualenv write goes under tmp_path; pip may fetch the project's dependencies from
-the package index, as it does in CI.
+The consumer repo's `.pre-commit-config.yaml` is the README's: `repo:` a local path to a
+clone, `rev:` a commit. pre-commit clones that commit and pip-installs it into its own
+environment, once per store: the store (`PRE_COMMIT_HOME`) is shared by this module's
+runs, so the project is installed once, not per test (`try-repo` would install it into a
+fresh temporary store every run, about 70 s each). The clone holds committed files only,
+so the test commits a snapshot of the project's working tree (the files git would commit)
+into a scratch repo under tmp_path and pins that. Everything pre-commit, pip and
+virtualenv write goes under tmp_path; pip may fetch the project's dependencies from the
+package index, as it does in CI.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from click.testing import Result
 
 ROOT = Path(__file__).resolve().parents[1]
 TODAY = "2026-11-30"
-TRY_REPO_TIMEOUT = 600
+HOOK_TIMEOUT = 600
 GIT_ENV = {
     "GIT_CONFIG_GLOBAL": os.devnull,
     "GIT_CONFIG_NOSYSTEM": "1",
@@ -120,17 +123,18 @@ def precommit_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return env
 
 
-def try_repo(hook_repo: Path, repo: Path, env: dict[str, str], *hook: str) -> subprocess.CompletedProcess[str]:
+def run_hooks(repo: Path, env: dict[str, str], *hook: str) -> subprocess.CompletedProcess[str]:
+    """`pre-commit run [HOOK] --all-files` in `repo`, whose config pins the snapshot (see `consumer`)."""
     return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), *hook, "--all-files", "--color", "never"],
+        [sys.executable, "-m", "pre_commit", "run", *hook, "--all-files", "--color", "never"],
         cwd=repo, env=env, capture_output=True, text=True, encoding="utf-8", errors="replace",
-        timeout=TRY_REPO_TIMEOUT, check=False,
+        timeout=HOOK_TIMEOUT, check=False,
     )
 
 
 @pytest.fixture
-def consumer(tmp_path: Path, run_cli: Callable[..., Result]) -> Path:
-    """A user's git repo with a clean vault in memory/ and a current INDEX.md, all committed."""
+def consumer(tmp_path: Path, run_cli: Callable[..., Result], hook_repo: Path) -> Path:
+    """A user's git repo with a clean vault in memory/, a current INDEX.md and the README's hook config, all committed."""
     repo = tmp_path / "consumer"
     vault = repo / "memory"
     vault.mkdir(parents=True)
@@ -142,15 +146,19 @@ def consumer(tmp_path: Path, run_cli: Callable[..., Result]) -> Path:
     result = run_cli("--vault", str(vault), "index")
     assert result.exit_code == 0, result.stderr
     assert run_cli("--vault", str(vault), "lint").exit_code == 0
+    rev = git(hook_repo, "rev-parse", "HEAD").strip()
+    (repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {hook_repo}\n    rev: \"{rev}\"\n    hooks:\n      - id: cards-lint\n      - id: cards-index\n",
+        encoding="utf-8")
     commit_all(repo, "memory")
     return repo
 
 
-# --------------------------------------------------------------------------- pre-commit try-repo
+# --------------------------------------------------------------------------- pre-commit run
 
 
-def test_try_repo_clean_vault_passes_both_hooks(hook_repo, precommit_env, consumer):
-    done = try_repo(hook_repo, consumer, precommit_env)
+def test_pre_commit_clean_vault_passes_both_hooks(precommit_env, consumer):
+    done = run_hooks(consumer, precommit_env)
     output = done.stdout + done.stderr
     status = {line.split(".")[0]: line.rsplit(".", 1)[-1] for line in done.stdout.splitlines() if line.startswith("cards ")}
     assert status.get("cards lint") == "Passed", output
@@ -159,10 +167,10 @@ def test_try_repo_clean_vault_passes_both_hooks(hook_repo, precommit_env, consum
     assert done.returncode == 0, output
 
 
-def test_try_repo_blocks_a_session_card_and_names_it(hook_repo, precommit_env, consumer):
+def test_pre_commit_blocks_a_session_card_and_names_it(precommit_env, consumer):
     (consumer / "memory" / "billing-migration.md").write_text(SESSION_CARD, encoding="utf-8")
     git(consumer, "add", "memory/billing-migration.md")
-    done = try_repo(hook_repo, consumer, precommit_env, "cards-lint")
+    done = run_hooks(consumer, precommit_env, "cards-lint")
     output = done.stdout + done.stderr
     assert done.returncode == 1, output
     assert "cards lint...." in done.stdout
@@ -175,10 +183,10 @@ def test_try_repo_blocks_a_session_card_and_names_it(hook_repo, precommit_env, c
         assert rel not in output
 
 
-def test_try_repo_index_hook_fails_on_a_stale_index(hook_repo, precommit_env, consumer):
+def test_pre_commit_index_hook_fails_on_a_stale_index(precommit_env, consumer):
     (consumer / "memory" / "python.md").write_text(PYTHON_CARD, encoding="utf-8")
     git(consumer, "add", "memory/python.md")
-    done = try_repo(hook_repo, consumer, precommit_env, "cards-index")
+    done = run_hooks(consumer, precommit_env, "cards-index")
     output = done.stdout + done.stderr
     assert done.returncode == 1, output
     assert "- hook id: cards-index\n- exit code: 1\n" in done.stdout
