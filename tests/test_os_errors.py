@@ -59,10 +59,10 @@ def _umount(path: Path) -> None:
 
 @pytest.fixture
 def disk(tmp_path: Path) -> Iterator[Path]:
-    """A 1 MB tmpfs under tmp_path (root only; skipped where mounting is not allowed)."""
+    """A 4 MB tmpfs under tmp_path (root only; skipped where mounting is not allowed)."""
     where = tmp_path / "disk"
     where.mkdir()
-    if not _can_mount() or not _mount("-t", "tmpfs", "-o", "size=1m", "tmpfs", str(where)):
+    if not _can_mount() or not _mount("-t", "tmpfs", "-o", "size=4m", "tmpfs", str(where)):
         pytest.skip("cannot mount a tmpfs here (needs root and a kernel that allows it)")
     try:
         yield where
@@ -84,6 +84,10 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert done.returncode == 0, done.stderr
     (base / "notes.md").write_text("# Notes\n\n- We decided to keep the API versioned in the URL path.\n",
                                    encoding="utf-8")
+    # A vault in use: a lint has kept the synonym tables in its cache (about 1.5 MB, hence the 4 MB disk),
+    # so each run below reads them instead of building them again where they cannot be kept.
+    assert cards("--vault", root, "lint", "--exit-zero", cwd=base, env=env).returncode == 0
+    assert (root / ".cardindex" / "cache" / "built-synonyms.marshal").is_file()
     return base
 
 
