@@ -366,14 +366,14 @@ class Vault:
         picked = [loaded[slot] if isinstance(slot, int) else slot for slot in slots]
         return [card for card in picked if card is not None]
 
-    def each_card(self, wanted: Collection[str] | None = None) -> Iterator[Card]:
-        """Every card outside the archive, then in it, whose path is in `wanted` (None: all), one at a time
-        and none kept: for a caller that reads each card once (`loading.each`; the order is the parse cache's).
+    def each_card(self, wanted: Collection[str] | None = None, *, archive: bool = True) -> Iterator[Card]:
+        """Every card outside the archive, then (`archive`) in it, whose path is in `wanted` (None: all), one at
+        a time and none kept: for a caller that reads each card once (`loading.each`; the parse cache's order).
 
         Loads and saves through the parse caches as `cards` and `archived()` do; the loaded cards
         when `cards` is loaded already.
         """
-        areas: list[tuple[str, list[tuple[str, Listed]]]] = [("archive", self._card_entries(archived=True))]
+        areas: list[tuple[str, list[tuple[str, Listed]]]] = [("archive", self._card_entries(archived=True))] if archive else []
         if self._cards is not None:
             yield from (c for c in self._cards if wanted is None or c.path in wanted)
         else:
