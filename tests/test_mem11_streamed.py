@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
-import cardindex.store.parse_cache as parse_cache
 from cardindex.agents import search
 from cardindex.lint import gate_postings
+from cardindex.store import parse_cache
 from cardindex.store.card import Parsed, parse
 from cardindex.store.vault import STATE_DIR, Vault
 
@@ -94,7 +94,7 @@ def test_each_card_saves_the_cache_a_full_load_would(tmp_path: Path, trusted: No
 def test_each_card_of_some_keeps_the_others_cached_undecoded(tmp_path: Path, trusted: None, parses: list[str],
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     root = make_vault(tmp_path / "v", 70)
-    Vault(root).cards  # the parse cache
+    Vault(root).cards  # noqa: B018 - the parse cache
     decoded: list[str] = []
     real = parse_cache.ParseCache._get
 
@@ -113,7 +113,7 @@ def test_each_card_of_some_keeps_the_others_cached_undecoded(tmp_path: Path, tru
 
 def test_each_card_stopped_early_saves_nothing(tmp_path: Path, trusted: None, parses: list[str]) -> None:
     root = make_vault(tmp_path / "v", 40)
-    Vault(root).cards
+    Vault(root).cards  # noqa: B018 - the parse cache
     target = root / "hives/hive-002.md"
     target.write_text(target.read_text().replace("stands by", "stood by"))
     cards = Vault(root).each_card()
@@ -190,8 +190,8 @@ def test_postings_made_from_many_cards_do_not_load_the_vault(tmp_path: Path,
     monkeypatch.setattr(gate_postings, "MIN_CARDS", 0)
     monkeypatch.setattr(gate_postings, "MAX_LOADS", 10)
     root = make_vault(tmp_path / "v", 60)
-    Vault(root).cards  # the parse cache, as a vault in use has it
-    gate_postings._LAST.clear()  # noqa: SLF001
+    Vault(root).cards  # noqa: B018 - the parse cache, as a vault in use has it
+    gate_postings._LAST.clear()
     vault = Vault(root)
     made = gate_postings.postings(vault)
     assert made is not None and len(made.paths) == 60
@@ -199,7 +199,7 @@ def test_postings_made_from_many_cards_do_not_load_the_vault(tmp_path: Path,
     whole = {c.path: gate_postings.entry(k, c) for c, (_, k) in
              zip(Vault(root).cards, Vault(root).content_keys(read_at_most=100) or [], strict=True)}
     assert dict(zip(made.paths, made.entries, strict=True)) == whole
-    gate_postings._LAST.clear()  # noqa: SLF001
+    gate_postings._LAST.clear()
 
 
 def test_a_first_add_is_judged_as_before(tmp_path: Path, run_cli: Callable[..., Result],
@@ -212,7 +212,7 @@ def test_a_first_add_is_judged_as_before(tmp_path: Path, run_cli: Callable[..., 
     copy = run_cli("--vault", str(root), "add", "Hive 7 stands by the pond; its queen is marked red.",
                    "-d", "Hive 7 is inspected every Wednesday")
     assert copy.exit_code != 0 and "hive-007" in copy.output
-    gate_postings._LAST.clear()  # noqa: SLF001
+    gate_postings._LAST.clear()
     new = run_cli("--vault", str(root), "add", "The club's honey extractor is kept in the village hall.",
                   "-d", "Where the honey extractor is kept")
     assert new.exit_code == 0, new.output
