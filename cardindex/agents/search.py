@@ -22,7 +22,7 @@ from __future__ import annotations
 import datetime as dt
 import marshal
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -33,7 +33,7 @@ from cardindex.errors import CardIndexError
 from cardindex.meaning.hubs import is_hub
 from cardindex.meaning.terms import FORMAT, adopt_irregular, irregular_forms, stem, surface_words, terms
 from cardindex.store.card import Card, id_list
-from cardindex.store.search_index import Row, SearchIndex, content_hash
+from cardindex.store.search_index import Loader, Row, SearchIndex, content_hash
 from cardindex.store.vault import Vault, today
 
 BODY_CHARS = 20_000
@@ -95,19 +95,20 @@ def _reader(vault: Vault) -> Callable[[str], bytes | None]:
     return read
 
 
-def _loader(vault: Vault) -> Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]]:
-    def load(rels: Sequence[str]) -> Mapping[str, tuple[bytes, Row]]:
+def _loader(vault: Vault) -> Loader:
+    def load(rels: Sequence[str]) -> Iterator[tuple[str, tuple[bytes, Row]]]:
+        """Each card of `rels` with its hash source and row, one at a time: the index takes each as it comes,
+        so a first build holds one card and its row at a time, not the whole vault's."""
         if len(rels) < 64:
-            cards = []
             for rel in rels:
                 try:
-                    cards.append(vault.read_card(rel))
+                    card = vault.read_card(rel)
                 except CardIndexError:  # gone since listed: simply not indexed
                     continue
+                yield card.path, (_source(card), row_of(card))
         else:
-            wanted = set(rels)
-            cards = [c for c in [*vault.cards, *vault.archived()] if c.path in wanted]
-        return {c.path: (_source(c), row_of(c)) for c in cards}
+            for card in vault.each_card(set(rels)):
+                yield card.path, (_source(card), row_of(card))
 
     return load
 

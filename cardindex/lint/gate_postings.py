@@ -212,18 +212,21 @@ def _brought_up_to_date(vault: Vault, keys: list[tuple[str, bytes]]) -> Postings
     folder = vault.state_dir / "cache"
     gen, stored, delta = _read(folder, stamp)
     need = {rel for rel, key in keys if key != b"misnamed" and (stored.get(rel) or (b"",))[0] != key}
-    by_path: dict[str, Card] = {}
+    made_now: dict[str, Entry] = {}
     if need:
-        cards = vault.cards if len(need) > MAX_LOADS else vault.cards_at(need)
-        by_path = {c.path: c for c in cards if c.path in need}
+        # Many changed (a first add): each card streamed through the parse cache, only its entry kept, so the
+        # vault is not held whole (at 100k cards, twice the gate's memory) and the gate pairs from the postings.
+        cards = vault.each_card(need, archive=False) if len(need) > MAX_LOADS else vault.cards_at(need)
+        key_of = dict(keys)
+        made_now = {c.path: entry(key_of[c.path], c) for c in cards if c.path in need}
     paths: list[str] = []
     entries: list[Entry] = []
     changes: dict[str, Entry | None] = {}
     for rel, key in keys:
         if key == b"misnamed":
             found: Entry = _misnamed(key)
-        elif rel in by_path:
-            found = changes[rel] = entry(key, by_path[rel])
+        elif rel in made_now:
+            found = changes[rel] = made_now[rel]
         else:
             old = stored.get(rel)
             if old is None or old[0] != key:

@@ -15,7 +15,7 @@ import gc
 import os
 import pickle
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import Any
 
 from cardindex.store.card import MAX_BYTES, Card, Parsed, Problem, decode, parse
@@ -125,6 +125,53 @@ def load(root: str, files: Sequence[tuple[str, StatLike]], cache: ParseCache, *,
             gc.enable()
         if len(files) >= FREEZE_AT:
             _freeze_once()
+
+
+def each(root: str, files: Sequence[tuple[str, StatLike]], cache: ParseCache,
+         wanted: Collection[str] | None = None) -> Iterator[Card]:
+    """The cards of `files` whose path is in `wanted` (None: all), one at a time as each is made, none kept here.
+
+    What `load` with `save` does, for a caller that reads each card once and lets it go (the
+    search index built from every card: at 100k cards, holding them all and their analyses was
+    most of a first search's 900 MB). The cards come in the parse cache's shard order, not the
+    listing's. A file not wanted whose stat the cache trusts is not decoded, only kept as seen;
+    every other file is read as `load` reads it, and the cache is saved once all are done
+    (`files` are all of the area's cards, as for `load`). Stop early and nothing is saved.
+    """
+    collecting = gc.isenabled()
+    gc.disable()  # as in `load`: a card and its analysis hold no cycles, and nothing here grows
+    try:
+        missing: list[int] = []
+        for i in sorted(range(len(files)), key=lambda i: cache.shard_number(files[i][0])):
+            rel, st = files[i]
+            if wanted is not None and rel not in wanted:
+                if not cache.seen_unread(rel, st):
+                    missing.append(i)
+                continue
+            card = cache.by_stat(rel, st, drop=True)
+            if card is None:
+                missing.append(i)
+            else:
+                yield card
+        todo = [files[i] for i in missing]
+        done = _in_two(root, todo, cache) if len(todo) >= FORK_AT else None
+        if done is None:
+            from cardindex.store.progress import report
+
+            for n, (rel, st) in enumerate(todo):
+                report("reading cards", n, len(todo))
+                card = finish(root, rel, st, cache, read_raw(root, rel, st, cache))
+                if card is not None and (wanted is None or rel in wanted):
+                    yield card
+        else:
+            for (rel, _), card in zip(todo, done, strict=True):
+                if card is not None and (wanted is None or rel in wanted):
+                    yield card
+            del done
+        cache.save()
+    finally:
+        if collecting:
+            gc.enable()
 
 
 _FROZEN: list[bool] = []

@@ -248,6 +248,18 @@ class ParseCache:
                 shard.drop(key)
         return found
 
+    def seen_unread(self, rel: str, st: StatLike) -> bool:
+        """Count `rel` as seen by this run, undecoded, when its stat shows it unchanged since cached (else False).
+
+        For a run that saves the cache without needing this card (`loading.each`): its record
+        and entry are kept as a `by_stat` that decoded it would keep them.
+        """
+        if self.trusted_key(rel, st) is None:
+            return False
+        shard = self._shard(rel)
+        shard.seen[rel] = shard.files[rel]
+        return True
+
     def handed_out(self, rel: str, card: Card) -> None:
         """`card` was made for `rel` as just seen (parsed, or found by content): keep it, when keeping cards."""
         if self._kept is not None:

@@ -28,11 +28,11 @@ which knows when two paths are one card.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from stat import S_ISDIR, S_ISLNK, S_ISREG
 from typing import NamedTuple
 
-from cardindex.store.search_index import Entry, RebuildNeeded, Row, SearchIndex, Stamp, Synced, entry
+from cardindex.store.search_index import Entry, Loader, RebuildNeeded, SearchIndex, Stamp, Synced, entry
 from cardindex.store.vault import EDITOR_TEMP_NAMES, NOT_CARDS, Vault, valid_name
 
 # Cards whose stat each search checks, in turn: a vault up to this size is checked whole on
@@ -167,7 +167,7 @@ def refresh(
     vault: Vault,
     *,
     read: Callable[[str], bytes | None],
-    load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
+    load: Loader,
 ) -> Synced:
     """Bring `index` up to the vault on disk, looking at what can have changed (module docstring)."""
     walker = Walker(vault)
@@ -243,7 +243,7 @@ def retake(
     paths: Sequence[str],
     *,
     read: Callable[[str], bytes | None],
-    load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
+    load: Loader,
 ) -> Synced:
     """Analyse `paths` again (or drop those gone): cards found to differ from what the index holds."""
     walker = Walker(vault)
@@ -286,7 +286,7 @@ def _sweep(index: SearchIndex, walker: Walker, trusted: int, changed: dict[str, 
 
 
 def _full(index: SearchIndex, vault: Vault, walker: Walker, read: Callable[[str], bytes | None],
-          load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]]) -> Synced:
+          load: Loader) -> Synced:
     scan = walker.walk()
     cards = scan.cards
     if scan.linked:  # the vault's own listing knows when two paths are one card

@@ -33,7 +33,7 @@ from typing import Any, NamedTuple
 
 from cardindex.store.search_reads import FIELDS, Entry, SearchReads, Stamp
 
-__all__ = ["FIELDS", "Entry", "RebuildNeeded", "Row", "SearchIndex", "Stamp", "Synced", "content_hash", "entry"]
+__all__ = ["FIELDS", "Entry", "Loader", "RebuildNeeded", "Row", "SearchIndex", "Stamp", "Synced", "content_hash", "entry"]
 
 SCHEMA = 4  # 4: each folder's listing kept (name -> inode), so a changed folder is compared, not re-read
 RACY_NS = 2_000_000_000  # as the parse cache: a change this close to a sync may share its timestamp
@@ -49,6 +49,11 @@ class Row(NamedTuple):
     fields: tuple[str, ...]  # space-joined terms, one string per FIELDS entry
     words: tuple[tuple[str, str], ...]  # (word as written, its term)
     info: dict[str, Any]  # marshal-able: type, status, scope, expires, ...
+
+
+# What analyses cards for the index: for some paths, each card's (path, (hash source, row)), one at a
+# time; a card gone since listed is left out. The index takes each as it comes and keeps none.
+Loader = Callable[[Sequence[str]], Iterable[tuple[str, tuple[bytes, Row]]]]
 
 
 class Unreadable(Exception):
@@ -75,6 +80,10 @@ def entry(rel: str, st: os.stat_result, archived: bool) -> Entry:
 def content_hash(data: bytes) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
+
+# The docs columns an insert gives, in the order `_insert` gives them.
+_DOC_COLUMNS = ("path", "mtime", "ctime", "size", "ino", "archived", "hash", "usable", "type", "status", "expires", "info",
+                *(f"len_{f}" for f in FIELDS), "dir", "id")
 
 _DDL = f"""
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v) WITHOUT ROWID;
@@ -168,7 +177,7 @@ class SearchIndex(SearchReads):
         entries: Sequence[Entry],
         *,
         read: Callable[[str], bytes | None],
-        load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
+        load: Loader,
         folders: Mapping[str, Stamp] | None = None,
         linked: bool = False,
         listings: Mapping[str, dict[str, int]] | None = None,
@@ -192,7 +201,7 @@ class SearchIndex(SearchReads):
         *,
         racy: bool,
         read: Callable[[str], bytes | None],
-        load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
+        load: Loader,
         forced: bool = False,
         listings: Mapping[str, dict[str, int]] | None = None,
     ) -> Synced:
@@ -267,7 +276,7 @@ class SearchIndex(SearchReads):
         self,
         entries: Sequence[Entry],
         read: Callable[[str], bytes | None],
-        load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
+        load: Loader,
         folders: Mapping[str, Stamp] | None,
         linked: bool,
         listings: Mapping[str, dict[str, int]],
@@ -300,7 +309,7 @@ class SearchIndex(SearchReads):
         folders_gone: set[str],
         cursor: int,
         read: Callable[[str], bytes | None],
-        load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
+        load: Loader,
         forced: bool,
         listings: Mapping[str, dict[str, int]],
     ) -> Synced:
@@ -368,7 +377,7 @@ class SearchIndex(SearchReads):
         entries: Sequence[Entry],
         racy: set[str],
         read: Callable[[str], bytes | None],
-        load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
+        load: Loader,
     ) -> Synced:
         known = set(self.db.execute("SELECT path, mtime, ctime, size, ino, archived FROM docs"))
         changed = [e for e in entries if e not in known or e[0] in racy]
@@ -383,7 +392,7 @@ class SearchIndex(SearchReads):
         self,
         changed: Sequence[Entry],
         read: Callable[[str], bytes | None],
-        load: Callable[[Sequence[str]], Mapping[str, tuple[bytes, Row]]],
+        load: Loader,
     ) -> Synced:
         """Re-stat or re-analyse the cards whose stat changed: only those whose bytes changed are analysed."""
         restated = 0
@@ -401,17 +410,37 @@ class SearchIndex(SearchReads):
                 todo.append(e)
         else:
             todo = list(changed)
-        rows = load([e[0] for e in todo]) if todo else {}
-        analysed = 0
+        if not todo:
+            return Synced(0, restated, 0, False)
+        # Every card's old row goes first; the new ones get ids in `todo`'s order whatever order they are
+        # analysed in (ranking breaks ties by id, and the sweep goes by it), as one insert after another did.
         for e in todo:
-            got = rows.get(e[0])
             self._delete_path(e[0])
-            if got is not None:
-                self._insert(e, content_hash(got[0]), got[1])
+        first = (self.db.execute("SELECT max(id) FROM docs").fetchone()[0] or 0) + 1
+        place = {e[0]: (first + k, e) for k, e in enumerate(todo)}
+        # The cards of a bulk load come in the parse cache's order, not `todo`'s. Inserted so, the docs table
+        # and its indexes grow out of order (twice the time) and FTS5 starts a segment each time a rowid goes
+        # down: the rows are appended to a temporary table (on disk, not in memory) and go in by id at the end.
+        staged = len(todo) >= BULK
+        if staged:
+            self.db.execute(f"CREATE TEMP TABLE IF NOT EXISTS staged({', '.join(_DOC_COLUMNS + FIELDS)})")
+            self.db.execute("DELETE FROM temp.staged")
+        analysed = 0
+        for rel, got in load([e[0] for e in todo]):
+            found = place.pop(rel, None)
+            if found is not None:
+                self._insert(found[1], content_hash(got[0]), got[1], found[0], staged)
                 analysed += 1
+        if staged:
+            self.db.execute(f"INSERT INTO docs({', '.join(_DOC_COLUMNS)}) "
+                            f"SELECT {', '.join(_DOC_COLUMNS)} FROM temp.staged ORDER BY id")
+            self.db.execute(f"INSERT INTO terms(rowid, {', '.join(FIELDS)}) "
+                            f"SELECT id, {', '.join(FIELDS)} FROM temp.staged ORDER BY id")
+            self.db.execute("DROP TABLE temp.staged")
         return Synced(analysed, restated, 0, False)
 
-    def _insert(self, e: Entry, digest: bytes, row: Row) -> None:
+    def _insert(self, e: Entry, digest: bytes, row: Row, rowid: int | None = None, staged: bool = False) -> None:
+        """Index one card (`rowid` None: the next id); `staged`: into the staging table of a bulk load."""
         self._recorded.append(e)
         info = row.info
         lengths = [f.count(" ") + 1 if f else 0 for f in row.fields]
@@ -419,14 +448,16 @@ class SearchIndex(SearchReads):
         sums[0] += 1
         for k, n in enumerate(lengths, 1):
             sums[k] += n
-        cur = self.db.execute(
-            f"INSERT INTO docs(path, mtime, ctime, size, ino, archived, hash, usable, type, status, expires, info, "
-            f"{', '.join('len_' + f for f in FIELDS)}, dir) VALUES ({', '.join('?' * (13 + len(FIELDS)))})",
-            (*e, digest, bool(info.get("usable")), info.get("type"), info.get("status"),
-             info.get("expires"), marshal.dumps(info), *lengths, e[0].rpartition("/")[0]),
-        )
-        self.db.execute(f"INSERT INTO terms(rowid, {', '.join(FIELDS)}) VALUES (?{', ?' * len(FIELDS)})",
-                        (cur.lastrowid, *row.fields))
+        values = (*e, digest, bool(info.get("usable")), info.get("type"), info.get("status"),
+                  info.get("expires"), marshal.dumps(info), *lengths, e[0].rpartition("/")[0], rowid)
+        if staged:
+            self.db.execute(f"INSERT INTO temp.staged VALUES ({', '.join('?' * (len(_DOC_COLUMNS) + len(FIELDS)))})",
+                            (*values, *row.fields))
+        else:
+            cur = self.db.execute(f"INSERT INTO docs({', '.join(_DOC_COLUMNS)}) VALUES ({', '.join('?' * len(_DOC_COLUMNS))})",
+                                  values)
+            self.db.execute(f"INSERT INTO terms(rowid, {', '.join(FIELDS)}) VALUES (?{', ?' * len(FIELDS)})",
+                            (cur.lastrowid, *row.fields))
         self.db.executemany("INSERT OR IGNORE INTO words VALUES (?, ?, ?)", ((w, t, len(w)) for w, t in row.words))
 
     def _delete_path(self, path: str) -> None:

@@ -366,6 +366,36 @@ class Vault:
         picked = [loaded[slot] if isinstance(slot, int) else slot for slot in slots]
         return [card for card in picked if card is not None]
 
+    def each_card(self, wanted: Collection[str] | None = None, *, archive: bool = True) -> Iterator[Card]:
+        """Every card outside the archive, then (`archive`) in it, whose path is in `wanted` (None: all), one at
+        a time and none kept: for a caller that reads each card once (`loading.each`; the parse cache's order).
+
+        Loads and saves through the parse caches as `cards` and `archived()` do; the loaded cards
+        when `cards` is loaded already.
+        """
+        areas: list[tuple[str, list[tuple[str, Listed]]]] = [("archive", self._card_entries(archived=True))] if archive else []
+        if self._cards is not None:
+            yield from (c for c in self._cards if wanted is None or c.path in wanted)
+        else:
+            areas.insert(0, ("cards", self._live_listing()))
+        from cardindex.store.loading import each
+
+        for area, entries in areas:
+            live = area == "cards"
+            files: list[tuple[str, Stat]] = []
+            for rel, entry in entries:
+                if not valid_name(rel):
+                    card = _misnamed(rel)
+                    if wanted is None or card.path in wanted:
+                        yield card
+                    continue
+                try:
+                    files.append((rel, self._stat(rel, entry, live=live)))
+                except OSError:
+                    continue  # removed since the folder was listed
+            cache = self._cards_cache() if live else ParseCache(self.state_dir, area, enabled=self.use_cache)
+            yield from each(self._root_str, files, cache, wanted)
+
     def cards_at(self, rels: Collection[str]) -> list[Card]:
         """The cards outside the archive at `rels` (vault-relative paths), in path order, loaded as `cards` loads
         them (through the parse cache) without loading the rest; from the loaded cards when they are."""
