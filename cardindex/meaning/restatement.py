@@ -35,6 +35,7 @@ from typing import NamedTuple
 from cardindex.lazy import lazy_pattern
 from cardindex.meaning.polarity import denied_against, polarity
 from cardindex.meaning.synonyms import synonymous
+from cardindex.meaning.team_words import joined_words, said_groups
 from cardindex.meaning.value_forms import GENERIC, MEASURED, by_kind, forms, normalized
 from cardindex.meaning.values import abbreviation, equivalent, kind, one_word, same_kind
 from cardindex.meaning.words import ANTONYMS, LIGHT, NEGATIVE, NEGATORS, QUESTION, Words, words
@@ -162,12 +163,55 @@ def _said(mine: Iterable[str], theirs: frozenset[str], seq_mine: tuple[str, ...]
     # in one card, "database" in the other) is said too: the pairing above matches unshared words only.
     left = {x for x in left if not any(abbreviation(x, y) for y in present)} if present else left
     out = mine - left
+    if left:
+        team = joined_words(seq_mine, seq_theirs)  # "pull request" said by "PR", "ship" by "deploy" (`team_words`)
+        for x in sorted(left & team.keys()):
+            out.add(x)
+            joined.append((x, team[x]))
+        left = left - team.keys()
+    for x in sorted(left):
+        versioned = _versioned(x, seq_mine, theirs)
+        if versioned is not None:
+            out.add(x)
+            joined.append((x, versioned))
+    left = left - out
     for x in sorted(left):
         y = next((y for y in sorted(theirs) if synonymous(x, y)), None)
         if y is not None:
             out.add(x)
             joined.append((x, y))
     return out | present
+
+
+_VERSIONED = lazy_pattern(r"^([a-z]{2,12})v?(\d{1,3}(?:\.\d{1,3}){0,2})$")  # "pg16", "node18", "python3.12", "v" optional
+
+
+def _named(name: str, word: str) -> bool:
+    return name == word or abbreviation(name, word)
+
+
+def _versioned(x: str, seq_mine: tuple[str, ...], theirs: frozenset[str]) -> str | None:
+    """A name and its version written as one word on one side, apart on the other ("pg16" / "Postgres 16"): what says `x`.
+
+    One value, a name with its number: "pg16" is said by "postgres" (which "pg" abbreviates)
+    and "16" both; "postgres" and "16" of "Postgres 16" each by "pg16". Another number is
+    another version ("pg16" / "Postgres 17" say nothing of each other).
+    """
+    m = _VERSIONED.match(x)
+    if m is not None:
+        name, version = m.groups()
+        word = next((w for w in sorted(theirs) if _named(name, w)), None)
+        return f"{word} {version}" if word is not None and version in theirs else None
+    for y in sorted(theirs):
+        m = _VERSIONED.match(y)
+        if m is None:
+            continue
+        name, version = m.groups()
+        if x == version and any(_named(name, w) for w in seq_mine):
+            return y
+        if _named(name, x) and version in seq_mine:
+            return y
+    return None
 
 
 def _share(tokens: frozenset[str], said: set[str], weight: Mapping[str, float], default: float) -> float:
@@ -663,8 +707,8 @@ def _value_keys(text: str) -> tuple[str, ...]:
 
 
 def candidates(contents: Sequence[Content | None], english: Sequence[bool]) -> set[tuple[int, int]]:
-    """Pairs of short English cards whose contents share two of their rarest words (a synonym's sense or a typed
-    value in its normal form counts as one word).
+    """Pairs of short English cards whose contents share two of their rarest words (a synonym's sense, a group
+    of team words or a typed value in its normal form counts as one word).
 
     The statement blocks of `similarity` look at one sentence: a reworded card rarely keeps
     its rare words in that one. Words of two or three letters also meet the words they
@@ -688,6 +732,7 @@ def candidates(contents: Sequence[Content | None], english: Sequence[bool]) -> s
                     more.add(initials)
         for t in found:
             more.update(_synonym_keys(t))
+        more.update(f"^{g}" for g in said_groups(tokens))  # "ship" / "deploy": one team word, one key
         more.update(_value_keys(c.text))  # "30 minutes" / "half an hour": one duration, one key
         plain.append(found)
         other.append(more)
