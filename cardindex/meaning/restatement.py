@@ -29,7 +29,7 @@ import functools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import NamedTuple
 
 from cardindex.lazy import lazy_pattern
@@ -170,7 +170,7 @@ def _said(mine: Iterable[str], theirs: frozenset[str], seq_mine: tuple[str, ...]
             joined.append((x, team[x]))
         left = left - team.keys()
     for x in sorted(left):
-        versioned = _versioned(x, seq_mine, theirs)
+        versioned = _versioned(x, seq_mine, seq_theirs)
         if versioned is not None:
             out.add(x)
             joined.append((x, versioned))
@@ -190,26 +190,24 @@ def _named(name: str, word: str) -> bool:
     return name == word or abbreviation(name, word)
 
 
-def _versioned(x: str, seq_mine: tuple[str, ...], theirs: frozenset[str]) -> str | None:
+def _versioned(x: str, seq_mine: tuple[str, ...], seq_theirs: tuple[str, ...]) -> str | None:
     """A name and its version written as one word on one side, apart on the other ("pg16" / "Postgres 16"): what says `x`.
 
-    One value, a name with its number: "pg16" is said by "postgres" (which "pg" abbreviates)
-    and "16" both; "postgres" and "16" of "Postgres 16" each by "pg16". Another number is
-    another version ("pg16" / "Postgres 17" say nothing of each other).
+    One value, a name with its number: "pg16" is said by "Postgres 16" (a name "pg" is or
+    abbreviates, then the number), and "postgres" and "16" of "Postgres 16" each by "pg16".
+    Another number is another version, and so is a number said apart from the name
+    ("pg14" / "Postgres 15; not 14" say nothing of each other).
     """
     m = _VERSIONED.match(x)
     if m is not None:
         name, version = m.groups()
-        word = next((w for w in sorted(theirs) if _named(name, w)), None)
-        return f"{word} {version}" if word is not None and version in theirs else None
-    for y in sorted(theirs):
+        return next((f"{w} {v}" for w, v in pairwise(seq_theirs) if v == version and _named(name, w)), None)
+    for y in sorted(set(seq_theirs)):
         m = _VERSIONED.match(y)
-        if m is None:
+        if m is None or not (x == m.group(2) or _named(m.group(1), x)):
             continue
         name, version = m.groups()
-        if x == version and any(_named(name, w) for w in seq_mine):
-            return y
-        if _named(name, x) and version in seq_mine:
+        if any(v == version and _named(name, w) and x in (w, v) for w, v in pairwise(seq_mine)):
             return y
     return None
 

@@ -190,9 +190,16 @@ def said_groups(tokens: Sequence[str]) -> dict[int, frozenset[int]]:
     out: dict[int, set[int]] = {}
     for start in range(len(tokens)):
         for end in range(start + 1, min(len(tokens), start + longest_phrase) + 1):
-            for group in table.get(tuple(tokens[start:end]), ()):
+            phrase = tuple(tokens[start:end])
+            if phrase not in table and end == start + 1 and _plural_abbreviation(phrase[0]):
+                phrase = (phrase[0][:-1],)  # "PRs", "VMs": the stemmer leaves a short word as written
+            for group in table.get(phrase, ()):
                 out.setdefault(group, set()).update(range(start, end))
     return {g: frozenset(p) for g, p in out.items()}
+
+
+def _plural_abbreviation(token: str) -> bool:
+    return 3 <= len(token) <= 5 and token.endswith("s") and (token[:-1],) in _word_table()
 
 
 def joined_words(mine: Sequence[str], theirs: Sequence[str]) -> dict[str, str]:
