@@ -17,9 +17,11 @@ to its first reason line), in three steps, each of which can say no:
    is said by the longer one.
 
 A word is said by the other card when it is there, or written another way (`values.
-equivalent`: an abbreviation, a compound, a clipped or misspelt word), or when WordNet
-gives the two one sense (`synonyms`). Synonyms only ever count towards coverage: they
-never make two values one. English only (the word lists and WordNet are English).
+equivalent`: an abbreviation, a compound, a clipped or misspelt word), said in a team's
+words (`team_words`, the table search reads: "ship" for "deploy", "PR" for "pull
+request"), a name and its version written as one word ("pg16" / "Postgres 16"), or when
+WordNet gives the two one sense (`synonyms`). Synonyms and team words only ever count
+towards coverage: they never make two values one. English only (the word lists and WordNet are English).
 Long cards are `documents`' concern, never compared here.
 """
 
