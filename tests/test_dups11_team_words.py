@@ -160,3 +160,18 @@ def test_lint_keeps_two_versions_apart(invoke: Invoke, vault: Path) -> None:
         put(vault, *c)
     out = invoke("lint", "--select", "duplicate", "--format", "json")
     assert json.loads(out.stdout) == []
+
+
+def test_a_phrase_said_in_fewer_words_is_worth_one_word() -> None:
+    """"due date" said by "deadline" is one concept said, not two words: it cannot carry a pair alone."""
+    shares = team_words.phrase_shares(words("the due date of a grant report").tokens, words("deadline for a patch").tokens)
+    assert shares == {"due": 0.5, "date": 0.5}
+    # two one-word phrases of one group ("release", "ship") are two mentions, not one phrase of two words
+    assert team_words.phrase_shares(words("we release and ship weekly").tokens, words("deploys").tokens) == {}
+
+
+def test_a_deadline_of_another_subject_is_no_fact_of_this_one() -> None:
+    cards = [card("grant.md", "Default due date of a grant report", "Grant reports are due 30 days after the quarter closes."),
+             card("patch.md", "Deadline for a hotfix after a crash report",
+                  "Ship a hotfix for every crash report no later than three working days after it came in.")]
+    assert found(cards) == {}

@@ -37,7 +37,7 @@ from typing import NamedTuple
 from cardindex.lazy import lazy_pattern
 from cardindex.meaning.polarity import denied_against, polarity
 from cardindex.meaning.synonyms import synonymous
-from cardindex.meaning.team_words import joined_words, said_groups
+from cardindex.meaning.team_words import joined_words, phrase_shares, said_groups
 from cardindex.meaning.value_forms import GENERIC, MEASURED, by_kind, forms, normalized
 from cardindex.meaning.values import abbreviation, equivalent, kind, one_word, same_kind
 from cardindex.meaning.words import ANTONYMS, LIGHT, NEGATIVE, NEGATORS, QUESTION, Words, words
@@ -517,6 +517,9 @@ def measures(a: Content, b: Content, weight: Mapping[str, float],
     turned = alternatives(a.text, b.all) | alternatives(b.text, a.all)
     if turned:  # "RabbitMQ is the broker; never Kafka": the refused alternative weighs nothing
         weight = {**weight, **{t: 0.0 for t in turned}}
+    shares = {**phrase_shares(a.all.tokens, b.all.tokens), **phrase_shares(b.all.tokens, a.all.tokens)}
+    if shares:  # "due date" said by "deadline": one concept, one word's worth
+        weight = {**weight, **{t: weight.get(t, default) * f for t, f in shares.items()}}
     set_a, set_b = frozenset(a.all.tokens), frozenset(b.all.tokens)
     if not set_a or not set_b:
         return Restatement(0.0, 0.0, 0.0, 0.0, ()), "nothing to compare"

@@ -183,18 +183,26 @@ def _one_word(word: str, token: str) -> bool:
 
 
 @lru_cache(maxsize=20_000)
-def said_groups(tokens: Sequence[str]) -> dict[int, frozenset[int]]:
-    """The groups whose phrases `tokens` (`meaning.words` tokens, in order) say → the positions of their words."""
+def _spans(tokens: tuple[str, ...]) -> tuple[tuple[int, int, int], ...]:
+    """Each phrase of the table `tokens` say: (start, end, group)."""
     table = _word_table()
     longest_phrase = max(len(k) for k in table)
-    out: dict[int, set[int]] = {}
+    out = []
     for start in range(len(tokens)):
         for end in range(start + 1, min(len(tokens), start + longest_phrase) + 1):
-            phrase = tuple(tokens[start:end])
+            phrase = tokens[start:end]
             if phrase not in table and end == start + 1 and _plural_abbreviation(phrase[0]):
                 phrase = (phrase[0][:-1],)  # "PRs", "VMs": the stemmer leaves a short word as written
-            for group in table.get(phrase, ()):
-                out.setdefault(group, set()).update(range(start, end))
+            out.extend((start, end, group) for group in table.get(phrase, ()))
+    return tuple(out)
+
+
+@lru_cache(maxsize=20_000)
+def said_groups(tokens: Sequence[str]) -> dict[int, frozenset[int]]:
+    """The groups whose phrases `tokens` (`meaning.words` tokens, in order) say → the positions of their words."""
+    out: dict[int, set[int]] = {}
+    for start, end, group in _spans(tuple(tokens)):
+        out.setdefault(group, set()).update(range(start, end))
     return {g: frozenset(p) for g, p in out.items()}
 
 
@@ -211,4 +219,21 @@ def joined_words(mine: Sequence[str], theirs: Sequence[str]) -> dict[str, str]:
             phrase = " ".join(theirs[i] for i in sorted(others[group]))
             for i in sorted(positions):
                 out.setdefault(mine[i], phrase)
+    return out
+
+
+def phrase_shares(mine: Sequence[str], theirs: Sequence[str]) -> dict[str, float]:
+    """Words of `mine` in a phrase of theirs says in fewer words → the share of a word each is worth.
+
+    One concept is one word's worth, however many words name it: "due date" said by
+    "deadline" is one word said, not two ("due" and "date" half each).
+    """
+    shortest: dict[int, int] = {}
+    for start, end, group in _spans(tuple(theirs)):
+        shortest[group] = min(shortest.get(group, end - start), end - start)
+    out: dict[str, float] = {}
+    for start, end, group in _spans(tuple(mine)):
+        if group in shortest and shortest[group] < end - start:
+            for word in mine[start:end]:
+                out[word] = min(out.get(word, 1.0), shortest[group] / (end - start))
     return out
