@@ -90,14 +90,18 @@ _UNIT_STEMS = dict(zip(("ms", "s", "sec", "m", "min", "h", "d"), content_stems(
 _MEASURES = frozenset(content_stems("milliseconds seconds minutes hours days weeks months years percent bytes "
                                     "kilobytes megabytes gigabytes"))
 _WITH_UNIT = lazy_pattern(r"^(\d+(?:\.\d+)?)(ms|s|sec|m|min|h|d)$")
+# Whether a number with a unit suffix is among some stems (joined by spaces): most passages have none.
+_SUFFIXED = lazy_pattern(r"\d(?:ms|sec|min|s|m|h|d)(?![^ ])")
 
 
-def quantities(stems: Sequence[str]) -> list[str]:
+def quantities(stems: Sequence[str]) -> Sequence[str]:
     """`stems` with each measure as a number and a unit: a number word before a unit as its digits, `5m` as 5 minutes.
 
     A card says "a five minute timeout" of `--timeout 5m`, "every 2 seconds" of "every two
     seconds": both sides of a comparison are read through this, so the number is one stem.
     """
+    if _NUMBER_WORDS.keys().isdisjoint(stems) and not _SUFFIXED.search(" ".join(stems)):
+        return stems
     out: list[str] = []
     for i, stem in enumerate(stems):
         if stem[:1].isdigit():
