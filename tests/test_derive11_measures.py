@@ -69,7 +69,7 @@ def dockside(tmp_path: Path) -> Path:
 
 def test_a_measure_is_one_number_and_one_unit_however_written() -> None:
     def q(text: str) -> list[str]:
-        return quantities(content_stems(text))
+        return list(quantities(content_stems(text)))
 
     assert q("every three seconds") == q("every 3 seconds") == ["3", "second"]
     assert sorted(q("--timeout 5m")) == sorted(q("a five minute timeout")) == ["5", "minut", "timeout"]
@@ -79,8 +79,8 @@ def test_a_measure_is_one_number_and_one_unit_however_written() -> None:
 
 def test_a_count_stays_a_word_and_other_numbers_are_left_alone() -> None:
     # "two jobs, unit and lint" counts what it names: no number for the repo to lack.
-    assert quantities(content_stems("two jobs")) == ["two", "job"]
-    assert quantities(content_stems("Python 3.12 on port 8080")) == list(content_stems("Python 3.12 on port 8080"))
+    assert list(quantities(content_stems("two jobs"))) == ["two", "job"]
+    assert list(quantities(content_stems("Python 3.12 on port 8080"))) == list(content_stems("Python 3.12 on port 8080"))
 
 
 def test_any_yaml_or_toml_file_is_read_as_settings_under_its_stem() -> None:
