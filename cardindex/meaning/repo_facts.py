@@ -9,6 +9,7 @@ CODEOWNERS) and the constants in code; docs are cut into passages of content ste
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -83,12 +84,20 @@ KIND_WORDS = {
 _ONES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
          "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
 _TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
-_NUMBER_WORDS = {stem: str(n) for n, word in [*enumerate(_ONES), *zip(range(20, 100, 10), _TENS, strict=True)]
-                 for stem in content_stems(word)}
-_UNIT_STEMS = dict(zip(("ms", "s", "sec", "m", "min", "h", "d"), content_stems(
-    "millisecond second second minute minute hour day"), strict=True))
-_MEASURES = frozenset(content_stems("milliseconds seconds minutes hours days weeks months years percent bytes "
-                                    "kilobytes megabytes gigabytes"))
+_UNIT_SUFFIXES = ("ms", "s", "sec", "m", "min", "h", "d")
+
+
+@functools.cache
+def _measure_words() -> tuple[dict[str, str], dict[str, str], frozenset[str]]:
+    """The number words' stems with their digits, the unit suffixes' stems, and the stems of the units (made when first asked)."""
+    numbers = {stem: str(n) for n, word in [*enumerate(_ONES), *zip(range(20, 100, 10), _TENS, strict=True)]
+               for stem in content_stems(word)}
+    units = dict(zip(_UNIT_SUFFIXES, content_stems("millisecond second second minute minute hour day"), strict=True))
+    measures = frozenset(content_stems("milliseconds seconds minutes hours days weeks months years percent bytes "
+                                       "kilobytes megabytes gigabytes"))
+    return numbers, units, measures
+
+
 _WITH_UNIT = lazy_pattern(r"^(\d+(?:\.\d+)?)(ms|s|sec|m|min|h|d)$")
 # Whether a number with a unit suffix is among some stems (joined by spaces): most passages have none.
 _SUFFIXED = lazy_pattern(r"\d(?:ms|sec|min|s|m|h|d)(?![^ ])")
@@ -100,17 +109,18 @@ def quantities(stems: Sequence[str]) -> Sequence[str]:
     A card says "a five minute timeout" of `--timeout 5m`, "every 2 seconds" of "every two
     seconds": both sides of a comparison are read through this, so the number is one stem.
     """
-    if _NUMBER_WORDS.keys().isdisjoint(stems) and not _SUFFIXED.search(" ".join(stems)):
+    numbers, units, measures = _measure_words()
+    if numbers.keys().isdisjoint(stems) and not _SUFFIXED.search(" ".join(stems)):
         return stems
     out: list[str] = []
     for i, stem in enumerate(stems):
         if stem[:1].isdigit():
             m = _WITH_UNIT.match(stem)
             if m is not None:
-                out += (m.group(1), _UNIT_STEMS[m.group(2)])
+                out += (m.group(1), units[m.group(2)])
                 continue
-        elif stem in _NUMBER_WORDS and i + 1 < len(stems) and stems[i + 1] in _MEASURES:
-            stem = _NUMBER_WORDS[stem]
+        elif stem in numbers and i + 1 < len(stems) and stems[i + 1] in measures:
+            stem = numbers[stem]
         out.append(stem)
     return out
 
