@@ -88,8 +88,56 @@ def env_example(path: str, text: str) -> Iterator[Record]:
         yield Record(path, text.count("\n", 0, m.start()) + 1, "env", m.group(1), "")
 
 
+_TREE_BYTES = 32_000  # a larger YAML or TOML file is data (fixtures, a catalogue), not settings someone chose
+_TREE_RECORDS = 200
+_YAML_KEY = lazy_pattern(r"^[ \t-]*([\w.-]+)[ \t]*:")
+
+
+def tree_settings(path: str, text: str) -> Iterator[Record]:
+    """Each leaf of any other YAML or TOML file (a deploy manifest, docker-compose, an app's config) as a setting.
+
+    The subject is the file's stem and the leaf's key path (`local.log_level`,
+    `deployment.spec.replicas`): "locally the service logs at debug level" restates
+    `log_level = "debug"` in config/local.toml as a tool's setting is restated.
+    """
+    if len(text) > _TREE_BYTES:
+        return
+    base = path.rsplit("/", 1)[-1]
+    stem = base.rsplit(".", 1)[0].lstrip(".")
+    if base.endswith(".toml"):
+        from cardindex.meaning.repo_files import settings
+
+        # Keys above the first [section] are the file's own: under its stem.
+        for n, record in enumerate(settings(path, f"[{stem}]\n{text}")):
+            if n >= _TREE_RECORDS:
+                return
+            yield record._replace(line=max(1, record.line - 1))
+        return
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        documents = [d for d in yaml.load_all(text, Loader=loader) if isinstance(d, dict)]
+    except yaml.YAMLError:
+        return
+    lines: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        m = _YAML_KEY.match(line)
+        if m is not None:
+            lines.setdefault(m.group(1), number)
+    n = 0
+    for document in documents:
+        for key, value in _flat("", document):
+            if not value:
+                continue
+            yield Record(path, lines.get(key.rsplit(".", 1)[-1], 1), "setting", f"{stem}.{key}", value)
+            n += 1
+            if n >= _TREE_RECORDS:
+                return
+
+
 def reader(rel: str) -> Callable[[str, str], Iterator[Record]] | None:
-    """The reader for one of these files, by its path (None: not one of them)."""
+    """The reader for one of these files, by its path (None: not one of them); any other YAML or TOML file last."""
     base = rel.rsplit("/", 1)[-1]
     if base.startswith("tsconfig") and base.endswith(".json"):
         return json_settings
@@ -99,4 +147,6 @@ def reader(rel: str) -> Callable[[str, str], Iterator[Record]] | None:
         return dockerfile
     if base in (".env.example", ".env.sample", ".env.template", "example.env"):
         return env_example
+    if base.endswith((".yml", ".yaml", ".toml")) and not rel.startswith(".github/"):
+        return tree_settings
     return None

@@ -9,13 +9,14 @@ CODEOWNERS) and the constants in code; docs are cut into passages of content ste
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
 import subprocess
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
@@ -75,6 +76,53 @@ KIND_WORDS = {
     "docker": "docker dockerfile image container build builds built base based from expose exposes port ports run runs",
     "env": "environment env variable variables var vars read reads set config configured",
 }
+
+
+# A measure is one value however it is written: "two seconds", "2 seconds" and `2s` are one number and one unit
+# to the passages and to the cards compared with them. A number word counts as its digits before a unit only: "two
+# jobs, unit and lint" counts what it names, and "one" is a stop word (as often a pronoun).
+_ONES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+         "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_UNIT_SUFFIXES = ("ms", "s", "sec", "m", "min", "h", "d")
+
+
+@functools.cache
+def _measure_words() -> tuple[dict[str, str], dict[str, str], frozenset[str]]:
+    """The number words' stems with their digits, the unit suffixes' stems, and the stems of the units (made when first asked)."""
+    numbers = {stem: str(n) for n, word in [*enumerate(_ONES), *zip(range(20, 100, 10), _TENS, strict=True)]
+               for stem in content_stems(word)}
+    units = dict(zip(_UNIT_SUFFIXES, content_stems("millisecond second second minute minute hour day"), strict=True))
+    measures = frozenset(content_stems("milliseconds seconds minutes hours days weeks months years percent bytes "
+                                       "kilobytes megabytes gigabytes"))
+    return numbers, units, measures
+
+
+_WITH_UNIT = lazy_pattern(r"^(\d+(?:\.\d+)?)(ms|s|sec|m|min|h|d)$")
+# Whether a number with a unit suffix is among some stems (joined by spaces): most passages have none.
+_SUFFIXED = lazy_pattern(r"\d(?:ms|sec|min|s|m|h|d)(?![^ ])")
+
+
+def quantities(stems: Sequence[str]) -> Sequence[str]:
+    """`stems` with each measure as a number and a unit: a number word before a unit as its digits, `5m` as 5 minutes.
+
+    A card says "a five minute timeout" of `--timeout 5m`, "every 2 seconds" of "every two
+    seconds": both sides of a comparison are read through this, so the number is one stem.
+    """
+    numbers, units, measures = _measure_words()
+    if numbers.keys().isdisjoint(stems) and not _SUFFIXED.search(" ".join(stems)):
+        return stems
+    out: list[str] = []
+    for i, stem in enumerate(stems):
+        if stem[:1].isdigit():
+            m = _WITH_UNIT.match(stem)
+            if m is not None:
+                out += (m.group(1), units[m.group(2)])
+                continue
+        elif stem in numbers and i + 1 < len(stems) and stems[i + 1] in measures:
+            stem = numbers[stem]
+        out.append(stem)
+    return out
 
 
 class Symbol(NamedTuple):
@@ -253,7 +301,7 @@ def passages(text: str) -> Iterator[tuple[int, str]]:
 
 def _doc_units(rel: str, text: str) -> Iterator[Unit]:
     for first, passage, whole in doc_blocks.read(passages(text)):
-        found = content_stems(passage)
+        found = quantities(content_stems(passage))
         if len(set(found)) < 3:
             continue
         if len(found) <= MAX_UNIT_STEMS or (whole and len(found) <= 2 * MAX_UNIT_STEMS):
@@ -264,7 +312,7 @@ def _doc_units(rel: str, text: str) -> Iterator[Unit]:
         for m in _SENTENCE.finditer(passage):
             if not run:
                 line = first + passage.count("\n", 0, m.start())
-            run.extend(content_stems(m.group()))
+            run.extend(quantities(content_stems(m.group())))
             if len(run) >= MAX_UNIT_STEMS // 2:
                 yield Unit(rel, line, " ".join(dict.fromkeys(run)), "")
                 run = []
@@ -286,7 +334,7 @@ def record_unit(record: Record) -> Unit:
     blocks of `repo_groups`, not here: a sentence that restates one record is told the
     record it names.
     """
-    core = content_stems(f"{record.subject} {record.value}")
+    core = quantities(content_stems(f"{record.subject} {record.value}"))
     stems = dict.fromkeys((*core, *content_stems(KIND_WORDS.get(record.kind, ""))))
     return Unit(record.path, record.line, " ".join(stems), f"{record.kind} {record.subject}", " ".join(dict.fromkeys(core)))
 

@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 from cardindex.lazy import lazy_pattern
 from cardindex.meaning.content import content_stems
+from cardindex.meaning.repo_facts import quantities
 from cardindex.meaning.repo_files import Record
 
 _SCRIPT_CALL = lazy_pattern(r"\b(?:npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?(?:--?[\w-]+(?:[ =]\S+)?\s+)*([\w:.-]+)")
@@ -142,8 +143,8 @@ def blocks(records: Sequence[Record], known: dict[tuple[str, str], str], kind_wo
         if len(members) > _MAX_BLOCK:
             continue
         # Each name both whole and split at its capitals: a card writes `noUncheckedIndexedAccess` or "no unchecked access".
-        own = tuple(frozenset(content_stems(f"{r.subject} {r.value} {runs(r, known)}", split_camel=True))
-                    | frozenset(content_stems(f"{r.subject} {r.value}"))
+        own = tuple(frozenset(quantities(content_stems(f"{r.subject} {r.value} {runs(r, known)}", split_camel=True)))
+                    | frozenset(quantities(content_stems(f"{r.subject} {r.value}")))
                     | (_OFF if r.value.lower() == "false" else frozenset()) for r in members)
         subjects = tuple(frozenset(content_stems(r.subject.removeprefix("tool."), split_camel=True)) for r in members)
         common = frozenset.intersection(*own) if len(own) > 1 else frozenset()

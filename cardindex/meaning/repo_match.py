@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from cardindex.meaning.content import content_stems
-from cardindex.meaning.repo_facts import KIND_WORDS, RepoFacts, Unit, derived
+from cardindex.meaning.repo_facts import KIND_WORDS, RepoFacts, Unit, derived, quantities
 from cardindex.meaning.repo_groups import Block, BlockIndex, blocks, commands
 
 COVERED = 0.8  # share of a sentence's weight a passage must hold
@@ -37,7 +37,7 @@ LIGHT = frozenset(content_stems("has have had having go goes went gone going thr
 
 def claim_stems(text: str) -> set[str]:
     """The content stems a sentence's claim is compared by: its content words, without the light ones."""
-    return set(content_stems(text)) - LIGHT
+    return set(quantities(content_stems(text))) - LIGHT
 
 
 class Cover(NamedTuple):
@@ -277,7 +277,7 @@ def _commit_index(facts: RepoFacts) -> UnitIndex:
     """The commit subjects of three or more content stems, each a record of its stems and what one calls a commit."""
     units = []
     for commit_hash, subject, _, _ in facts.subjects:
-        core = tuple(dict.fromkeys(content_stems(subject)))
+        core = tuple(dict.fromkeys(quantities(content_stems(subject))))
         if len(core) >= 3:
             units.append(Unit(commit_hash, 0, f"{' '.join(core)} {_COMMIT_WORDS}", subject, " ".join(core)))
     return UnitIndex(units)

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from cardindex.meaning.content import content_stems
-from cardindex.meaning.repo_facts import RepoFacts, Unit, derived
+from cardindex.meaning.repo_facts import RepoFacts, Unit, derived, quantities
 from cardindex.meaning.repo_match import UnitIndex
 
 K1 = 1.2
@@ -50,7 +50,7 @@ def passage_index(facts: RepoFacts) -> UnitIndex:
     def make() -> tuple[list[Unit], UnitIndex]:
         commits = []
         for commit_hash, subject, _, _ in facts.subjects:
-            core = tuple(dict.fromkeys(content_stems(subject)))
+            core = tuple(dict.fromkeys(quantities(content_stems(subject))))
             if len(core) >= 3:
                 commits.append(Unit(f"commit {commit_hash[:10]}", 0, " ".join(core), f"{subject[:60]!r}", ""))
         return commits, UnitIndex([*facts.units, *facts.comments, *commits])
