@@ -187,7 +187,7 @@ def _spans(tokens: tuple[str, ...]) -> tuple[tuple[int, int, int], ...]:
     """Each phrase of the table `tokens` say: (start, end, group)."""
     table = _word_table()
     longest_phrase = max(len(k) for k in table)
-    out = []
+    out: list[tuple[int, int, int]] = []
     for start in range(len(tokens)):
         for end in range(start + 1, min(len(tokens), start + longest_phrase) + 1):
             phrase = tokens[start:end]
