@@ -17,11 +17,9 @@ to its first reason line), in three steps, each of which can say no:
    is said by the longer one.
 
 A word is said by the other card when it is there, or written another way (`values.
-equivalent`: an abbreviation, a compound, a clipped or misspelt word), said in a team's
-words (`team_words`, the table search reads: "ship" for "deploy", "PR" for "pull
-request"), a name and its version written as one word ("pg16" / "Postgres 16"), or when
-WordNet gives the two one sense (`synonyms`). Synonyms and team words only ever count
-towards coverage: they never make two values one. English only (the word lists and WordNet are English).
+equivalent`: an abbreviation, a compound, a clipped or misspelt word), or when WordNet
+gives the two one sense (`synonyms`). Synonyms only ever count towards coverage: they
+never make two values one. English only (the word lists and WordNet are English).
 Long cards are `documents`' concern, never compared here.
 """
 
@@ -31,13 +29,12 @@ import functools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import combinations, pairwise
+from itertools import combinations
 from typing import NamedTuple
 
 from cardindex.lazy import lazy_pattern
 from cardindex.meaning.polarity import denied_against, polarity
 from cardindex.meaning.synonyms import synonymous
-from cardindex.meaning.team_words import joined_words, phrase_shares, said_groups
 from cardindex.meaning.value_forms import GENERIC, MEASURED, by_kind, forms, normalized
 from cardindex.meaning.values import abbreviation, equivalent, kind, one_word, same_kind
 from cardindex.meaning.words import ANTONYMS, LIGHT, NEGATIVE, NEGATORS, QUESTION, Words, words
@@ -165,53 +162,12 @@ def _said(mine: Iterable[str], theirs: frozenset[str], seq_mine: tuple[str, ...]
     # in one card, "database" in the other) is said too: the pairing above matches unshared words only.
     left = {x for x in left if not any(abbreviation(x, y) for y in present)} if present else left
     out = mine - left
-    if left:
-        team = joined_words(seq_mine, seq_theirs)  # "pull request" said by "PR", "ship" by "deploy" (`team_words`)
-        for x in sorted(left & team.keys()):
-            out.add(x)
-            joined.append((x, team[x]))
-        left = left - team.keys()
-    for x in sorted(left):
-        versioned = _versioned(x, seq_mine, seq_theirs)
-        if versioned is not None:
-            out.add(x)
-            joined.append((x, versioned))
-    left = left - out
     for x in sorted(left):
         y = next((y for y in sorted(theirs) if synonymous(x, y)), None)
         if y is not None:
             out.add(x)
             joined.append((x, y))
     return out | present
-
-
-_VERSIONED = lazy_pattern(r"^([a-z]{2,12})v?(\d{1,3}(?:\.\d{1,3}){0,2})$")  # "pg16", "node18", "python3.12", "v" optional
-
-
-def _named(name: str, word: str) -> bool:
-    return name == word or abbreviation(name, word)
-
-
-def _versioned(x: str, seq_mine: tuple[str, ...], seq_theirs: tuple[str, ...]) -> str | None:
-    """A name and its version written as one word on one side, apart on the other ("pg16" / "Postgres 16"): what says `x`.
-
-    One value, a name with its number: "pg16" is said by "Postgres 16" (a name "pg" is or
-    abbreviates, then the number), and "postgres" and "16" of "Postgres 16" each by "pg16".
-    Another number is another version, and so is a number said apart from the name
-    ("pg14" / "Postgres 15; not 14" say nothing of each other).
-    """
-    m = _VERSIONED.match(x)
-    if m is not None:
-        name, version = m.groups()
-        return next((f"{w} {v}" for w, v in pairwise(seq_theirs) if v == version and _named(name, w)), None)
-    for y in sorted(set(seq_theirs)):
-        m = _VERSIONED.match(y)
-        if m is None or not (x == m.group(2) or _named(m.group(1), x)):
-            continue
-        name, version = m.groups()
-        if any(v == version and _named(name, w) and x in (w, v) for w, v in pairwise(seq_mine)):
-            return y
-    return None
 
 
 def _share(tokens: frozenset[str], said: set[str], weight: Mapping[str, float], default: float) -> float:
@@ -517,9 +473,6 @@ def measures(a: Content, b: Content, weight: Mapping[str, float],
     turned = alternatives(a.text, b.all) | alternatives(b.text, a.all)
     if turned:  # "RabbitMQ is the broker; never Kafka": the refused alternative weighs nothing
         weight = {**weight, **{t: 0.0 for t in turned}}
-    shares = {**phrase_shares(a.all.tokens, b.all.tokens), **phrase_shares(b.all.tokens, a.all.tokens)}
-    if shares:  # "due date" said by "deadline": one concept, one word's worth
-        weight = {**weight, **{t: weight.get(t, default) * f for t, f in shares.items()}}
     set_a, set_b = frozenset(a.all.tokens), frozenset(b.all.tokens)
     if not set_a or not set_b:
         return Restatement(0.0, 0.0, 0.0, 0.0, ()), "nothing to compare"
@@ -710,8 +663,8 @@ def _value_keys(text: str) -> tuple[str, ...]:
 
 
 def candidates(contents: Sequence[Content | None], english: Sequence[bool]) -> set[tuple[int, int]]:
-    """Pairs of short English cards whose contents share two of their rarest words (a synonym's sense, a group
-    of team words or a typed value in its normal form counts as one word).
+    """Pairs of short English cards whose contents share two of their rarest words (a synonym's sense or a typed
+    value in its normal form counts as one word).
 
     The statement blocks of `similarity` look at one sentence: a reworded card rarely keeps
     its rare words in that one. Words of two or three letters also meet the words they
@@ -735,7 +688,6 @@ def candidates(contents: Sequence[Content | None], english: Sequence[bool]) -> s
                     more.add(initials)
         for t in found:
             more.update(_synonym_keys(t))
-        more.update(f"^{g}" for g in said_groups(tokens))  # "ship" / "deploy": one team word, one key
         more.update(_value_keys(c.text))  # "30 minutes" / "half an hour": one duration, one key
         plain.append(found)
         other.append(more)
