@@ -81,17 +81,15 @@ KIND_WORDS = {
 # A measure is one value however it is written: "two seconds", "2 seconds" and `2s` are one number and one unit
 # to the passages and to the cards compared with them. A number word counts as its digits before a unit only: "two
 # jobs, unit and lint" counts what it names, and "one" is a stop word (as often a pronoun).
-_ONES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-         "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
-_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 _UNIT_SUFFIXES = ("ms", "s", "sec", "m", "min", "h", "d")
 
 
 @functools.cache
 def _measure_words() -> tuple[dict[str, str], dict[str, str], frozenset[str]]:
     """The number words' stems with their digits, the unit suffixes' stems, and the stems of the units (made when first asked)."""
-    numbers = {stem: str(n) for n, word in [*enumerate(_ONES), *zip(range(20, 100, 10), _TENS, strict=True)]
-               for stem in content_stems(word)}
+    from cardindex.meaning.value_forms import NUMBER_WORDS
+
+    numbers = {stem: str(n) for word, n in NUMBER_WORDS.items() for stem in content_stems(word)}
     units = dict(zip(_UNIT_SUFFIXES, content_stems("millisecond second second minute minute hour day"), strict=True))
     measures = frozenset(content_stems("milliseconds seconds minutes hours days weeks months years percent bytes "
                                        "kilobytes megabytes gigabytes"))

@@ -41,6 +41,9 @@ _TENS = {w: 10 * n for n, w in enumerate(["twenty", "thirty", "forty", "fifty", 
 _UNITS: dict[str, float] = {"zero": 0, "a": 1, "an": 1, **_ONES, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
                             "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
                             "nineteen": 19, **_TENS, "hundred": 100, "half": 0.5}
+# The whole numbers below a hundred by their words ("zero" … "nineteen", "twenty" … "ninety"): the one table of
+# them for readers that need a word's digits (`repo_facts.quantities`).
+NUMBER_WORDS: dict[str, int] = {w: int(v) for w, v in _UNITS.items() if w not in ("a", "an", "half", "hundred")}
 _TENS_ONES = r"(?:{})[\s-](?:{})".format("|".join(_TENS), "|".join(_ONES))  # "twenty-five", "forty five"
 _NUMBER = (r"(?:\d+(?:[.,]\d+)?|" + _TENS_ONES + "|"
            + "|".join(sorted((re.escape(w) for w in _UNITS), key=len, reverse=True)) + r")")
