@@ -100,25 +100,14 @@ def load(root: str, files: Sequence[tuple[str, StatLike]], cache: ParseCache, *,
     gc.disable()
     try:
         found: list[Card | None] = [None] * len(files)
-        # One shard at a time: its entries are read when its first card is decoded and dropped as each is
-        # (`drop`), so a load never holds every card's entry beside every card (60 MB at 100k cards).
-        for i in sorted(range(len(files)), key=lambda i: cache.shard_number(files[i][0])) if save else range(len(files)):
-            rel, st = files[i]
-            found[i] = cache.by_stat(rel, st, drop=save)
-        missing = [i for i, card in enumerate(found) if card is None]
-        done = _in_two(root, [files[i] for i in missing], cache) if save and len(missing) >= FORK_AT else None
-        if done is not None:
-            for i, card in zip(missing, done, strict=True):
-                found[i] = card
-        else:
-            from cardindex.store.progress import report
-
-            for n, i in enumerate(missing):
-                report("reading cards", n, len(missing))
-                rel, st = files[i]
-                found[i] = finish(root, rel, st, cache, read_raw(root, rel, st, cache))
         if save:
-            cache.save()
+            for i, card in _walk(root, files, cache):
+                found[i] = card
+            return found
+        for i, (rel, st) in enumerate(files):
+            found[i] = cache.by_stat(rel, st, drop=False)
+        for i, card in _read_missing(root, files, [i for i, card in enumerate(found) if card is None], cache, fork=False):
+            found[i] = card
         return found
     finally:
         if collecting:
@@ -131,47 +120,64 @@ def each(root: str, files: Sequence[tuple[str, StatLike]], cache: ParseCache,
          wanted: Collection[str] | None = None) -> Iterator[Card]:
     """The cards of `files` whose path is in `wanted` (None: all), one at a time as each is made, none kept here.
 
-    What `load` with `save` does, for a caller that reads each card once and lets it go (the
-    search index built from every card: at 100k cards, holding them all and their analyses was
-    most of a first search's 900 MB). The cards come in the parse cache's shard order, not the
-    listing's. A file not wanted whose stat the cache trusts is not decoded, only kept as seen;
-    every other file is read as `load` reads it, and the cache is saved once all are done
-    (`files` are all of the area's cards, as for `load`). Stop early and nothing is saved.
+    What `load` with `save` does (the one walk, `_walk`), for a caller that reads each card
+    once and lets it go (the search index built from every card: at 100k cards, holding them
+    all and their analyses was most of a first search's 900 MB). The cards come in the parse
+    cache's shard order, not the listing's. A file not wanted whose stat the cache trusts is
+    not decoded, only kept as seen; every other file is read as `load` reads it, and the cache
+    is saved once all are done (`files` are all of the area's cards, as for `load`). Stop
+    early and nothing is saved.
     """
     collecting = gc.isenabled()
     gc.disable()  # as in `load`: a card and its analysis hold no cycles, and nothing here grows
     try:
-        missing: list[int] = []
-        for i in sorted(range(len(files)), key=lambda i: cache.shard_number(files[i][0])):
-            rel, st = files[i]
-            if wanted is not None and rel not in wanted:
-                if not cache.seen_unread(rel, st):
-                    missing.append(i)
-                continue
-            card = cache.by_stat(rel, st, drop=True)
-            if card is None:
-                missing.append(i)
-            else:
+        for i, card in _walk(root, files, cache, wanted):
+            if card is not None and (wanted is None or files[i][0] in wanted):
                 yield card
-        todo = [files[i] for i in missing]
-        done = _in_two(root, todo, cache) if len(todo) >= FORK_AT else None
-        if done is None:
-            from cardindex.store.progress import report
-
-            for n, (rel, st) in enumerate(todo):
-                report("reading cards", n, len(todo))
-                card = finish(root, rel, st, cache, read_raw(root, rel, st, cache))
-                if card is not None and (wanted is None or rel in wanted):
-                    yield card
-        else:
-            for (rel, _), card in zip(todo, done, strict=True):
-                if card is not None and (wanted is None or rel in wanted):
-                    yield card
-            del done
-        cache.save()
     finally:
         if collecting:
             gc.enable()
+
+
+def _walk(root: str, files: Sequence[tuple[str, StatLike]], cache: ParseCache,
+          wanted: Collection[str] | None = None) -> Iterator[tuple[int, Card | None]]:
+    """(index in `files`, its card or None) for every file read, then the cache saved: a saving load's one walk.
+
+    One shard at a time: its entries are read when its first card is decoded and dropped as each
+    is (`drop`), so a walk never holds every card's entry beside every card (60 MB at 100k
+    cards). A file not `wanted` whose stat the cache trusts is only marked seen, never decoded.
+    """
+    missing: list[int] = []
+    for i in sorted(range(len(files)), key=lambda i: cache.shard_number(files[i][0])):
+        rel, st = files[i]
+        if wanted is not None and rel not in wanted:
+            if not cache.seen_unread(rel, st):
+                missing.append(i)
+            continue
+        card = cache.by_stat(rel, st, drop=True)
+        if card is None:
+            missing.append(i)
+        else:
+            yield i, card
+    missing.sort()
+    yield from _read_missing(root, files, missing, cache, fork=True)
+    cache.save()
+
+
+def _read_missing(root: str, files: Sequence[tuple[str, StatLike]], missing: list[int], cache: ParseCache, *,
+                  fork: bool) -> Iterator[tuple[int, Card | None]]:
+    """(index, card or None) for each file at `missing`, read and parsed one at a time, or in two processes
+    when `fork` and they are many (then all at once, as the child hands them back)."""
+    done = _in_two(root, [files[i] for i in missing], cache) if fork and len(missing) >= FORK_AT else None
+    if done is not None:
+        yield from zip(missing, done, strict=True)
+        return
+    from cardindex.store.progress import report
+
+    for n, i in enumerate(missing):
+        report("reading cards", n, len(missing))
+        rel, st = files[i]
+        yield i, finish(root, rel, st, cache, read_raw(root, rel, st, cache))
 
 
 _FROZEN: list[bool] = []
