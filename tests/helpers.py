@@ -49,3 +49,21 @@ def git(repo: Path, *args: str) -> None:
            "GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.com",
            "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@example.com"}
     subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, env=env)
+
+
+def repo_with_vault(root: Path, files: dict[str, str], cards: dict[str, tuple[str, str]], message: str) -> Path:
+    """A git repo of `files` (path → text) in one commit named `message`, and its vault `memory/` holding one
+    project card per entry of `cards` (name → (description, body)); returns the vault."""
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "-c", "commit.gpgsign=false", "commit", "-q", "-m", message)
+    vault = root / "memory"
+    vault.mkdir()
+    (vault / ".cardindex.yaml").write_text("", encoding="utf-8")
+    for name, (description, body) in cards.items():
+        (vault / f"{name}.md").write_text(f"---\ndescription: {description}\ntype: project\n---\n{body}\n",
+                                          encoding="utf-8")
+    return vault

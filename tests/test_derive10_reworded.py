@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
-from helpers import git
+from helpers import repo_with_vault
 
 from cardindex.lint.derivable_cover import CARD_COVERED, REWORDED
 from cardindex.lint.derivable_values import record_values, worded_table, worded_values
@@ -73,20 +73,7 @@ CARDS = {
 
 @pytest.fixture
 def sprout(tmp_path: Path) -> Path:
-    root = tmp_path / "sprout"
-    for rel, text in SPROUT.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "Water the benches")
-    vault = root / "memory"
-    vault.mkdir()
-    (vault / ".cardindex.yaml").write_text("", encoding="utf-8")
-    for name, (description, body) in CARDS.items():
-        (vault / f"{name}.md").write_text(f"---\ndescription: {description}\ntype: project\n---\n{body}\n",
-                                          encoding="utf-8")
-    return vault
+    return repo_with_vault(tmp_path / "sprout", SPROUT, CARDS, "Water the benches")
 
 
 def _card(body: str) -> Card:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
-from helpers import git
+from helpers import repo_with_vault
 
 from cardindex.meaning.content import content_stems
 from cardindex.meaning.repo_configs import reader, tree_settings
@@ -51,20 +51,7 @@ CARDS = {
 
 @pytest.fixture
 def dockside(tmp_path: Path) -> Path:
-    root = tmp_path / "dockside"
-    for rel, text in DOCKSIDE.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "First kiosk build")
-    vault = root / "memory"
-    vault.mkdir()
-    (vault / ".cardindex.yaml").write_text("", encoding="utf-8")
-    for name, (description, body) in CARDS.items():
-        (vault / f"{name}.md").write_text(f"---\ndescription: {description}\ntype: project\n---\n{body}\n",
-                                          encoding="utf-8")
-    return vault
+    return repo_with_vault(tmp_path / "dockside", DOCKSIDE, CARDS, "First kiosk build")
 
 
 def test_a_measure_is_one_number_and_one_unit_however_written() -> None:

@@ -9,13 +9,12 @@ gives a port the Dockerfile does not expose, says something of its own.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from click.testing import Result
+from helpers import repo_with_vault
 
 from cardindex.meaning.content import content_stems
 
@@ -40,29 +39,9 @@ CARDS = {
 }
 
 
-def _git(repo: Path, *args: str) -> None:
-    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
-           "GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.com",
-           "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@example.com"}
-    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, env=env)
-
-
 @pytest.fixture
 def kiln(tmp_path: Path) -> Path:
-    root = tmp_path / "kilnd"
-    for rel, text in KILN.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
-    _git(root, "init", "-q")
-    _git(root, "add", "-A")
-    _git(root, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "Drive the kilns")
-    vault = root / "memory"
-    vault.mkdir()
-    (vault / ".cardindex.yaml").write_text("", encoding="utf-8")
-    for name, (description, body) in CARDS.items():
-        (vault / f"{name}.md").write_text(f"---\ndescription: {description}\ntype: project\n---\n{body}\n",
-                                          encoding="utf-8")
-    return vault
+    return repo_with_vault(tmp_path / "kilnd", KILN, CARDS, "Drive the kilns")
 
 
 def test_a_name_with_a_number_run_on_meets_the_two_words() -> None:
@@ -136,21 +115,9 @@ LESSONS = """## Signalling lessons
 
 @pytest.fixture
 def tram(tmp_path: Path) -> Path:
-    root = tmp_path / "tramsig"
-    for rel, text in TRAM.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
-    _git(root, "init", "-q")
-    _git(root, "add", "-A")
-    _git(root, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "Plan signal aspects")
-    vault = root / "memory"
-    vault.mkdir()
-    (vault / ".cardindex.yaml").write_text("", encoding="utf-8")
-    for name, description, body in (("walk", "How the signalling code fits together", WALK),
-                                     ("lessons", "What we learned about the signalling code", LESSONS)):
-        (vault / f"{name}.md").write_text(f"---\ndescription: {description}\ntype: project\n---\n{body}",
-                                          encoding="utf-8")
-    return vault
+    cards = {"walk": ("How the signalling code fits together", WALK.rstrip("\n")),
+             "lessons": ("What we learned about the signalling code", LESSONS.rstrip("\n"))}
+    return repo_with_vault(tmp_path / "tramsig", TRAM, cards, "Plan signal aspects")
 
 
 def test_a_card_walking_through_the_code_is_reported_and_one_of_lessons_is_not(
