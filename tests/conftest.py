@@ -158,3 +158,26 @@ def temp_files(root: Path) -> list[str]:
 @pytest.fixture
 def leftover_temp_files() -> Callable[[Path], list[str]]:
     return temp_files
+
+
+@pytest.fixture
+def trusted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Trust the stat of files written a moment ago, so a second run takes them by stat (no racy window)."""
+    from cardindex.store import parse_cache
+
+    monkeypatch.setattr(parse_cache, "RACY_NS", 0)
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts the card loader parses in this test, in order (a card from the parse cache adds none)."""
+    from cardindex.store.card import Parsed, parse
+
+    calls: list[str] = []
+
+    def counting(text: str) -> Parsed:
+        calls.append(text)
+        return parse(text)
+
+    monkeypatch.setattr("cardindex.store.loading.parse", counting)
+    return calls

@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 import cardindex.store.parse_cache as parse_cache
-from cardindex.store.card import Parsed, parse
 from cardindex.store.parse_cache import ParseCache
 from cardindex.store.vault import STATE_DIR, Listed, Vault
 
@@ -32,24 +31,6 @@ def make_vault(root: Path, n: int) -> Path:
         (root / f"hives/hive-{i:03d}.md").write_text(
             CARD.format(i=i, day=DAYS[i % 3], v=1 + i % 2, spot="hedge" if i % 2 else "orchard wall"))
     return root
-
-
-@pytest.fixture
-def trusted(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Trust the stat of files written a moment ago, so a second run takes them by stat (no racy window)."""
-    monkeypatch.setattr(parse_cache, "RACY_NS", 0)
-
-
-@pytest.fixture
-def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    calls: list[str] = []
-
-    def counting(text: str) -> Parsed:
-        calls.append(text)
-        return parse(text)
-
-    monkeypatch.setattr("cardindex.store.loading.parse", counting)
-    return calls
 
 
 def held(cache: ParseCache) -> int:

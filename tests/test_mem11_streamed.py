@@ -22,7 +22,6 @@ from click.testing import Result
 from cardindex.agents import search
 from cardindex.lint import gate_postings
 from cardindex.store import parse_cache
-from cardindex.store.card import Parsed, parse
 from cardindex.store.vault import STATE_DIR, Vault
 
 CARD = ("---\ndescription: Hive {i} is inspected every {day}\ntype: reference\n"
@@ -46,22 +45,6 @@ def make_vault(root: Path, n: int, archived: int = 0) -> Path:
     return root
 
 
-@pytest.fixture
-def trusted(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Trust the stat of files written a moment ago, so a second run takes them by stat."""
-    monkeypatch.setattr(parse_cache, "RACY_NS", 0)
-
-
-@pytest.fixture
-def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    calls: list[str] = []
-
-    def counting(text: str) -> Parsed:
-        calls.append(text)
-        return parse(text)
-
-    monkeypatch.setattr("cardindex.store.loading.parse", counting)
-    return calls
 
 
 def shown(cards: object) -> list[tuple[str, str, int]]:
