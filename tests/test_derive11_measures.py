@@ -86,3 +86,16 @@ def test_lint_reports_the_restated_measures_and_settings_and_no_card_with_its_ow
     assert result.exit_code == 1, result.stderr
     found = {f["path"]: f["code"] for f in json.loads(result.stdout)}
     assert found == {"poll-digits.md": "D105", "soak-length.md": "D105", "kiosk-locale.md": "D105"}, found
+
+
+def test_a_yaml_file_whose_aliases_loop_or_multiply_is_read_in_bounds(tmp_path: Path,
+                                                                      run_cli: Callable[..., Result]) -> None:
+    """A mapping that holds itself through an alias, and aliases doubling a mapping forty times: no crash, no hang."""
+    loop = "a: &a\n  b: *a\n"
+    bomb = "l0: &l0 {x: '', y: ''}\n" + "".join(f"l{i}: &l{i} {{a: *l{i - 1}, b: *l{i - 1}}}\n" for i in range(1, 40))
+    assert list(tree_settings("config/loop.yaml", loop)) == []
+    assert list(tree_settings("config/bomb.yaml", bomb)) == []
+    vault = repo_with_vault(tmp_path / "hostile", {"config/loop.yaml": loop, "config/bomb.yaml": bomb},
+                            {"level": ("App log level", "The app logs at debug level.")}, "Odd configs")
+    result = run_cli("--vault", str(vault), "lint", "--select", "derivable")
+    assert result.exit_code == 0, result.output

@@ -36,10 +36,21 @@ def _line(text: str, key: str) -> int:
     return text.count("\n", 0, at) + 1 if at >= 0 else 1
 
 
-def _flat(prefix: str, value: Any) -> Iterator[tuple[str, str]]:
+_FLAT_DEPTH = 12  # levels of keys; a YAML alias may make a mapping hold itself ("a: &a {b: *a}")
+_FLAT_NODES = 5_000  # values walked in one document; aliases may repeat a mapping exponentially often
+
+
+def _flat(prefix: str, value: Any, budget: list[int] | None = None, depth: int = 0) -> Iterator[tuple[str, str]]:
+    """(key path, value) of each leaf, within `_FLAT_DEPTH` levels and `_FLAT_NODES` values walked."""
+    budget = [_FLAT_NODES] if budget is None else budget
+    budget[0] -= 1
+    if budget[0] < 0:
+        return
     if isinstance(value, dict):
+        if depth >= _FLAT_DEPTH:
+            return
         for key, inner in value.items():
-            yield from _flat(f"{prefix}.{key}" if prefix else str(key), inner)
+            yield from _flat(f"{prefix}.{key}" if prefix else str(key), inner, budget, depth + 1)
     elif isinstance(value, list):
         if all(isinstance(v, (str, int, float, bool)) for v in value):
             yield prefix, " ".join(str(v).lower() if isinstance(v, bool) else str(v) for v in value)
