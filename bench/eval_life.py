@@ -176,13 +176,15 @@ def _ask(cards: Sequence[str], vault: Path, step: Json, env: dict[str, str], num
     else:
         right = bool(hits) and _holds(top, step.get("expect", [])) and not _holds(top, step.get("reject", []))
     context = json.loads(_run(cards, vault, ["context", "--query", query, "--format", "json"], env).stdout)
-    shown = [f"{c.get('description') or ''}\n{c.get('fact') or ''}" for item in context.get("items", [])
-             for c in item.get("cards", [])]
+    cards_shown = [c for item in context.get("items", []) for c in item.get("cards", [])]
+    shown = [f"{c.get('description') or ''}\n{c.get('fact') or ''}" for c in cards_shown]
     expect, reject = step.get("expect", []), step.get("reject", [])
     first = next((text for text in shown if _holds(text, expect) or _holds(text, reject)), None)
     leads = first is not None and _holds(first, expect) and not _holds(first, reject)
     return {"step": number, "right": right, "context_leads": leads, "none": bool(step.get("expect_none")),
-            "stale_in_context": any(_holds(text, reject) for text in shown), "query": query, "top": top.strip()[:160]}
+            "stale_in_context": any(_holds(text, reject) for text in shown), "query": query, "top": top.strip()[:160],
+            "stale_shown": [f"{c.get('path')} ({c.get('status')}): {(c.get('fact') or '').strip()[:100]}"
+                            for c, text in zip(cards_shown, shown, strict=True) if _holds(text, reject)]}
 
 
 def evaluate(folder: Path, cards: Sequence[str]) -> Json:
@@ -256,6 +258,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.show:
         for s in report["scenarios"]:
             for a in s["asks"]:
+                if a["stale_in_context"]:
+                    print(f"- {s['name']} / step {a['step']}: {a['query']!r}: context shows a rejected value in "
+                          + "; ".join(a["stale_shown"]))
                 if not a["right"] or (not a["none"] and not a["context_leads"]):
                     print(f"- {s['name']} / step {a['step']}: {a['query']!r}: "
                           f"{'right' if a['right'] else 'WRONG'}"
