@@ -255,6 +255,10 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
         return None  # in a multi-valued key the words one card adds are another of its values, unless one says no more
     if (overlap_decides and smaller >= needed) or (fact_a and fact_b and (fact_a <= fact_b or fact_b <= fact_a)) or (
             overlap_decides and not valued and _reworded(sa.description, sb.description, a.description, b.description)):
+        if relation == slots.DESCRIBED and not stated and (sa.fact.tokens or sb.fact.tokens):
+            # Only the descriptions agree ("layout" / "experiment layout"): a topic named twice is one
+            # slot, not one value. Whether the bodies say one thing is for their contents to show.
+            return _restated(a, b, weight) if english else None
         added = added_value(sa.fact, sb.fact) if relation in (slots.KEY, slots.DESCRIBED) else None
         if added is None:
             kind_reason = "same-key" if relation == slots.KEY else "wording"
