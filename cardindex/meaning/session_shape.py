@@ -193,20 +193,45 @@ class ShapeHit(NamedTuple):
     message: str
 
 
-def _identity(card: Card) -> list[tuple[str, str, bool]]:
-    """The card's file name, name and description: (the field to report on, text, is a title)."""
+def _identity(card: Card, opening: bool = False) -> list[tuple[str, str, bool]]:
+    """The card's file name, name and description (and with `opening`, the title its body opens with): (the
+    field to report on, text, is a title). A body's first heading ("# Handover (Fri 2026-11-27)") or the label its
+    first line opens with ("Standup 2026-12-01: …") names the card as its `name` does, when a date is what
+    is asked of it; undated ("## Sprint 3 changes"), a body's heading is one section's, not the card's."""
     stem = card.id.rsplit("/", 1)[-1].replace("_", " ").replace("-", " ")
     parts = [("name", stem, True)]
     if card.name:
         parts.append(("name", card.name, True))
     if card.description:
         parts.append(("description", card.description, False))
+    title = _opening_title(card) if opening else None
+    if title is not None:
+        parts.append((f"body:{title[0]}", title[1], True))
     return parts
+
+
+# The label a first line opens with: a heading, or a few words before a colon ("Standup 2026-12-01: …").
+_OPENING_LABEL = lazy_pattern(r"^\s{0,3}(?:#{1,6}\s+(?P<heading>.+?)\s*#*\s*$|(?:\*\*|__)?(?P<label>[^:*_]{2,40}?)(?:\*\*|__)?\s*:\s)")
+_LABEL_WORDS = 5
+
+
+def _opening_title(card: Card) -> tuple[int, str] | None:
+    for number, line in body_lines(card):
+        if not line.strip():
+            continue
+        m = _OPENING_LABEL.match(line)
+        if m is None:
+            return None
+        text = m.group("heading") or m.group("label")
+        return (number, text) if m.group("heading") or len(text.split()) <= _LABEL_WORDS else None
+    return None
 
 
 def _line(card: Card, field: str) -> int:
     if field == "description":
         return description_line(card)
+    if field.startswith("body:"):
+        return int(field[5:])
     return card.line_of("name") if card.name else 1
 
 
@@ -219,7 +244,7 @@ def dated_report(card: Card, body_signals: bool) -> ShapeHit | None:
     date in the description; beside a date in the title ("Review agenda — May 26") it is
     the plan or review of that day.
     """
-    parts = _identity(card)
+    parts = _identity(card, opening=True)
     dated = [p for p in parts if _DIGIT.search(p[1]) and DATE.search(p[1]) and english(p[1])]
     if not dated:
         return None
@@ -376,7 +401,8 @@ def _shapes(card: Card) -> list[ShapeHit]:
         if _ITEM.match(raw) and any(heading) and not (done or opened):
             done, opened = heading  # an item of a list headed by its state: "Pending improvements:" then "1. …"
         elif not _ITEM.match(raw):
-            heading = _head(line) if (done or opened) else (False, False)
+            # A label heads the list under it by its state, whether or not it passed the report filter ("**Done**").
+            heading = _head(line)
         if not (done or opened) and has_cjk(line):
             cjk_done, cjk_open, head = session_status.cjk_state(line)
             snapshot = session_status.cjk_snapshot(line)

@@ -241,8 +241,15 @@ def _described(sentence: str, m: re.Match[str]) -> bool:
     if word in ("halfway", "half-way"):  # "Design docs get a review halfway": a stage of a kind of process
         return _BARE_PLURAL.match(sentence) is not None and not _WE.search(sentence)
     if word in ("today", "tomorrow", "yesterday"):  # "Tomorrow's delivery date is computed …": a kind of date, named
-        return _DAY_NAMED.match(sentence, m.end()) is not None
+        # "Bookings for tomorrow close at 18:00 each day": counted from every day, not from the day of writing.
+        return _DAY_NAMED.match(sentence, m.end()) is not None or (
+            word != "yesterday" and _EVERY_DAY.search(sentence) is not None and _WRITER.search(sentence) is None)
     return False
+
+
+_EVERY_DAY = lazy_pattern(r"\b(?:each|every)\s+(?:day|night|morning|afternoon|evening|weekday|working day|business day)\b",
+                          re.IGNORECASE)
+_WRITER = lazy_pattern(r"\b(?:I|I'm|I've|we|we're|my|our|me|us)\b", re.IGNORECASE)
 
 
 _BARE_PLURAL = lazy_pattern(

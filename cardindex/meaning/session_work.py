@@ -32,7 +32,7 @@ from cardindex.meaning.session_moment import finite
 # A specific piece of work: a numbered PR or issue, a tracker id, a named branch, CI, a draft.
 _ITEM = (
     r"(?:\b(?:PR|MR|pull request|merge request|issue|ticket)\s*#?\d+\b|(?<![\w&])#\d+\b|(?-i:\b[A-Z][A-Z0-9]{1,9}-\d{1,5}\b)"
-    r"|\b(?:the|my|our) [\w./-]+ branch\b|\b(?:the|my|our) (?:release|feature|fix) branch\b|(?-i:\bCI\b)|\bthe build\b"
+    r"|\b(?:the|my|our) [\w./-]+ branch\b|(?<![\w/.-])(?:feat|feature|fix|bugfix|hotfix|chore|refactor|wip|spike)/[\w.-]+\b|\b(?:the|my|our) (?:release|feature|fix) branch\b|(?-i:\bCI\b)|\bthe build\b"
     r"|\b(?:the|my|our) (?:draft|fork|stash|patch)\b(?: of [\w -]{1,30}?)?|\b(?:experiment|run|job|batch|build|trial|attempt)\s+#?\d+\b)"
 )
 # A workflow state given to it in the same clause: review, rebase, colour of the run, distance from upstream.
@@ -103,6 +103,8 @@ _POSITION = lazy_pattern(
     r"^\W*(?:got )?as far as (?:the|step|page|row|chapter|section)\b"
     r"|^\W*(?:(?:I'm|I am|we're|we are)\s+)?(?:up to|got to|reached)\s+(?:step|stage|page|row|chapter|section|item|part|round|phase|task)\s+\d+\b"
     r"|^\W*(?:ended|finished|stopped|left (?:it|things|off))\s+(?:on|at|where|with)\b"
+    # a place counted against the whole: "stopped the backfill at row 180k of 420k"
+    r"|\bat (?:row|step|page|item|record|batch|chapter|line|file|part)\s+\d[\d,.]*k?\s+of\s+\d[\d,.]*k?\b"
     r"|\b(?:is|are|got)\s+(?:done|finished|through|ticked off)\s+up to (?:the|step|page|row|section|item|chapter)\b"
     r"|^\W*(?:resume|continue|restart|carry on|pick up)\s+(?:from|at|with)\s+(?:step|stage|page|row|chapter|section|item|part|line)\s+\d+"
     r"|\b(?:before|when|until)\s+(?:I|we)\s+had to (?:stop|leave|go|pause|drop it|call it)\b"
@@ -121,7 +123,7 @@ _NEXT_LABEL = lazy_pattern(
 )
 # A reply awaited from one person: "until she replies", "Waiting to hear from the librarian".
 _AWAITED = lazy_pattern(
-    r"\buntil (?:she|he|[A-Z][a-z]+) (?:replies|answers|confirms|gets back|decides|responds|signs off)\b"
+    r"\b(?:until|once) (?:she|he|[A-Z][a-z]+) (?:replies|answers|confirms|gets back|decides|responds|signs off)\b"
     r"|\b(?i:waiting to hear (?:from|back))\b"
     r"|\b(?i:no (?:reply|answer|response|word|news) (?:from [\w ]{1,30}?)?(?:yet|so far))\b"
     # an arrangement that lasts while the writer tries something: "on for our accounts only while we check the player"
