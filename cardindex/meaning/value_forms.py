@@ -59,7 +59,9 @@ _BYTES = {"b": 1, "byte": 1, "kb": 1024, "kib": 1024, "k": 1024, "mb": 1024 ** 2
           "gig": 1024 ** 3}
 _DURATION_UNIT = r"(?:milliseconds?|ms|seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|wks?|w|" \
                  r"months?|years?|yrs?)"
-_SIZE_UNIT = r"(?:(?:kilo|mega|giga|tera|kibi|mebi|gibi|tebi)bytes?|[kmgt]i?b|bytes?|megs?|gigs?|[kmg])"
+# A bare "k" counts thousands ("10k users", "drained to 1.2k"), never kilobytes; a bare "g" or "m" after a
+# number is a size (a JVM's "-Xmx4g") where no duration reads it first.
+_SIZE_UNIT = r"(?:(?:kilo|mega|giga|tera|kibi|mebi|gibi|tebi)bytes?|[kmgt]i?b|bytes?|megs?|gigs?|[mg])"
 _SIZE_WORDS = {"kilo": "kb", "mega": "mb", "giga": "gb", "tera": "tb", "kibi": "kib", "mebi": "mib", "gibi": "gib",
                "tebi": "tib"}
 
