@@ -36,6 +36,9 @@ SESSION = {
     "counted-place.md": card("Re-keying the membership list", "Stopped the re-keying at record 640 of 1,900 because "
                              "the club laptop ran out of battery."),
     "tomorrow-once.md": card("Race start", "Tomorrow the club race starts at 11:00 instead of 10:00, for the tide."),
+    "clocked.md": card("Weather API", "Ran into the weather API's rate limit at 14:20; the tide page stays blank "
+                       "until it resets."),
+    "half-written.md": card("Newsletter", "The autumn newsletter is half written: results done, the AGM notice empty."),
     "awaited.md": card("New sail numbers", "Holding the sail number change until the class association answers; "
                        "carry on once Marek confirms."),
 }
@@ -53,6 +56,8 @@ DURABLE = {
                             "in the federation's export."),
     "tomorrow-habit.md": card("Cut-off for boat bookings", "Boat bookings for tomorrow close at 20:00 each evening, "
                               "so the bosun can rig the boats in the morning."),
+    "clocked-rule.md": card("When the tide table is fetched", "Scheduled at 05:00, the tide table fetch finishes "
+                            "before the first boats go out."),
     "once-rule.md": card("When a race is abandoned", "The race is abandoned once the officer of the day confirms "
                          "the wind is over 25 knots."),
 }

@@ -134,7 +134,8 @@ _AWAITED = lazy_pattern(
     r"|\b(?i:(?:feature-?complete|done|finished|complete|working) (?:except|but for|apart from) (?:the|a|an|one|two)\b)",
 )
 # A clock time of the writer's day beside a past act ("Pushed 3.4.1 at noon", "Gave up around four").
-_CLOCK = lazy_pattern(r"\b(?:at noon|around (?:noon|one|two|three|four|five|six|seven|eight|nine|ten|eleven|\d{1,2}(?::\d\d)?\s*(?:am|pm)?))\b",
+_CLOCK = lazy_pattern(r"\b(?:at noon|around (?:noon|one|two|three|four|five|six|seven|eight|nine|ten|eleven|\d{1,2}(?::\d\d)?\s*(?:am|pm)?)"
+                    r"|at (?:[01]?\d|2[0-3]):[0-5]\d|at \d{1,2}\s*(?:am|pm))\b",
                     re.IGNORECASE)
 _PAST_ACT = lazy_pattern(r"^\W*(?:[A-Za-z][a-z]+ed|gave|ran|got|went|spent|sent|made|built|took|hit)\b", re.IGNORECASE)
 _REASON = lazy_pattern(r"\b(?:because|since|so that|due to|in order to)\b|[,;]\s+so\b", re.IGNORECASE)
@@ -199,7 +200,7 @@ _UNDERWAY = lazy_pattern(
     r"^\W*(?:mid-?way|part-?way) (?:through|into) (?:the|my|our|this)\b"
     r"|\b(?:I'm|I am|we're|we are)\s+(?:only\s+)?(?:mid-?way|part-?way|half-?way|most of the way) (?:through|into)\b|\b(?:is |are )?(?:now )?under ?way\s*(?=[.;:,]|$)"
     r"|\b(?:mostly|almost|nearly) (?:there|done|finished|ported|migrated|converted)\b"
-    r"|\b(?:about|roughly|nearly|almost|only) half (?:converted|done|ported|migrated|written|wired|finished)\b"
+    r"|\b(?:is|are|about|roughly|nearly|almost|only) half[ -](?:converted|done|ported|migrated|written|wired|finished)\b"
     r"|\b(?:the|my|our) half-?(?:finished|done|written|built|baked|migrated|ported|implemented|converted)\b"
     # someone at work on it now: "Priya is reviewing the schema PR" (a habit is told in the simple present)
     r"|(?-i:\b[A-Z][a-z]+) is (?:reviewing|testing|fixing|porting|rewriting|migrating|refactoring|debugging|investigating|"
@@ -588,8 +589,12 @@ def _act(sentence: str) -> str | None:
         head, comma, main = clause.partition(",")
         if not finite(head) and not (comma and _main_clause(main)):
             return m.group().strip()
-    c = _CLOCK.search(sentence)
-    if c is not None and _PAST_ACT.match(body) and not DATE.search(sentence) and not _REASON.search(sentence):
+    # The act's own clause ("Hit the quota at 15:40; it resets at midnight, so …"): a reason given later is the system's.
+    clause = re.split(r"[;\u2014\u2013]", body, maxsplit=1)[0]
+    c = _CLOCK.search(clause)
+    verb = _PAST_ACT.match(body)
+    if c is not None and verb is not None and verb.group().strip(" *_\"'").lower() not in _STATIVE \
+            and not DATE.search(sentence) and not _REASON.search(clause):
         return f"{body.split()[0]} … {c.group()}"
     return None
 
