@@ -58,6 +58,8 @@ DURABLE = {
                               "so the bosun can rig the boats in the morning."),
     "clocked-rule.md": card("When the tide table is fetched", "Scheduled at 05:00, the tide table fetch finishes "
                             "before the first boats go out."),
+    "postmortem.md": card("What the capsize drill taught us", "# Incident summary — capsize drill, 2026-07-19\n\n"
+                          "- Cause: the rescue boat's kill cord was missing.\n- Lesson: the kill cord is checked before every launch."),
     "once-rule.md": card("When a race is abandoned", "The race is abandoned once the officer of the day confirms "
                          "the wind is over 25 knots."),
 }

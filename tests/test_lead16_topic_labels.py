@@ -38,6 +38,13 @@ APART = {
         ("jobs-b.md", "jobs", "Volunteers who take a plot agree to two work mornings a year.")],
 }
 
+# One topic, one card's rule and another card's news: nothing beyond the topic's words in common, so no
+# place holds one value in one card and another in the other. Two days under one topic still are two values.
+NO_PLACE = [("meet-a.md", "recording member meetings", "Meetings with members are recorded only with their written consent."),
+            ("meet-b.md", "member meeting", "The member meeting moved to Thursday; I still owe them the plot map.")]
+TWO_DAYS = [("skip-a.md", "skip collection day", "The green skip is collected on Mondays."),
+            ("skip-b.md", "skip collection day", "The green skip is collected on Fridays.")]
+
 SAME = {
     "one label, one fact in other words": [
         ("gate-a.md", "gate", "The front gate code is changed on the first of every month."),
@@ -59,3 +66,15 @@ def test_one_fact_under_one_topic_is_still_a_duplicate(case: str, vault: Path, i
     found = pair_findings(invoke)
     assert {f["path"] for f in found} == {SAME[case][0][0], SAME[case][1][0]}
     assert {f["category"] for f in found} == {"duplicate"}
+
+
+def test_two_facts_under_one_topic_are_no_contradiction(vault: Path, invoke: Invoke,
+                                                        make_card: Callable[..., str]) -> None:
+    write_cards(vault, [*BACKGROUND, *NO_PLACE], make_card)
+    assert [f for f in pair_findings(invoke) if f["category"] == "contradiction"] == []
+
+
+def test_two_values_in_one_place_stay_a_contradiction(vault: Path, invoke: Invoke,
+                                                      make_card: Callable[..., str]) -> None:
+    write_cards(vault, [*BACKGROUND, *TWO_DAYS], make_card)
+    assert {f["category"] for f in pair_findings(invoke)} == {"contradiction"}

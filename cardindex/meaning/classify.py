@@ -234,6 +234,14 @@ def _same_slot(a: Side, b: Side, weight: Mapping[str, float], relation: str) -> 
     if agree is False:
         if relation == slots.MULTI:
             return None
+        if relation == slots.DESCRIBED and a.description != b.description and not (frozenset(va.tokens) & frozenset(vb.tokens)) and not (
+                len(set(va.tokens)) <= BARE_VALUE and len(set(vb.tokens)) <= BARE_VALUE
+                and any(same_kind(x, y) for x in va.values for y in vb.values)):
+            # Two descriptions alike but not one, nothing in common beyond their words, and no two values
+            # of one sort: no place that holds one value here and another there, only two facts under one
+            # topic ("recorded only with written consent" / "moved to Thursday"). One description said
+            # twice is one slot, and what its bodies say differently is its two values.
+            return None
         return Pair(a.card, b.card, "contradiction", reason, 100.0,
                     f"different value in the same place: {_differ(sa.fact, sb.fact, slot_words)}")
     smaller, _ = _coverage(a, b, weight)
@@ -299,6 +307,7 @@ def _differ(wa: Words, wb: Words, slot: frozenset[str]) -> str:
     return f"{' '.join(only_a)!r} vs {' '.join(only_b)!r}"
 
 
+BARE_VALUE = 3  # words beyond the slot's of a body that gives the value and little else ("on Sundays only")
 VALUE_RARITY = 0.5  # of the rarity of the pair's rarest word, for a word that can be a value
 
 

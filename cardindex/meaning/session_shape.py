@@ -56,6 +56,12 @@ _SESSION_NOUN = lazy_pattern(
     r"today'?s|tonight'?s|day \d+|audit|status|progress|summary|dialogue|transcript|report|meeting|minutes)\b",
     re.IGNORECASE,
 )
+# Of those, the words that name one sitting itself, not a report that may outlive it.
+_SITTING_NOUN = lazy_pattern(
+    r"\b(?:sessions?|eod|end of day|stand-?ups?|recap|hand-?off|handover|work ?log|diary|wrap-?up|today'?s|tonight'?s|"
+    r"day \d+)\b",
+    re.IGNORECASE,
+)
 # ... or, with the same date and something of a report in the body, a plan or review of the day.
 _REPORT_NOUN = lazy_pattern(
     r"\b(?:plan|sprint|review|agenda|update|notes|log|changelog|milestone|iteration|retro|pending|findings)\b",
@@ -250,7 +256,9 @@ def dated_report(card: Card, body_signals: bool) -> ShapeHit | None:
         return None
     parts = [p for p in parts if english(p[1])]
     for field, text, title in dated:
-        m = _SESSION_NOUN.search(text)
+        # A body's own title names the sitting only by a word for one ("Handover", "Standup"); "Postmortem
+        # summary — <date>" is the record of an incident, kept for its lesson.
+        m = (_SITTING_NOUN if field.startswith("body:") else _SESSION_NOUN).search(text)
         if m and (title or body_signals):
             return ShapeHit("report", _line(card, field), f"a dated session record ({m.group()!r} with a date in its name)")
     for field, text, title in dated:
