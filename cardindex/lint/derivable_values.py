@@ -232,21 +232,88 @@ def _switch(sentence: str, said: set[str], record: Record, alone: bool) -> State
     return Stated(record, True, record.value)
 
 
-def _keys(records: list[Record]) -> dict[frozenset[str], int]:
-    """How many settings of the repo have each key (its stems): a key one setting has names it alone."""
-    found = _keys_of.get(id(records))
-    if found is None or found[0] is not records:
-        counts: dict[frozenset[str], int] = {}
-        for record in records:
-            if record.kind == "setting":
-                key = _setting_words(record.subject)[1]
-                counts[key] = counts.get(key, 0) + 1
-        _keys_of.clear()
-        found = _keys_of[id(records)] = (records, counts)
-    return found[1]
+class _Table(NamedTuple):
+    """The records of one repo filed for `record_values`, made once per list of records.
+
+    A setting can only match a sentence that holds every stem of its key (`_setting`,
+    `_switch`) or of its tool (`_text_setting`), so it is filed under one stem of each,
+    the one the fewest settings share; a script or target only a sentence that runs it
+    by its name (`_INVOKED`). Versions and owners, few and matched by spelling, are
+    looked at for every sentence. Candidates are tried in the records' order, so the
+    first record a sentence gives is the one a scan of every record would give.
+    """
+
+    by_stem: dict[str, tuple[int, ...]]  # a stem: the settings filed under it
+    by_name: dict[tuple[str, str], tuple[int, ...]]  # (kind, name): the scripts or targets of that name
+    always: tuple[int, ...]  # versions and owners
+    numeric: tuple[bool, ...]  # per record: a setting whose value holds a number
+    alone: tuple[bool, ...]  # per record: a setting no other setting of the repo shares its key with
 
 
-_keys_of: dict[int, tuple[list[Record], dict[frozenset[str], int]]] = {}
+def _filed(records: list[Record]) -> _Table:
+    found = _tables.get(id(records))
+    if found is not None and found[0] is records:
+        return found[1]
+    counts: dict[frozenset[str], int] = {}
+    for record in records:
+        if record.kind == "setting":
+            key = _setting_words(record.subject)[1]
+            counts[key] = counts.get(key, 0) + 1
+    needs: list[list[frozenset[str]]] = []  # per record: stem sets, one of which a matching sentence holds whole
+    always: list[int] = []
+    by_name: dict[tuple[str, str], list[int]] = {}
+    numeric: list[bool] = []
+    alone: list[bool] = []
+    for i, record in enumerate(records):
+        need: list[frozenset[str]] = []
+        is_number = record.kind == "setting" and bool(numbers(record.value))
+        numeric.append(is_number)
+        alone.append(False)
+        if record.kind == "setting":
+            tool, key = _setting_words(record.subject)
+            alone[-1] = counts.get(key) == 1
+            if key and (is_number or record.value.lower() in ("true", "false")):
+                need.append(key)  # `_setting` or `_switch`
+            if record.value.lower() not in ("true", "false") and _FLAG.search(record.value):
+                if not tool:
+                    always.append(i)  # `_text_setting` with no tool word to ask for
+                    need = []
+                else:
+                    need.append(tool)
+        elif record.kind in _INVOKED:
+            by_name.setdefault((record.kind, record.subject), []).append(i)
+        elif record.kind in ("version", "owner"):
+            always.append(i)
+        needs.append(need)
+    shared: dict[str, int] = {}
+    for need in needs:
+        for stems in need:
+            for stem in stems:
+                shared[stem] = shared.get(stem, 0) + 1
+    by_stem: dict[str, list[int]] = {}
+    for i, need in enumerate(needs):
+        for stem in dict.fromkeys(min(stems, key=lambda s: (shared[s], s)) for stems in need):
+            by_stem.setdefault(stem, []).append(i)
+    table = _Table({k: tuple(v) for k, v in by_stem.items()}, {k: tuple(v) for k, v in by_name.items()},
+                   tuple(always), tuple(numeric), tuple(alone))
+    _tables.clear()
+    _tables[id(records)] = (records, table)
+    return table
+
+
+_tables: dict[int, tuple[list[Record], _Table]] = {}
+
+
+def _candidates(sentence: str, said: set[str], table: _Table) -> list[int]:
+    """The records `sentence` may give a value for, in the records' order: all others give none."""
+    picked = set(table.always)
+    for stem in said:
+        picked.update(table.by_stem.get(stem, ()))
+    if table.by_name:
+        for kind, pattern in _INVOKED.items():
+            for m in pattern.finditer(sentence):
+                picked.update(table.by_name.get((kind, m.group(1).rstrip(".:")), ()))
+    return sorted(picked)
 
 
 def record_values(sentence: str, records: list[Record]) -> Iterator[Stated]:
@@ -255,12 +322,13 @@ def record_values(sentence: str, records: list[Record]) -> Iterator[Stated]:
     lowered = sentence.lower()
     digits = any(ch.isdigit() for ch in sentence)
     stated = numbers(sentence) if digits else frozenset()
-    keys = _keys(records)
-    for record in records:
-        if record.kind == "setting" and digits and numbers(record.value):
-            found = _setting(sentence, said, stated, record, keys.get(_setting_words(record.subject)[1]) == 1)
+    table = _filed(records)
+    for i in _candidates(sentence, said, table):
+        record = records[i]
+        if record.kind == "setting" and digits and table.numeric[i]:
+            found = _setting(sentence, said, stated, record, table.alone[i])
         elif record.kind == "setting" and record.value.lower() in ("true", "false"):
-            found = _switch(sentence, said, record, keys.get(_setting_words(record.subject)[1]) == 1)
+            found = _switch(sentence, said, record, table.alone[i])
         elif record.kind == "setting" and (digits or "-" in sentence):
             found = _text_setting(sentence, said, record)
         elif record.kind == "version" and digits and record.subject.lower()[:2] in lowered:
