@@ -405,8 +405,9 @@ def one_typed_value(a: Content, b: Content, weight: Mapping[str, float]) -> str 
     if _swapped(na, nb, set(na.values & nb.values), set(na.values & nb.values)):
         return None  # a number no kind reads ("port 5432" / "port 5433") still differs
     # The values weigh nothing in the slot and the coverage: "… on Fridays" in two descriptions is no one subject.
+    # A version's tool is what the version is of (the subject: "Go 1.22" is a version of Go), not the value.
     written = {t for c in (a, b) for f in forms(f"{c.description.text}\n{c.text}") if f.kind in EVIDENCE
-               for t in words(f.written).tokens}
+               for t in words(f.written).tokens if f.kind != "version" or any(ch.isdigit() for ch in t)}
     default = max(weight.values(), default=1.0)  # every other word weighs what `measures` gives it
     unweighted = {**dict.fromkeys(a.all.tokens + b.all.tokens, default), **weight, **dict.fromkeys(written, 0.0)}
     for x, y in ((a, b), (b, a)):  # both ways: on a tie in length `measures` reads the first as the shorter
