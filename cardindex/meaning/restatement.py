@@ -593,6 +593,28 @@ def same_values(a: Content, b: Content, weight: Mapping[str, float]) -> str | No
     return " ".join(sorted(shared))
 
 
+def same_typed(a: Content, b: Content, weight: Mapping[str, float]) -> str | None:
+    """The typed values two cards of one single-valued key both give, when they give the same ones and no other.
+
+    For a key the slot is settled, so the value is all that can differ, and a value read in
+    normal form (`value_forms.by_kind`) is one value however it is written: "every weekday,
+    never on weekends" / "Monday to Friday only; Saturday and Sunday are off-limits", "two
+    approving reviews" / "2 approvals". Every kind either card gives must be given by both,
+    with the same values (a count counts here: the key says what is counted); a card that
+    gives a kind more, or one value more, may state another value. A negation on one side
+    or antonyms still stand against it (`_conflict`).
+    """
+    va, vb = by_kind(a.text), by_kind(b.text)
+    if not va or va != vb or not (MEASURED & va.keys()):
+        return None
+    set_a, set_b = frozenset(a.all.tokens), frozenset(b.all.tokens)
+    said_a = _said(set_a, set_b, a.all.tokens, b.all.tokens, [])
+    said_b = _said(set_b, set_a, b.all.tokens, a.all.tokens, [])
+    if _conflict(a, b, said_a, said_b, weight) is not None:
+        return None  # "vitest, 4 workers" / "Jest with four workers": a name the value reader does not type still differs
+    return "; ".join(f"{k} {' '.join(sorted(v))}" for k, v in sorted(va.items()))
+
+
 BOILERPLATE = 0.8  # share of their body words two cards have in common, for one body written twice
 
 
