@@ -608,11 +608,18 @@ def same_typed(a: Content, b: Content, weight: Mapping[str, float]) -> str | Non
     if not va or va != vb or not (MEASURED & va.keys()):
         return None
     set_a, set_b = frozenset(a.all.tokens), frozenset(b.all.tokens)
+    if _denies(set_a) != _denies(set_b):
+        return None  # "fired Monday to Friday" / "never lit Monday to Friday": the same days, one side denying
     said_a = _said(set_a, set_b, a.all.tokens, b.all.tokens, [])
     said_b = _said(set_b, set_a, b.all.tokens, a.all.tokens, [])
     if _conflict(a, b, said_a, said_b, weight) is not None:
         return None  # "vitest, 4 workers" / "Jest with four workers": a name the value reader does not type still differs
     return "; ".join(f"{k} {' '.join(sorted(v))}" for k, v in sorted(va.items()))
+
+
+def _denies(tokens: frozenset[str]) -> bool:
+    """Whether a card denies anything: a negator or a denying word ("never", "off")."""
+    return not (NEGATORS.isdisjoint(tokens) and NEGATIVE.isdisjoint(tokens))
 
 
 BOILERPLATE = 0.8  # share of their body words two cards have in common, for one body written twice
