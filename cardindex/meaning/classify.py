@@ -157,7 +157,7 @@ def _one_value(a: Side, b: Side, weight: Mapping[str, float]) -> Pair | None:
     ca, cb = restatement.content(a.card), restatement.content(b.card)
     if ca is None or cb is None or _one_place(a.statement.fact, b.statement.fact):
         return None
-    found = restatement.same_values(ca, cb, weight)
+    found = restatement.same_values(ca, cb, weight) or restatement.same_typed(ca, cb, weight)
     if found is None:
         return None
     return Pair(a.card, b.card, "duplicate", restatement.REASON, 100.0,

@@ -405,8 +405,9 @@ def one_typed_value(a: Content, b: Content, weight: Mapping[str, float]) -> str 
     if _swapped(na, nb, set(na.values & nb.values), set(na.values & nb.values)):
         return None  # a number no kind reads ("port 5432" / "port 5433") still differs
     # The values weigh nothing in the slot and the coverage: "… on Fridays" in two descriptions is no one subject.
+    # A version's tool is what the version is of (the subject: "Go 1.22" is a version of Go), not the value.
     written = {t for c in (a, b) for f in forms(f"{c.description.text}\n{c.text}") if f.kind in EVIDENCE
-               for t in words(f.written).tokens}
+               for t in words(f.written).tokens if f.kind != "version" or any(ch.isdigit() for ch in t)}
     default = max(weight.values(), default=1.0)  # every other word weighs what `measures` gives it
     unweighted = {**dict.fromkeys(a.all.tokens + b.all.tokens, default), **weight, **dict.fromkeys(written, 0.0)}
     for x, y in ((a, b), (b, a)):  # both ways: on a tie in length `measures` reads the first as the shorter
@@ -590,6 +591,35 @@ def same_values(a: Content, b: Content, weight: Mapping[str, float]) -> str | No
     if _conflict(a, b, said_a, said_b, weight) is not None:
         return None
     return " ".join(sorted(shared))
+
+
+def same_typed(a: Content, b: Content, weight: Mapping[str, float]) -> str | None:
+    """The typed values two cards of one single-valued key both give, when they give the same ones and no other.
+
+    For a key the slot is settled, so the value is all that can differ, and a value read in
+    normal form (`value_forms.by_kind`) is one value however it is written: "every weekday,
+    never on weekends" / "Monday to Friday only; Saturday and Sunday are off-limits", "two
+    approving reviews" / "2 approvals". Every kind either card gives must be given by both,
+    with the same values (a count counts here: the key says what is counted); a card that
+    gives a kind more, or one value more, may state another value. A negation on one side
+    or antonyms still stand against it (`_conflict`).
+    """
+    va, vb = by_kind(a.text), by_kind(b.text)
+    if not va or va != vb or not (MEASURED & va.keys()):
+        return None
+    set_a, set_b = frozenset(a.all.tokens), frozenset(b.all.tokens)
+    if _denies(set_a) != _denies(set_b):
+        return None  # "fired Monday to Friday" / "never lit Monday to Friday": the same days, one side denying
+    said_a = _said(set_a, set_b, a.all.tokens, b.all.tokens, [])
+    said_b = _said(set_b, set_a, b.all.tokens, a.all.tokens, [])
+    if _conflict(a, b, said_a, said_b, weight) is not None:
+        return None  # "vitest, 4 workers" / "Jest with four workers": a name the value reader does not type still differs
+    return "; ".join(f"{k} {' '.join(sorted(v))}" for k, v in sorted(va.items()))
+
+
+def _denies(tokens: frozenset[str]) -> bool:
+    """Whether a card denies anything: a negator or a denying word ("never", "off")."""
+    return not (NEGATORS.isdisjoint(tokens) and NEGATIVE.isdisjoint(tokens))
 
 
 BOILERPLATE = 0.8  # share of their body words two cards have in common, for one body written twice

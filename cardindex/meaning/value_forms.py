@@ -91,7 +91,7 @@ _DAY_RANGE = lazy_pattern(rf"(?i)\b({_DAY})\.?\s*(?:-|\u2013|\u2014|to|through|t
 _DAY_ONE = lazy_pattern(rf"(?i)\b({_DAY})\b\.?")
 _JOINED = lazy_pattern(r"(?i)\s*(?:,|/|&|and|or|,\s*and|,\s*or)\s*")
 _WEEKDAYS = lazy_pattern(r"(?i)\b(?:every\s+|on\s+)?(weekdays?|work(?:ing)?\s*days?|business\s+days?|weekends?)\b")
-_VERSION = lazy_pattern(r"(?<![\w.])([A-Za-z][A-Za-z.+-]{1,20})\s+v?(\d+(?:\.\d+){0,2}|\d+\.x)(?![\w%:]|\.\d|\s*(?:%|" + _DURATION_UNIT
+_VERSION = lazy_pattern(r"(?<![\w.])([A-Za-z][A-Za-z.+-]{1,20})\s+v?(\d+\.x|\d+(?:\.\d+){0,2})(?![\w%:]|\.\d|\s*(?:%|" + _DURATION_UNIT
                       + r"\b|" + _SIZE_UNIT + r"\b))")
 _COUNT = lazy_pattern(rf"(?i)(?<![\w.:/-])({_NUMBER})\s+([a-z][a-z-]{{2,}})")
 _CODE = lazy_pattern(r"`([^`\n]+)`|(?<![\w-])([a-z]+(?:-[a-z]+)+-\d+[a-z]?)(?![\w-])|\b(https?://[^\s)>\]]+)|(?<![\w@/.-])((?:[a-z0-9-]+\.)+(?:dev|com|io|net|org|app|cloud|so|sh))"
