@@ -122,3 +122,15 @@ def test_a_damaged_shard_is_built_again(bakery: Path, invoke: Invoke, fresh_tabl
     ranking_synonyms._SHARDS.clear()
     assert ids(invoke, QUERY)[0] == "ops/holiday-cover"
     assert shard.stat().st_size > 100
+
+
+def test_a_read_only_cache_scans_instead_of_building(bakery: Path, invoke: Invoke, fresh_tables: None,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    ids(invoke, "dough")  # the index and its cache folder exist
+    for p in bakery.glob(".cardindex/cache/built-ranking-synonyms-*"):
+        p.unlink()
+    ranking_synonyms._SHARDS.clear()
+    monkeypatch.setattr(ranking_synonyms.os, "access", lambda path, mode: False)
+    monkeypatch.setattr(ranking_synonyms, "build", lambda: pytest.fail("the whole table was built"))
+    assert ids(invoke, QUERY)[0] == "ops/holiday-cover"
+    assert ranking_synonyms._SHARDS == {}

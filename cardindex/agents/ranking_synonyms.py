@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import os
+from pathlib import Path
 
 from cardindex.meaning.terms import STOP, irregular_forms, stem
 
@@ -87,8 +88,9 @@ def _lookup(words: list[str]) -> dict[str, str]:
     from cardindex.store import built
 
     wanted = {_shard(w) for w in words} - set(_SHARDS)
-    if wanted and built.cache_folder() is None:  # no cache: read only the groups that name these words, keep nothing
-        return _scan(words)
+    folder = built.cache_folder() if wanted else None
+    if wanted and (folder is None or not _writable(folder, words)):
+        return _scan(words)  # no cache (or none that takes the shards): read only the groups naming these words
     for shard in sorted(wanted):
         found = built.remembered(f"ranking-synonyms-{shard}", _key())
         if not isinstance(found, dict):  # none kept yet (or of other inputs, or damaged): build them all, once
@@ -106,6 +108,14 @@ def _lookup(words: list[str]) -> dict[str, str]:
 def _padded_text() -> str:
     """The groups' text with every word between spaces (" a b \n c d \n")."""
     return " " + _groups_text().replace("\n", " \n ")
+
+
+def _writable(folder: Path, words: list[str]) -> bool:
+    """Whether the shards `words` need are kept in `folder`, or can be: a read-only vault scans instead of
+    building the whole table in every process."""
+    if all((folder / f"built-ranking-synonyms-{_shard(w)}.marshal").is_file() for w in words):
+        return True
+    return os.access(folder, os.W_OK)
 
 
 def _scan(words: list[str]) -> dict[str, str]:
