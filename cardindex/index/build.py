@@ -28,10 +28,11 @@ from cardindex.index.takeover import (
     notes_of,
     replace,
     stamp,
+    parse_links,
     stray_lines,
     survey,
 )
-from cardindex.index.withhold import holding_secrets
+from cardindex.index.withhold import Withholding, holding_secrets
 from cardindex.redaction import printable, shown
 from cardindex.store.card import TYPES, Card, as_date, lineage
 from cardindex.store.remembered import Memo, digest
@@ -226,6 +227,54 @@ def render_ranked(vault: Vault, cards: Sequence[Card], today: dt.date) -> tuple[
     return render_from(vault, ranked), ranked
 
 
+def render_streamed(vault: Vault, today: dt.date) -> tuple[Rendered, Ranked, list[Card]]:
+    """`render_ranked` of the vault's cards read one at a time (`Vault.each_card`), none of them kept but the
+    few the index needs: at most twice the line budget of the best live ones, those the current index links
+    (for its notes) and the unusable ones, which are returned (in listing order) as `write` reports them.
+
+    What the ranking keeps of each card is what `render_ranked` keeps, so the text is the same; at 100k
+    cards, holding every card for the ranking was most of a cold `cards index`'s peak memory.
+    """
+    lines = vault.config.index_budget.lines
+    current = read_index(vault)
+    targets = {link.target for link in parse_links(current)[0]} if current else set()
+    cache = vault.parse_cache
+    remembered = cache is not None and cache.keeps_cards  # a long-running caller: the per-object memos pay
+    rank = priority if remembered else ranked
+    withholding = Withholding(vault.state_dir)
+    best: list[tuple[tuple[bool, bool, int, str], Card]] = []
+    linked: list[Card] = []
+    broken: list[Card] = []
+    total = withheld = 0
+    for card in vault.each_card(archive=False):
+        if card.path in targets:
+            linked.append(card)
+        if not card.usable:
+            broken.append(card)
+            continue
+        if not (_live(card, today) if remembered else card.live(today)):
+            continue
+        if withholding.holds(card):
+            withheld += 1
+            continue
+        total += 1
+        best.append((rank(card), card))
+        if len(best) >= 2 * lines + 64:
+            best.sort(key=_first)
+            del best[lines:]
+    withholding.done()
+    best.sort(key=_first)
+    ranking = Ranked([(p, entry(c)) for p, c in best[:lines]], total, notes_of(vault, linked, current), withheld)
+    if len(broken) > 1:  # in the order `vault.cards` holds them (its listing's)
+        where = {c.path: c for c in broken}
+        broken = [where[p] for p in vault.paths() if p in where]
+    return render_from(vault, ranking), ranking, broken
+
+
+def _first(pair: tuple[tuple[bool, bool, int, str], Card]) -> tuple[bool, bool, int, str]:
+    return pair[0]
+
+
 def render_from(vault: Vault, ranked: Ranked) -> Rendered:
     """The index text for a ranking (remembered, as `render` says)."""
     budget = vault.config.index_budget
@@ -379,9 +428,13 @@ def write(vault: Vault, today: dt.date, *, check: bool = False, cards: Sequence[
         broken: list[Card] = []  # only clean vaults are remembered
         if rendered is None:
             given = cards is not None
-            cards = vault.cards if cards is None else cards
-            rendered, ranked = render_ranked(vault, cards, today)
-            broken = [c for c in cards if not c.usable and c.path not in rendered.notes]
+            if cards is None and not vault.cards_loaded:  # read one card at a time, none kept
+                rendered, ranked, broken = render_streamed(vault, today)
+                broken = [c for c in broken if c.path not in rendered.notes]
+            else:
+                cards = vault.cards if cards is None else cards
+                rendered, ranked = render_ranked(vault, cards, today)
+                broken = [c for c in cards if not c.usable and c.path not in rendered.notes]
             if not broken:  # remembered for the text it leaves in place (the next run's current one)
                 _unchanged_memo(vault, today, fingerprint, rendered.text).put(rendered)
                 if not given and vault.use_cache:  # and its ranking, for the next `cards add` (`index.after_add`)

@@ -37,23 +37,34 @@ def holding_secrets(cards: Sequence[Card], state_dir: Path | None = None) -> fro
     """The paths of `cards` whose text holds a secret; remembered under `state_dir/cache` when given."""
     if state_dir is None:
         return frozenset(c.path for c in cards if has_secret(c.text))
-    memo = Memo(state_dir / "cache" / "secrets.marshal", digest("secrets", _detector_stamp()))
-    known = memo.get()
-    if not isinstance(known, dict):
-        known = {}
-    seen: dict[bytes, bool] = {}
-    found = set()
-    for card in cards:
+    check = Withholding(state_dir)
+    found = frozenset(c.path for c in cards if check.holds(c))
+    check.done()
+    return found
+
+
+class Withholding:
+    """`holding_secrets` one card at a time, for a caller that lets each card go once asked (`build.write`):
+    ask `holds` of each card, then `done` once to remember the answers."""
+
+    def __init__(self, state_dir: Path) -> None:
+        self.memo = Memo(state_dir / "cache" / "secrets.marshal", digest("secrets", _detector_stamp()))
+        known = self.memo.get()
+        self.known: dict[bytes, bool] = known if isinstance(known, dict) else {}
+        self.seen: dict[bytes, bool] = {}
+
+    def holds(self, card: Card) -> bool:
         key = card_text_key(card.path, card.text)
-        secret = known.get(key)
+        secret = self.known.get(key)
         if not isinstance(secret, bool):
             secret = scanned(key)  # found while loading, on both cores (`store.scanned`)
         if not isinstance(secret, bool):
             secret = has_secret(card.text)
-        seen[key] = secret
-        if secret:
-            found.add(card.path)
-    if not seen.keys() <= known.keys():
-        merged = {**known, **seen}  # index and context ask about different sets of cards
-        memo.put(merged if len(merged) <= 2 * len(seen) + 1000 else seen)  # edits leave old texts behind
-    return frozenset(found)
+        self.seen[key] = secret
+        return secret
+
+    def done(self) -> None:
+        known, seen = self.known, self.seen
+        if not seen.keys() <= known.keys():
+            merged = {**known, **seen}  # index and context ask about different sets of cards
+            self.memo.put(merged if len(merged) <= 2 * len(seen) + 1000 else seen)  # edits leave old texts behind

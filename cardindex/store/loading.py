@@ -14,9 +14,10 @@ from __future__ import annotations
 import gc
 import os
 import pickle
+import tempfile
 import threading
 from collections.abc import Collection, Iterator, Sequence
-from typing import Any
+from typing import Any, BinaryIO
 
 from cardindex.store.card import MAX_BYTES, Card, Parsed, Problem, decode, parse
 from cardindex.store.parse_cache import ParseCache, digest
@@ -168,9 +169,9 @@ def _read_missing(root: str, files: Sequence[tuple[str, StatLike]], missing: lis
                   fork: bool) -> Iterator[tuple[int, Card | None]]:
     """(index, card or None) for each file at `missing`, read and parsed one at a time, or in two processes
     when `fork` and they are many (then all at once, as the child hands them back)."""
-    done = _in_two(root, [files[i] for i in missing], cache) if fork and len(missing) >= FORK_AT else None
-    if done is not None:
-        yield from zip(missing, done, strict=True)
+    if fork and len(missing) >= FORK_AT:
+        picked = [files[i] for i in missing]
+        yield from ((missing[j], card) for j, card in _in_two(root, picked, cache))
         return
     from cardindex.store.progress import report
 
@@ -197,82 +198,172 @@ def _freeze_once() -> None:
         gc.freeze()
 
 
-def _in_two(root: str, files: Sequence[tuple[str, StatLike]], cache: ParseCache) -> list[Card | None] | None:
-    """The card of each of `files`, about half of them made in a forked child; None when forking is not safe or fails.
+def _in_two(root: str, files: Sequence[tuple[str, StatLike]], cache: ParseCache) -> Iterator[tuple[int, Card | None]]:
+    """(index in `files`, its card or None) for each of `files`, about half of them made in a forked child;
+    read here one at a time when forking is not safe or fails.
 
     The files are split by the parse cache's shard: the child reads, parses and scans the
-    files of its shards, puts them in the cache and writes those shard files itself, then
-    hands its cards back through a pipe; this process does the same for the other shards
-    meanwhile, and adopts the child's shards as saved (`ParseCache.adopt`). A child that
-    fails costs only time: its files are read here, and its shards written here.
+    files of its shards, puts them in the cache and writes each shard file as soon as its
+    files are done, and spools its cards (as their cache entries) into an unnamed temporary
+    file, not a pipe the parent would have to drain while it works. Meanwhile this process
+    does the same for the other shards, handing each card on as it is made (a caller that lets
+    each go holds none), then reads the child's record of its shards through a pipe, adopts
+    them as saved (`ParseCache.adopt`) and hands on the child's cards one batch at a time.
+    Neither side ever holds every card's entry. A child that fails costs only time: its files
+    are read here, and its shards written here.
     """
-    if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2 or threading.active_count() > 1:
-        return None  # forking a process with threads (the watcher's observer) can deadlock the child
+    order = sorted(range(len(files)), key=lambda i: cache.shard_number(files[i][0]))  # whole shards, one after another
     numbers = [cache.shard_number(rel) for rel, _ in files]
     theirs = _split(numbers)
-    child_side = [n in theirs for n in numbers]
+    mine = [i for i in order if numbers[i] not in theirs]
+    child = [i for i in order if numbers[i] in theirs]
+    started = _fork(root, files, child, numbers, cache)
+    if started is None:
+        yield from _here(root, files, order, cache)
+        return
+    pid, readfd, spool = started
+    try:
+        yield from _made(root, files, mine, numbers, cache, len(files))
+        handed: Any = None
+        with os.fdopen(readfd, "rb") as pipe:
+            readfd = -1
+            try:  # the child's record of its shards and scans, once its work is done
+                handed = pickle.load(pipe)  # our own child's bytes, made by the code in `_fork`
+            except Exception:  # noqa: BLE001 - cut short or damaged: whatever it is, the files are read here instead
+                handed = None
+        _, status = os.waitpid(pid, 0)
+        pid = 0
+        try:
+            found, records, count = handed if status == 0 else (None, None, None)
+            if not isinstance(found, dict) or not isinstance(records, dict) or count != len(child):
+                raise TypeError
+        except (TypeError, ValueError):
+            yield from _here(root, files, child, cache)  # the child failed: its files are read here
+            return
+        note(found)
+        cache.adopt(records)
+        spool.seek(0)
+        done = 0
+        try:
+            while done < len(child):
+                batch = pickle.load(spool)  # our own child's bytes, as above
+                if not isinstance(batch, list) or not batch or done + len(batch) > len(child):
+                    raise ValueError("not a batch of cards")
+                for j, back in enumerate(batch):
+                    i = child[done]
+                    batch[j] = None  # each entry freed once decoded
+                    rel, st = files[i]
+                    if isinstance(back, bytes):  # the child's cache entry for it: decoded as a warm load would
+                        back = cache.card_from(rel, back) or finish(root, rel, st, cache, read_raw(root, rel, st, None))
+                    elif back is not None and not isinstance(back, Card):
+                        raise ValueError("not a card")
+                    done += 1
+                    yield i, back
+        except Exception:  # noqa: BLE001 - a spool cut short or damaged: the rest of its files are read here
+            yield from _here(root, files, child[done:], cache)
+    finally:
+        spool.close()
+        if readfd >= 0:
+            os.close(readfd)
+        if pid:
+            os.waitpid(pid, 0)
+
+
+def _fork(root: str, files: Sequence[tuple[str, StatLike]], child: list[int], numbers: list[int],
+          cache: ParseCache) -> tuple[int, int, BinaryIO] | None:
+    """Start the child that makes the cards of `files` at `child` (see `_in_two`): (its pid, the pipe it
+    reports on, its spool), or None when forking is not safe or fails."""
+    if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2 or threading.active_count() > 1:
+        return None  # forking a process with threads (the watcher's observer) can deadlock the child
+    try:
+        spool = tempfile.TemporaryFile()
+    except OSError:
+        return None
     try:
         readfd, writefd = os.pipe()
     except OSError:
+        spool.close()
         return None
     try:
         pid = os.fork()
     except OSError:
         os.close(readfd)
         os.close(writefd)
+        spool.close()
         return None
-    if pid == 0:  # the child: its shards' files, cached and saved, handed back; leave without cleanup
+    if pid == 0:  # the child: its shards' files, cached and saved, spooled; leave without cleanup
         code = 1
         try:
             os.close(readfd)
-            made, texts, keys = _made(root, files, child_side, True, cache)
-            records = cache.save_shards(theirs)
-            # Each card as its cache entry (marshal bytes: pickled as they are), or itself when it has none
-            handed_back = [card if key is None or card is None else cache.entry(card.path, key) or card
-                           for card, key in zip(made, keys, strict=True)]
-            data = pickle.dumps((handed_back, scan(texts), records), pickle.HIGHEST_PROTOCOL)
+            found: dict[bytes, bool] = {}
+            records: dict[int, tuple[dict[str, Any], dict[bytes, bytes]]] = {}
+            batch: list[Card | bytes | None] = []
+            count = 0
+            for i, last_of_shard, card, key, text in _making(root, files, child, numbers, cache):
+                if text:
+                    found.update(scan((text,)))
+                # Each card as its cache entry (marshal bytes: pickled as they are), or itself when it has none
+                batch.append(card if key is None or card is None else cache.entry(card.path, key) or card)
+                count += 1
+                if len(batch) >= _BATCH or count == len(child):
+                    spool.write(pickle.dumps(batch, pickle.HIGHEST_PROTOCOL))
+                    batch = []
+                if last_of_shard:
+                    records.update(cache.save_shards(frozenset({numbers[i]})))
+                    cache.let_go(numbers[i])
+            spool.flush()
             with os.fdopen(writefd, "wb") as out:
-                out.write(data)
+                out.write(pickle.dumps((found, records, count), pickle.HIGHEST_PROTOCOL))
             code = 0
         finally:
             os._exit(code)
     os.close(writefd)
-    mine, texts, _ = _made(root, files, child_side, False, cache)
-    note(scan(texts))
-    del texts
-    cache.save_now(frozenset(numbers) - theirs)  # written before the child's cards arrive, and their entries let go
-    handed: Any = None
-    with os.fdopen(readfd, "rb") as pipe:
-        try:  # read as it comes: the whole hand-back is never held as bytes (tens of MB at 100k cards)
-            handed = pickle.load(pipe)  # our own child's bytes, made by the code above
-        except Exception:  # noqa: BLE001 - cut short or damaged: whatever it is, the files are read here instead
-            handed = None
-    _, status = os.waitpid(pid, 0)
-    if status != 0:
-        handed = None
-    theirs_back: list[Card | bytes | None]
-    try:
-        theirs_back, found, records = handed
-        if (not isinstance(theirs_back, list) or len(theirs_back) + len(mine) != len(files)
-                or not isinstance(records, dict)):
-            raise TypeError
-    except (TypeError, ValueError):
-        made, _, _ = _made(root, files, child_side, True, cache)  # the child failed: its files are read here
-        theirs_back, records, found = list(made), {}, {}
-    note(found)
-    cache.adopt(records)
-    ours, n = iter(mine), 0
-    result: list[Card | None] = []
-    for (rel, st), side in zip(files, child_side, strict=True):
-        if not side:
-            result.append(next(ours))
-            continue
-        back, theirs_back[n] = theirs_back[n], None  # each entry freed once decoded
-        n += 1
-        if isinstance(back, bytes):  # the child's cache entry for it: decoded as a warm load would
-            back = cache.card_from(rel, back) or finish(root, rel, st, cache, read_raw(root, rel, st, None))
-        result.append(back)
-    return result
+    return pid, readfd, spool
+
+
+_BATCH = 1000  # cards the child spools at a time, and so the most of its cards the parent holds undecoded
+
+
+def _here(root: str, files: Sequence[tuple[str, StatLike]], which: list[int],
+          cache: ParseCache) -> Iterator[tuple[int, Card | None]]:
+    """(index, card) of each of `files` at `which`, read and parsed in this process."""
+    from cardindex.store.progress import report
+
+    for n, i in enumerate(which):
+        report("reading cards", n, len(which))
+        rel, st = files[i]
+        yield i, finish(root, rel, st, cache, read_raw(root, rel, st, cache))
+
+
+def _made(root: str, files: Sequence[tuple[str, StatLike]], which: list[int], numbers: list[int],
+          cache: ParseCache, total: int) -> Iterator[tuple[int, Card | None]]:
+    """(index, card) of each of `files` at `which` (whole shards in turn), made here beside the child: each text
+    scanned for secrets, each shard written (and its entries let go) once its files are done."""
+    from cardindex.store.progress import report
+
+    for n, (i, last_of_shard, card, _, text) in enumerate(_making(root, files, which, numbers, cache)):
+        report("reading cards", 2 * n, total)
+        if text:
+            note(scan((text,)))
+        yield i, card
+        if last_of_shard:
+            cache.save_now(frozenset({numbers[i]}))
+
+
+def _making(root: str, files: Sequence[tuple[str, StatLike]], which: list[int], numbers: list[int],
+            cache: ParseCache) -> Iterator[tuple[int, bool, Card | None, bytes | None, str | None]]:
+    """For each of `files` at `which`: (its index, whether it is its shard's last, its card, its content hash
+    (None for one gone or unreadable), the text parsed (None when not parsed))."""
+    for n, i in enumerate(which):
+        rel, st = files[i]
+        raw = read_raw(root, rel, st, cache)
+        key: bytes | None = None
+        text: str | None = None
+        if raw is not None and not isinstance(raw, Card):  # read: (content hash, text, parse)
+            key, text = raw[0], raw[1]
+        card = finish(root, rel, st, cache, raw)
+        last = n + 1 == len(which) or numbers[which[n + 1]] != numbers[i]
+        yield i, last, card, key if card is not None else None, text
 
 
 def _split(numbers: list[int]) -> frozenset[int]:
@@ -288,29 +379,3 @@ def _split(numbers: list[int]) -> frozenset[int]:
         else:
             mine += count
     return frozenset(theirs)
-
-
-def _made(root: str, files: Sequence[tuple[str, StatLike]], child_side: list[bool], child: bool,
-          cache: ParseCache) -> tuple[list[Card | None], list[str], list[bytes | None]]:
-    """The cards of the files on the child's side (`child`) or on this one, in order, the texts parsed,
-    and each card's content hash (None for one gone or unreadable)."""
-    from cardindex.store.progress import report
-
-    cards: list[Card | None] = []
-    texts: list[str] = []
-    keys: list[bytes | None] = []
-    for (rel, st), side in zip(files, child_side, strict=True):
-        if side is not child:
-            continue
-        if not child:
-            report("reading cards", 2 * len(cards), len(files))
-        raw = read_raw(root, rel, st, cache)
-        key: bytes | None = None
-        if raw is not None and not isinstance(raw, Card):  # read: (content hash, text, parse)
-            key = raw[0]
-            if raw[1]:
-                texts.append(raw[1])
-        card = finish(root, rel, st, cache, raw)
-        cards.append(card)
-        keys.append(key if card is not None else None)
-    return cards, texts, keys

@@ -393,6 +393,13 @@ class ParseCache:
             out[number] = (shard.files, shard.entries if self._kept is not None else {})
         return out
 
+    def let_go(self, number: int) -> None:
+        """Let go of shard `number`'s entries once `save_shards` wrote them (a forked load's child, shard by
+        shard: its file holds them). Not when cards are kept: those are handed back."""
+        shard = self._shards[number]
+        if shard is not None and self._kept is None and not shard.dirty:
+            shard.saved()
+
     def save_now(self, numbers: frozenset[int]) -> None:
         """Write the shards `numbers` now, as `save` would, and let go of their entries (a forked load's parent,
         before it takes the child's cards: not every card's entry twice). Not when cards are kept."""
