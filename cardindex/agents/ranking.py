@@ -23,14 +23,7 @@ has nothing else). A group matches a card through any of its alternatives:
 - the words that mean the same in a software team's talk (`meaning.team_words`: "PR" and
   "pull request", "ship" and "deploy"), counted at `EQUIVALENT_FACTOR` and never with more
   IDF than the word asked; a phrase of the table said in the query ("customer service")
-  gives its equivalents to each of its words;
-- the words WordNet says share a sense with it (`ranking_synonyms`: "vacation" and
-  "holiday", "cost" and "price"), at `SYNONYM_FACTOR` and never with more IDF than the
-  word asked. A synonym is evidence, never a match: it adds to the score of a card that
-  holds other words of the query, but a card holding only synonyms is no hit, and a
-  synonym counts neither in how much of the query a card holds nor among the words it
-  holds, so abstention reads what was asked. Measured on the four dev sets: MRR up on
-  three (0.896 to 0.902, 0.878 to 0.888, 0.905 to 0.917), abstention the same on all.
+  gives its equivalents to each of its words.
 
 How the query is put (`meaning.asking`): framing words ("need to", "going to", "now")
 count at `FRAMING_FACTOR`; a question word opening the query or a clause ("who", "when")
@@ -65,10 +58,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from itertools import pairwise, repeat
+from itertools import pairwise
 from typing import Any, NamedTuple
 
-from cardindex.agents import ranking_candidates, ranking_synonyms, ranking_words
+from cardindex.agents import ranking_candidates, ranking_words
 from cardindex.meaning.asking import ANSWERED_BY, FRAMING_FACTOR, PAST_FACTOR, asks_the_past, framing, question_words
 from cardindex.meaning.terms import STOP, irregular_forms, stem, word_terms
 from cardindex.store.search_index import SearchIndex
@@ -91,7 +84,6 @@ WEAK_FLOOR = 0.15  # the least a best card holding two of the query's words may 
 CANDIDATES = 120
 ASK_FIELDS = (0, 1)  # a title says which question it answers as a description does ("Where secrets live")
 COVER_POWER = 0.25  # a card holding more of the query's distinct words ranks higher
-SYNONYM_FACTOR = 0.3  # a word sharing a sense with the word asked (WordNet): evidence, never a match of its own
 _NUMBERED = re.compile(r"([a-z]{2,})\d+")
 Alt = tuple[tuple[str, ...], float]  # a term (or a phrase of terms) and how much it counts
 
@@ -104,7 +96,6 @@ class Group(NamedTuple):
     idfs: tuple[float, ...] = ()  # of each alternative: "oncall" weighs more than "call"
     framing: bool = False  # the word frames the task ("need to", "now"): no evidence of what is asked
     dfs: tuple[int, ...] = ()  # of each alternative: how many cards hold it (which cards to score, at scale)
-    loose: tuple[bool, ...] = ()  # of each alternative: a synonym, which adds to a card's score but holds no word
 
 
 class Plan(NamedTuple):
@@ -181,14 +172,6 @@ def plan(index: SearchIndex, query: str) -> Plan:
         extra = [(a, EQUIVALENT_FACTOR) for a in same.get(i, ()) if a not in said]
         alts += extra
         counts += [_alt_df(index, a, df) for a, _ in extra]
-        said.update(a for a, _ in extra)
-        near = [] if i in framed else [(t,) for t in ranking_synonyms.synonyms(w) if (t,) not in said]
-        if near:  # only the synonyms the vault holds: one lookup for all of them
-            df.update(index.document_frequency(t for (t,) in near if t not in df))
-            near = [a for a in near if df.get(a[0])]
-            alts += [(a, SYNONYM_FACTOR) for a in near]
-            counts += [df[a[0]] for a in near]
-        loose = set(near)
         held = any(counts)
         kept = [(a, c) for a, c in zip(alts, counts, strict=True) if c]
         idfs = tuple(_idf(total, c) for _, c in kept)
@@ -205,8 +188,7 @@ def plan(index: SearchIndex, query: str) -> Plan:
             idfs = tuple(x if alt in own else min(x, idf) for ((alt, _), _n), x in zip(kept, idfs, strict=True))
         if i in framed:  # "need to", "going to", "now": where the agent stands, not what it asks about
             idf, idfs = idf * FRAMING_FACTOR, tuple(x * FRAMING_FACTOR for x in idfs)
-        groups.append(Group(w, tuple(a for a, _ in kept), idf, held, idfs, i in framed, tuple(c for _, c in kept),
-                            tuple(alt in loose for (alt, _), _c in kept)))
+        groups.append(Group(w, tuple(a for a, _ in kept), idf, held, idfs, i in framed, tuple(c for _, c in kept)))
     pairs = {(stem(asked[i]), stem(asked[i + 1])): t for i, t in joined.items() if df.get(t)}
     return Plan(groups, total, pairs, _asks(index, query, total), asks_the_past(asked))
 
@@ -337,21 +319,21 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
         for g in p.groups:
             best = best_cover = 0.0
             best_fields: list[float] = []
-            for (alt, factor), idf, loose in zip(g.alts, g.idfs, g.loose or repeat(False), strict=False):
+            for (alt, factor), idf in zip(g.alts, g.idfs, strict=True):
                 per_field = per_alt[alt]
                 tf = factor * sum(per_field)
                 gain = idf * _saturate(tf) if tf else 0.0
                 if gain > best:
                     best, best_fields = gain, per_field
-                if tf and not loose:  # the card covers the word as fully as its best-held alternative says it
+                if tf:  # the card covers the word as fully as its best-held alternative says it
                     best_cover = max(best_cover, idf * factor)
             if best:
                 total += best
                 covered += best_cover
-                words += not g.framing and best_cover > 0  # a synonym alone is no word of the query held
+                words += not g.framing
                 for k, v in enumerate(best_fields):
                     by_field[k] += v
-        if not covered:  # nothing but synonyms (or nothing): no hit
+        if not total:
             continue
         total *= 1.0 + PHRASE_BONUS * _adjacent(p, texts)
         total *= (covered / weight if weight else 0.0) ** COVER_POWER
