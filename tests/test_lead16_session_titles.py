@@ -60,6 +60,10 @@ DURABLE = {
                             "before the first boats go out."),
     "postmortem.md": card("What the capsize drill taught us", "# Incident summary — capsize drill, 2026-07-19\n\n"
                           "- Cause: the rescue boat's kill cord was missing.\n- Lesson: the kill cord is checked before every launch."),
+    # The subject is code: read as prose without it, the sentence opens with its verb ("passed at 12:37").
+    "code-subject.md": card("Why the results tests flake", "The suite assumes an empty database. `results-e2e` "
+                            "passed at 12:37 and timed out at 16:00 with no code change. Every spec must find "
+                            "its own fixtures."),
     "once-rule.md": card("When a race is abandoned", "The race is abandoned once the officer of the day confirms "
                          "the wind is over 25 knots."),
 }

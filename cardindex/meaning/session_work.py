@@ -577,6 +577,14 @@ def _tally(sentence: str) -> str | None:
     return None
 
 
+def _opens_act(body: str) -> bool:
+    """Whether the past act opens a sentence (capitalised, or a list item): "Hit the quota at 15:40". A lowercase
+    verb heads what is left of a sentence whose subject was code ("`core-loop` passed at 12:37"), read as prose
+    without it: the subject is there, only not in words."""
+    start = body.lstrip()
+    return start[:1].isupper() or start[:1] in "-*+" or not start[:1].isalpha()
+
+
 def _act(sentence: str) -> str | None:
     """The writer's act in the past, subject left out: with a preposition ("Looked at the"), or at a clock time of the day."""
     body = _LABEL.sub("", sentence, count=1)  # "Fleet GPS gaps: ruled out the antenna"
@@ -593,7 +601,7 @@ def _act(sentence: str) -> str | None:
     clause = re.split(r"[;\u2014\u2013]", body, maxsplit=1)[0]
     c = _CLOCK.search(clause)
     verb = _PAST_ACT.match(body)
-    if c is not None and verb is not None and verb.group().strip(" *_\"'").lower() not in _STATIVE \
+    if c is not None and verb is not None and verb.group().strip(" *_\"'").lower() not in _STATIVE and _opens_act(body) \
             and not DATE.search(sentence) and not _REASON.search(clause):
         return f"{body.split()[0]} … {c.group()}"
     return None
