@@ -58,10 +58,10 @@ def _row(corpus: Path, a, b, weight, multi, n: int, label: str, proposed: bool) 
     pair = classify_sides(a, b, weight, multi)
     relation = slots.relate(a.scope, b.scope, a.key, b.key,
                             lambda: slots.same_description(a.card, b.card, a.statement, b.statement), multi)
-    row = dict(corpus=corpus.name, a=a.card.path, b=b.card.path, label=label, proposed=proposed,
-               verdict=pair.kind if pair else "none", reason=pair.reason if pair else "", relation=relation,
-               description_ratio=fuzz.token_set_ratio(a.card.description, b.card.description) / 100,
-               body_ratio=fuzz.token_set_ratio(a.card.body[:600], b.card.body[:600]) / 100)
+    row = {"corpus": corpus.name, "a": a.card.path, "b": b.card.path, "label": label, "proposed": proposed,
+               "verdict": pair.kind if pair else "none", "reason": pair.reason if pair else "", "relation": relation,
+               "description_ratio": fuzz.token_set_ratio(a.card.description, b.card.description) / 100,
+               "body_ratio": fuzz.token_set_ratio(a.card.body[:600], b.card.body[:600]) / 100}
     shared = sum(weight.get(t, 1.0) for t in a.all & b.all)
     row.update(overlap_of_smaller=shared / max(1e-9, min(a.total, b.total)),
                overlap_of_larger=shared / max(1e-9, max(a.total, b.total)))
