@@ -33,6 +33,9 @@ from cardindex.store.vault import Vault
 
 
 def main(corpus: Path, out: Path) -> int:
+    if not (corpus / "labels.json").is_file() or not (corpus / "vault").is_dir():
+        print(f"pair_features: {corpus}: not a labelled corpus (it needs labels.json and vault/)", file=sys.stderr)
+        return 2
     labels = json.loads((corpus / "labels.json").read_text())
     today = dt.date.fromisoformat(labels["today"])
     multi = frozenset(labels.get("config", {}).get("multi_valued_keys", []))

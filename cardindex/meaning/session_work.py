@@ -577,16 +577,19 @@ def _tally(sentence: str) -> str | None:
     return None
 
 
-def _opens_act(body: str) -> bool:
-    """Whether the past act opens a sentence (capitalised, or a list item): "Hit the quota at 15:40". A lowercase
-    verb heads what is left of a sentence whose subject was code ("`core-loop` passed at 12:37"), read as prose
-    without it: the subject is there, only not in words."""
-    start = body.lstrip()
-    return start[:1].isupper() or start[:1] in "-*+" or not start[:1].isalpha()
+def _opens_act(sentence: str) -> bool:
+    """Whether a sentence opens where a writer starts one (a capital, a list marker, a label's colon): only then
+    is a verb at its head an act with its subject left out ("Hit the quota at 15:40"). A lowercase verb heads
+    what is left of a sentence whose subject was code ("`core-loop` passed at 12:37"), read as prose without
+    it: the subject is there, only not in words."""
+    start = sentence.lstrip()
+    return start[:1].isupper() or not start[:1].isalpha()
 
 
 def _act(sentence: str) -> str | None:
     """The writer's act in the past, subject left out: with a preposition ("Looked at the"), or at a clock time of the day."""
+    if not _opens_act(sentence):
+        return None
     body = _LABEL.sub("", sentence, count=1)  # "Fleet GPS gaps: ruled out the antenna"
     if body != sentence and (told := elided(body[:1].upper() + body[1:])) is not None:
         return told
@@ -601,7 +604,7 @@ def _act(sentence: str) -> str | None:
     clause = re.split(r"[;\u2014\u2013]", body, maxsplit=1)[0]
     c = _CLOCK.search(clause)
     verb = _PAST_ACT.match(body)
-    if c is not None and verb is not None and verb.group().strip(" *_\"'").lower() not in _STATIVE and _opens_act(body) \
+    if c is not None and verb is not None and verb.group().strip(" *_\"'").lower() not in _STATIVE \
             and not DATE.search(sentence) and not _REASON.search(clause):
         return f"{body.split()[0]} … {c.group()}"
     return None
