@@ -10,7 +10,8 @@ labelled pair, one JSON line each, with the label (`duplicate`, `contradiction` 
 the verdict of `classify_sides`, the slot relation, the `restatement.measures` (slot,
 covered, cover_long, anchor) and the conflict they found, rapidfuzz ratios of the
 descriptions and bodies, the rarity-weighted word overlap both ways, and the marked values
-each card gives and shares (`dfmin`: how many cards of the vault say the rarest shared one).
+each card gives and shares (`dfmin`: how many cards of the vault say the rarest shared one),
+redacted as all output is (`redaction.shown_data`).
 It is the table behind the question "could another signal separate the pairs the rules
 miss from the pairs they rightly leave?" (bench/README.md, "What separates a missed
 duplicate"). A diagnosis, not a score; reads the corpus and changes nothing.
@@ -29,6 +30,7 @@ from rapidfuzz import fuzz
 from cardindex.meaning import restatement, similarity, slots
 from cardindex.meaning.classify import classify_sides, side
 from cardindex.meaning.words import statement
+from cardindex.redaction import shown_data
 from cardindex.store.vault import Vault
 
 
@@ -51,8 +53,8 @@ def main(corpus: Path, out: Path) -> int:
     proposed |= restatement.candidates([restatement.content(s.card) for s in sides], [s.english for s in sides])
     with out.open("w") as f:
         for i, j in sorted(proposed | {tuple(sorted(p)) for p in label}):
-            f.write(json.dumps(_row(corpus, sides[i], sides[j], weight, multi, len(cards),
-                                    label.get(frozenset((i, j)), "none"), (i, j) in proposed)) + "\n")
+            f.write(json.dumps(shown_data(_row(corpus, sides[i], sides[j], weight, multi, len(cards),
+                                    label.get(frozenset((i, j)), "none"), (i, j) in proposed))) + "\n")
     print(f"{corpus}: {len(cards)} live cards, {len(proposed)} proposed pairs, {len(label)} labelled -> {out}")
     return 0
 
