@@ -7,6 +7,7 @@ still a dependency). The order, top to bottom, is the one `cardindex/__init__.py
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -36,21 +37,33 @@ def modules(root: Path) -> dict[str, Path]:
     return {module_name(p, root): p for p in sorted(root.rglob("*.py"))}
 
 
+@functools.lru_cache(maxsize=None)
+def import_statements(text: str) -> tuple[tuple[int, str | None, tuple[str, ...]], ...]:
+    """Each import statement of a module's text, anywhere in it: (level, module, names); level -1 for
+    `import a, b`. Kept by text: the copies of the package the tests below make parse only the file
+    they change."""
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            found.append((-1, None, tuple(a.name for a in node.names)))
+        elif isinstance(node, ast.ImportFrom):
+            found.append((node.level, node.module, tuple(a.name for a in node.names)))
+    return tuple(found)
+
+
 def imports(name: str, path: Path, known: set[str]) -> set[str]:
     """The modules of the package (and click) that module `name` imports anywhere in its text."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            targets = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join([*parts, base] if base else parts)
-            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
+    for level, module, names in import_statements(path.read_text(encoding="utf-8")):
+        if level == -1:
+            targets = list(names)
         else:
-            continue
+            base = module or ""
+            if level:
+                parts = package.split(".")[: len(package.split(".")) - level + 1]
+                base = ".".join([*parts, base] if base else parts)
+            targets = [f"{base}.{a}" if f"{base}.{a}" in known else base for a in names]
         for target in targets:
             if target.split(".")[0] == "click":
                 found.add("click")

@@ -69,7 +69,7 @@ def test_pairs_dev2_each_card_offered_again(tmp_path: Path, monkeypatch: pytest.
     shutil.copytree(PAIRS_DEV2 / "vault", root)
     Vault(root).cards  # the parse cache, as a vault in use has it
     paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.md"))
-    paths = paths[::2]  # every other card, its partner left in the vault: half the time of the whole walk
+    paths = paths[::4]  # one card of every other pair, its partner left in the vault: a quarter of the whole walk
     refused = reported = answered = 0
     for rel in paths:
         file = root / rel
@@ -88,7 +88,7 @@ def test_pairs_dev2_each_card_offered_again(tmp_path: Path, monkeypatch: pytest.
             assert labels["cards"][rel], rel  # never a clean card refused or reported
     # The corpus is made of pairs: many cards offered again are refused as duplicates or reported.
     # (dup8: team/junseo_hours.md, a duplicate once reported as a contradiction, is now refused as one.)
-    assert refused >= 8 and reported >= 1, (refused, reported)
+    assert refused >= 6 and reported >= 1, (refused, reported)  # 8 and 1 of 45 cards on 5dcd20c
     assert answered == len(paths)  # the postings answered every time (the whole vault was never the fallback)
 
 

@@ -34,7 +34,7 @@ def test_pairs_dev3_each_card_offered_again(tmp_path: Path, monkeypatch: pytest.
     synonyms._tables.cache_clear()
     _ = Vault(root).cards  # the parse cache, as a vault in use has it
     paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.md") if ".cardindex" not in p.parts)
-    paths = paths[::2]  # every other card, its partner left in the vault: half the time of the whole walk
+    paths = paths[::4]  # one card of every other pair, its partner left in the vault: a quarter of the whole walk
     refused = reported = answered = 0
     for rel in paths:
         file = root / rel
@@ -48,6 +48,6 @@ def test_pairs_dev3_each_card_offered_again(tmp_path: Path, monkeypatch: pytest.
         refused += bool(whole[0])
         reported += bool(whole[1])
         answered += used
-    assert refused >= 10 and reported >= 5, (refused, reported)
+    assert refused >= 6 and reported >= 10, (refused, reported)  # 8 and 14 of 48 cards on 5dcd20c
     assert answered == len(paths)
     assert (root / ".cardindex" / "cache" / "built-synonyms.marshal").is_file()
