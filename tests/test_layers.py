@@ -37,12 +37,12 @@ def modules(root: Path) -> dict[str, Path]:
     return {module_name(p, root): p for p in sorted(root.rglob("*.py"))}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def import_statements(text: str) -> tuple[tuple[int, str | None, tuple[str, ...]], ...]:
     """Each import statement of a module's text, anywhere in it: (level, module, names); level -1 for
     `import a, b`. Kept by text: the copies of the package the tests below make parse only the file
     they change."""
-    found = []
+    found: list[tuple[int, str | None, tuple[str, ...]]] = []
     for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.Import):
             found.append((-1, None, tuple(a.name for a in node.names)))
