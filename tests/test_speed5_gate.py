@@ -69,7 +69,7 @@ def test_pairs_dev2_each_card_offered_again(tmp_path: Path, monkeypatch: pytest.
     shutil.copytree(PAIRS_DEV2 / "vault", root)
     Vault(root).cards  # the parse cache, as a vault in use has it
     paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.md"))
-    paths = paths[::4]  # one card of every other pair, its partner left in the vault: a quarter of the whole walk
+    paths = paths[::4]  # every fourth card in path order, the rest left in the vault: a quarter of the whole walk
     refused = reported = answered = 0
     for rel in paths:
         file = root / rel
