@@ -119,9 +119,9 @@ def _md(path: str) -> str:
 def pairs(ks: Sequence[int]) -> None:
     import numpy as np
 
-    from cardindex.meaning import embedding, restatement
+    from cardindex.meaning import embedding
     from cardindex.meaning.classify import classify_sides, side
-    from cardindex.meaning.similarity import _candidates, find_pairs, weights
+    from cardindex.meaning.similarity import candidates, find_pairs, weights
     from cardindex.meaning.words import statement
     from cardindex.store.vault import Vault
 
@@ -136,10 +136,7 @@ def pairs(ks: Sequence[int]) -> None:
         weight = weights(sts)
         sides = [side(c, st, weight) for c, st in zip(cards, sts, strict=True)]
         at = {c.path: i for i, c in enumerate(cards)}
-        blocked = {(i, j) for i, j, _ in _candidates([s.key for s in sides], sts, [s.all for s in sides], weight,
-                                                   multi)}
-        blocked |= set(restatement.candidates([restatement.content(s.card) for s in sides],
-                                              [s.english for s in sides]))
+        blocked = {(i, j) for i, j, _ in candidates(cards, sts, weight, multi)}  # every block
         found = {(p.kind, frozenset((p.a.path, p.b.path))) for p in find_pairs(cards, multi)}
         vecs = embedding.embed([embedding.card_text(c.title, c.description, c.body) for c in cards])
         near = vecs @ vecs.T

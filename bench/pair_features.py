@@ -48,9 +48,7 @@ def main(corpus: Path, out: Path) -> int:
     index = {c.path: i for i, c in enumerate(cards)}
     label = {frozenset((index[a], index[b])): kind for kind, pairs in labels.get("pairs", {}).items()
              for a, b in pairs if a in index and b in index}
-    proposed = {(i, j) for i, j, _ in similarity._candidates([s.key for s in sides], statements, [s.all for s in sides],
-                                                             weight, multi)}
-    proposed |= restatement.candidates([restatement.content(s.card) for s in sides], [s.english for s in sides])
+    proposed = {(i, j) for i, j, _ in similarity.candidates(cards, statements, weight, multi)}  # every block
     with out.open("w") as f:
         for i, j in sorted(proposed | {tuple(sorted(p)) for p in label}):
             f.write(json.dumps(shown_data(_row(corpus, sides[i], sides[j], weight, multi, len(cards),

@@ -5,6 +5,7 @@
     python bench/why_pairs.py tests/pairs_dev --kind contradiction
     python bench/why_pairs.py tests/pairs_dev --missed        # only the pairs not found
     python bench/why_pairs.py tests/pairs_dev --summary       # one line per pair, then misses by cause
+    python bench/why_pairs.py bench/real_vaults/acmp.json     # a labelled real vault (its clone, see there)
 
 For every labelled pair (labels.json `pairs`): whether `similarity` proposed it and by which
 block (same key, same description, two rare description words, two rare statement words),
@@ -24,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from cardindex.meaning import restatement, similarity, slots
+from cardindex.meaning import blocking, restatement, similarity, slots
 from cardindex.meaning.classify import (
     Side,
     _anchored,
@@ -43,10 +44,10 @@ from cardindex.store.vault import Vault
 
 def blocks(cards_keys: list[str | None], sides: Sequence[Side], weight: dict[str, float],
            multi: frozenset[str]) -> dict[tuple[int, int], list[str]]:
-    """Which block proposed each candidate pair (the calls of `_shared_two`, in order, are named)."""
-    named = iter(["description-words", "statement-words"])
+    """Which block proposed each candidate pair (the calls of `blocking._shared_two`, in order, are named)."""
+    named = iter(["description-words", "statement-words", "content-words"])
     found: dict[tuple[int, int], list[str]] = {}
-    original = similarity._shared_two
+    original = blocking._shared_two
 
     def traced(pairs: set[tuple[int, int]], chosen: Any, limit: int) -> None:
         name = next(named, "more")
@@ -57,10 +58,10 @@ def blocks(cards_keys: list[str | None], sides: Sequence[Side], weight: dict[str
             found.setdefault(p, []).append(name)
         pairs.update(mine | before)
 
-    similarity._shared_two = traced  # type: ignore[assignment]
+    blocking._shared_two = traced  # type: ignore[assignment]
     try:
         statements = [s.statement for s in sides]
-        for i, j, same_key in similarity._candidates(cards_keys, statements, [s.all for s in sides], weight, multi):
+        for i, j, same_key in similarity.candidates([s.card for s in sides], statements, weight, multi):
             reasons = found.setdefault((i, j), [])
             if same_key:
                 reasons.insert(0, "same-key")
@@ -69,7 +70,7 @@ def blocks(cards_keys: list[str | None], sides: Sequence[Side], weight: dict[str
             if not reasons:
                 reasons.append("short-statement")
     finally:
-        similarity._shared_two = original
+        blocking._shared_two = original
     return found
 
 
@@ -148,8 +149,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--missed", action="store_true", help="only the pairs not found")
     parser.add_argument("--summary", action="store_true", help="one line per pair and the misses by cause")
     args = parser.parse_args(argv)
-    labels = json.loads((args.corpus / "labels.json").read_text())
-    vault = Vault(args.corpus / "vault", use_cache=False)
+    if args.corpus.suffix == ".json":  # a labelled real vault (bench/real_vaults/*.json): it names its vault
+        labels = json.loads(args.corpus.read_text())
+        vault = Vault(Path(labels["vault"]), use_cache=False)
+    else:
+        labels = json.loads((args.corpus / "labels.json").read_text())
+        vault = Vault(args.corpus / "vault", use_cache=False)
     multi = vault.config.multi_valued_keys
     cards = [c for c in vault.cards if c.usable]
     by_path = {c.path: i for i, c in enumerate(cards)}
@@ -157,8 +162,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     weight = similarity.weights(statements)
     sides = [side(c, st, weight) for c, st in zip(cards, statements, strict=True)]
     found_blocks = blocks([s.key for s in sides], sides, weight, multi)
-    for p in restatement.candidates([restatement.content(c) for c in cards], [s.english for s in sides]):
-        found_blocks.setdefault(p, []).append("content-words")
     docs = Documents(cards)
     found_pairs = {(p.a.path, p.b.path): p for p in similarity.find_pairs(cards, multi)}
     causes: Counter[str] = Counter()

@@ -127,43 +127,39 @@ def test_a_scope_edit_is_seen_by_a_warm_lint(invoke: Any, vault: Path, write_car
     assert again.exit_code == 0 and json.loads(again.stdout) == []
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
-@given(cards_strategy)
-# Found by a run: the gate weighed the partner's "Mondays" as a word no card has, where lint
-# counts six, and saw no other value where lint saw a contradiction.
-@example([("The invoice export", "runs", "on Mondays", None, None, False)] * 3
-         + [("The invoice export", "is kept", "on Mondays", None, None, False)] * 2
-         + [("Greenhouse sensors", "runs", "on Fridays", None, None, False),
-            ("Greenhouse sensors", "is kept", "on Mondays", None, None, True)])
-# Found by a run (session 10), and on main before that session's changes too: lint pairs the fourth
-# greenhouse card with the sixth as a contradiction ('slot'); the gate, offered the sixth, never proposes
-# the fourth (its rarity is estimated from the new card and raw-text counts, and the three greenhouse
-# cards said alike take its candidate words). A known disagreement, kept here until the gate counts as lint does.
+LONG = ("\n\n## Steps\n\n- Open the export console and pick the ledger.\n- Check the invoice totals against the bank file."
+        "\n- Run the export for the closed month.\n- Send the report to finance.\n- Archive the export file in the bucket."
+        "\n- Note the run in the payroll channel.\n")
+
+
+def exactly(pairs: Any) -> set[tuple[frozenset[str], str, str]]:
+    return {(frozenset((p.a.path, p.b.path)), p.kind, p.reason) for p in pairs}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(cards_strategy, st.sets(st.integers(0, 6), max_size=3))
+# Found by runs (sessions 10, 14) when the gate weighed words by their counts in raw text and proposed
+# partners by its own blocks: lint paired the fourth card with the last as a 'slot' contradiction, the gate did not.
 @example([("The invoice export", "runs", "on Mondays", None, None, False)] * 2
          + [("Greenhouse sensors", "runs", "on Mondays", None, None, False)] * 2
          + [("Greenhouse sensors", "runs", "on Mondays", None, None, True),
-            ("Greenhouse sensors", "is kept", "never on weekends", None, None, False)]).xfail(
-    raises=AssertionError, reason="the gate misses a 'slot' contradiction lint finds (closing note, session 10)")
-# The same known disagreement, found by a run in session 14 and there on main before that session's changes: lint
-# pairs the fourth card (its description a question) with the fifth as a contradiction; the gate, offered the
-# fifth, does not. Until the gate counts as lint does, the search is derandomized (its examples fixed by this
-# source), so a run cannot fail by drawing another case of this known class.
+            ("Greenhouse sensors", "is kept", "never on weekends", None, None, False)], set())
 @example([("The invoice export", "runs", "on Mondays", None, None, False)] * 3
          + [("The invoice export", "runs", "on Mondays", None, None, True),
-            ("The invoice export", "is kept", "never on weekends", None, None, False)]).xfail(
-    raises=AssertionError, reason="the gate misses a 'slot' contradiction lint finds (closing notes, sessions 10, 14)")
-def test_the_gate_and_lint_never_disagree_on_what_a_pair_is(specs: Any) -> None:
-    """`pairs_with(new, vault)` (the gate, watch) and `find_pairs` (lint) classify by one function: a pair both
-    find is of one kind, and every contradiction lint finds with `new` the gate finds too. (The gate estimates
-    how rare a word is from the new card alone, so a paraphrase near the duplicate threshold may differ.)"""
+            ("The invoice export", "is kept", "never on weekends", None, None, False)], set())
+@example([("The invoice export", "runs", "on Mondays", None, None, False)] * 3
+         + [("The invoice export", "is kept", "on Mondays", None, None, False)] * 2
+         + [("Greenhouse sensors", "runs", "on Fridays", None, None, False),
+            ("Greenhouse sensors", "is kept", "on Mondays", None, None, True)], {0, 3})
+def test_the_gate_finds_exactly_the_pairs_lint_finds_with_the_new_card(specs: Any, long: set[int]) -> None:
+    """`pairs_with(new, vault)` (the write gate, `cards watch`) and `find_pairs` (lint) block and weigh by one
+    vocabulary (`blocking`): the pairs one card is in are exactly the whole vault's pairs that hold it,
+    of the same kind for the same reason; long cards (documents) included."""
     from cardindex.meaning.similarity import pairs_with
 
     cards = build(specs)
+    cards = [Card.from_text(c.path, c.text + LONG) if i in long else c for i, c in enumerate(cards)]
     multi = frozenset({"owner"})
-    everything = {frozenset((p.a.path, p.b.path)): p.kind for p in find_pairs(cards, multi)}
+    everything = exactly(find_pairs(cards, multi))
     for new in cards:
-        mine = {frozenset((p.a.path, p.b.path)): p.kind for p in pairs_with(new, cards, multi)}
-        for both in mine.keys() & everything.keys():
-            assert mine[both] == everything[both], (new.text, both)
-        lint_contradictions = {k for k, kind in everything.items() if new.path in k and kind == "contradiction"}
-        assert lint_contradictions <= mine.keys(), new.text
+        assert exactly(pairs_with(new, cards, multi)) == {p for p in everything if new.path in p[0]}, new.text

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from cardindex.lint import gate_postings
 from cardindex.lint.gate import Gate
+from cardindex.meaning.blocking import Counts
 from cardindex.store.card import Card
 from cardindex.store.vault import Vault
 
@@ -151,11 +152,8 @@ KILN_OTHER = Card.from_text("kiln-other.md", "---\ndescription: The kiln fires a
                             "type: project\n---\nThe kiln fires at 1300 degrees for stoneware glazes.\n")
 
 
-@pytest.mark.parametrize("change", ["edit", "remove", "archive", "expire", "key", "nothing"])
-def test_postings_follow_the_vault(small: Path, monkeypatch: pytest.MonkeyPatch, change: str) -> None:
-    """Postings kept before a change answer for the vault after it, as the whole-vault gate does."""
-    monkeypatch.setenv("CARDS_TODAY", "2026-06-01")
-    assert both(small, KILN_AGAIN)[0] == both(small, KILN_AGAIN)[1]  # the postings are kept now
+def _change(small: Path, change: str) -> None:
+    """Change the kiln card of the `small` vault in one of the ways postings must follow."""
     kiln = small / "kiln.md"
     if change == "edit":
         _write(small, "kiln.md", "Raku pieces are pulled from the kiln red hot", "Raku pieces are pulled red hot.")
@@ -167,6 +165,14 @@ def test_postings_follow_the_vault(small: Path, monkeypatch: pytest.MonkeyPatch,
         kiln.write_text(kiln.read_text().replace("type: project\n", "type: project\nexpires: 2026-05-31\n"))
     elif change == "key":
         kiln.write_text(kiln.read_text().replace("type: project\n", "type: project\nkey: kiln-temperature\n"))
+
+
+@pytest.mark.parametrize("change", ["edit", "remove", "archive", "expire", "key", "nothing"])
+def test_postings_follow_the_vault(small: Path, monkeypatch: pytest.MonkeyPatch, change: str) -> None:
+    """Postings kept before a change answer for the vault after it, as the whole-vault gate does."""
+    monkeypatch.setenv("CARDS_TODAY", "2026-06-01")
+    assert both(small, KILN_AGAIN)[0] == both(small, KILN_AGAIN)[1]  # the postings are kept now
+    _change(small, change)
     for card in (KILN_AGAIN, KILN_OTHER, KILN_OTHER._replace(
             text=KILN_OTHER.text.replace("type: project\n", "type: project\nkey: kiln-temperature\n"))):
         card = Card.from_text(card.path, card.text)
@@ -188,6 +194,12 @@ def test_the_delta_then_a_new_base(small: Path, monkeypatch: pytest.MonkeyPatch)
         if n <= 2:
             assert (cache / gate_postings.BASE).read_bytes() == base
             assert (cache / gate_postings.DELTA).exists()
+        # What the base and the delta keep counts every card's words, as counting them again would.
+        from cardindex.meaning.blocking import plain
+        from cardindex.meaning.similarity import record_of
+
+        counts = gate_postings._read(cache, _stamp())[3]
+        assert counts == Counts.of(plain(record_of(c)) for c in Vault(small).cards), n
     assert (cache / gate_postings.BASE).read_bytes() != base  # the delta overflowed: a new generation
     whole, fast, used = both(small, KILN_AGAIN)
     assert used and fast == whole and whole[0]
@@ -203,8 +215,8 @@ def test_damaged_postings_are_rebuilt(small: Path, damage: bytes) -> None:
     assert used and fast == whole and whole[0]
 
 
-def test_a_text_holding_the_separator_falls_back(small: Path) -> None:
-    """A card whose text holds NUL cannot be told apart in the joined text: the whole vault decides."""
+def test_a_text_holding_nul_gets_the_whole_vault_verdict(small: Path) -> None:
+    """A card whose text holds NUL (once a separator of the postings' joined text) changes nothing."""
     (small / "nul.md").write_text("---\ndescription: A kiln note\ntype: project\n---\nThe kiln\x00fires at 1200 degrees.\n")
     whole, fast, _ = both(small, KILN_AGAIN)
     assert fast == whole
@@ -242,24 +254,45 @@ def test_holders_match_the_whole_vault(small: Path, monkeypatch: pytest.MonkeyPa
     assert [c.path for c in found] == ["kiln.md", "shelf.md"]
 
 
-texts = st.lists(st.text(alphabet="abé \n-", max_size=12), max_size=30)
+def test_kept_records_are_what_the_blocks_read_of_each_card(small: Path) -> None:
+    """What the postings keep of a card, read back from their file, is its `blocking.Record` as lint computes it."""
+    from cardindex.meaning.blocking import plain
+    from cardindex.meaning.similarity import record_of
+
+    assert _answered(small, KILN_AGAIN)
+    gen, stored, _, counts = gate_postings._read(small / ".cardindex" / "cache", _stamp())
+    assert gen is not None
+    cards = {c.path: c for c in Vault(small).cards}
+    assert set(stored) == set(cards)
+    for path, kept in stored.items():
+        assert kept[1] == plain(record_of(cards[path])), path
+    assert counts == Counts.of(plain(record_of(c)) for c in cards.values())
 
 
-@settings(max_examples=200, deadline=None)
-@given(texts=texts, probe=st.text(alphabet="abé", min_size=1, max_size=3), few=st.integers(0, 4))
-def test_counts_and_places_are_those_of_a_scan(texts: list[str], probe: str, few: int) -> None:
-    """How many texts hold a word, and which: card by card, or past `FEW` cards by one pass, as a scan says."""
-    entries = [(b"", t, None, gate_postings.ALWAYS, False) for t in texts]
-    postings = gate_postings.Postings(None, [f"c{i}.md" for i in range(len(texts))], entries)  # type: ignore[arg-type]
-    partners = postings.partners("new.md", dt.date(2026, 1, 1))
-    assert partners is not None
-    old, gate_postings.FEW = gate_postings.FEW, few
-    try:
-        assert partners.frequency(probe) == sum(probe in t for t in texts)
-        assert partners.hits(probe) == [j for j, t in enumerate(texts) if probe in t]
-        assert partners.frequency(probe) == sum(probe in t for t in texts)  # asked again: remembered
-    finally:
-        gate_postings.FEW = old
+@pytest.mark.parametrize("change", ["edit", "remove", "archive", "expire", "key", "nothing"])
+def test_kept_counts_follow_the_vault(small: Path, monkeypatch: pytest.MonkeyPatch, change: str) -> None:
+    """The word counts kept beside the postings, brought up to date, are those of the cards that can be live now."""
+    from cardindex.meaning.blocking import plain
+    from cardindex.meaning.similarity import record_of
+    from cardindex.store.card import LIVE_STATUSES
+
+    monkeypatch.setenv("CARDS_TODAY", "2026-06-01")
+    assert _answered(small, KILN_AGAIN)
+    _change(small, change)
+    gate_postings._LAST.clear()
+    made = gate_postings.postings(Vault(small))
+    assert made is not None
+    live = [c for c in Vault(small).cards if c.usable and c.status in LIVE_STATUSES]
+    assert made.counts == Counts.of(plain(record_of(c)) for c in live)
+    partners = made.partners("kiln.md", dt.date(2026, 6, 1))
+    today_live = [c for c in live if c.live(dt.date(2026, 6, 1)) and c.path != "kiln.md"]
+    assert partners.counts == Counts.of(plain(record_of(c)) for c in today_live)
+
+
+def _stamp() -> bytes:
+    from cardindex.lint.cache import sources_digest
+
+    return sources_digest()
 
 
 def test_a_refused_add_writes_no_postings_and_an_add_keeps_its_card(vault: Path, invoke: Callable[..., Any]) -> None:

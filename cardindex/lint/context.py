@@ -93,7 +93,7 @@ class LintContext:
             for card in self.focus:
                 if not card.live(self.today):
                     continue
-                for pair in pairs_with(card, self.live, multi):
+                for pair in pairs_with(card, self.live, multi, self.statement):
                     key = (min(pair.a.path, pair.b.path), max(pair.a.path, pair.b.path))
                     if key not in seen:  # both sides in focus: found from each
                         seen.add(key)

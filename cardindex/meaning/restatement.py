@@ -27,10 +27,8 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import combinations
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from cardindex.lazy import lazy_pattern
 from cardindex.meaning.polarity import denied_against, polarity
@@ -692,47 +690,73 @@ def _value_keys(text: str) -> tuple[str, ...]:
     return tuple(f"={k}:{v}" for k, vs in sorted(by_kind(text).items()) if k in EVIDENCE for v in sorted(vs))
 
 
-def candidates(contents: Sequence[Content | None], english: Sequence[bool]) -> set[tuple[int, int]]:
-    """Pairs of short English cards whose contents share two of their rarest words (a synonym's sense or a typed
-    value in its normal form counts as one word).
+class BlockWords(NamedTuple):
+    """What the restatement block reads of one card (`blocking`): plain values, kept in the gate's postings."""
+
+    plain: tuple[str, ...]  # the content's words (none for a card not in English)
+    initials: str  # initials of two or three words in a row that are no word of its own ("pr"), `joined`
+    keyed: str  # a key for each synonym sense of its words, and for each typed value in its normal form, `joined`
+    shorts: tuple[str, ...]  # its words of two or three letters, which other cards' initials may abbreviate
+
+
+SEP = "\x00"  # between the keys of a `joined` list: no word or value holds it
+
+
+def joined(keys: Iterable[str]) -> str:
+    """Keys as one string, each between two `SEP`s (`SEP + key + SEP in` it finds one); empty for none.
+
+    A card has dozens of initials and senses, asked of every card only by whether it holds
+    one key: one string each is what the gate's postings keep of them, not dozens of objects.
+    """
+    found = SEP.join(keys)
+    return f"{SEP}{found}{SEP}" if found else ""
+
+
+def parts(keys: str) -> list[str]:
+    """The keys of a `joined` string."""
+    return keys.split(SEP)[1:-1] if keys else []
+
+
+NO_WORDS = BlockWords((), "", "", ())
+
+
+class Frequency(Protocol):
+    """How many cards have a key (`blocking.Vocabulary.frequency`)."""
+
+    def __getitem__(self, key: str) -> int: ...
+
+
+def block_words(c: Content | None, english: bool) -> BlockWords:
+    """The words a short card blocks on; nothing for a long card (`documents`' concern)."""
+    if c is None:
+        return NO_WORDS
+    tokens = c.all.tokens
+    shorts = tuple(dict.fromkeys(t for t in tokens if 2 <= len(t) <= 3 and t.isalpha()))
+    if not english:
+        return BlockWords((), "", "", shorts)
+    found = set(tokens)
+    initials: dict[str, None] = {}
+    for n in (2, 3):
+        for i in range(len(tokens) - n + 1):
+            letters = "".join(t[0] for t in tokens[i:i + n])
+            if letters not in found:
+                initials[letters] = None
+    keyed: dict[str, None] = {}
+    for t in dict.fromkeys(tokens):
+        keyed.update(dict.fromkeys(_synonym_keys(t)))
+    keyed.update(dict.fromkeys(_value_keys(c.text)))  # "30 minutes" / "half an hour": one duration, one key
+    return BlockWords(tuple(dict.fromkeys(tokens)), joined(initials), joined(keyed), shorts)
+
+
+def rarest_words(plain: Sequence[str], other: frozenset[str], frequency: Frequency) -> list[str]:
+    """What a short English card is indexed under: its rarest words (`plain`), and its rarest other keys:
+    the initials that abbreviate a two- or three-letter word some card has ("pr" / "pull request"),
+    the synonym senses and the typed values (`blocking.Vocabulary` gives them).
 
     The statement blocks of `similarity` look at one sentence: a reworded card rarely keeps
-    its rare words in that one. Words of two or three letters also meet the words they
-    abbreviate ("pr" / "pull request"). Capped like every block: pairs grow with the cards.
+    its rare words in that one. Rare is counted over the vault's words and keys (`frequency`).
     """
-    short = {t for c in contents if c is not None for t in c.all.tokens if 2 <= len(t) <= 3 and t.isalpha()}
-    plain: list[set[str]] = []
-    other: list[set[str]] = []
-    for c, en in zip(contents, english, strict=True):
-        if c is None or not en:
-            plain.append(set())
-            other.append(set())
-            continue
-        tokens = c.all.tokens
-        found = set(tokens)
-        more = set()
-        for n in (2, 3):
-            for i in range(len(tokens) - n + 1):
-                initials = "".join(t[0] for t in tokens[i:i + n])
-                if initials in short and initials not in found:
-                    more.add(initials)
-        for t in found:
-            more.update(_synonym_keys(t))
-        more.update(_value_keys(c.text))  # "30 minutes" / "half an hour": one duration, one key
-        plain.append(found)
-        other.append(more)
-    frequency = Counter(k for ks in (*plain, *other) for k in ks)
-    by_two: dict[tuple[str, str], list[int]] = defaultdict(list)
-
-    def rarest(ks: set[str], n: int) -> list[str]:
+    def rarest(ks: Iterable[str], n: int) -> list[str]:
         return sorted((k for k in ks if 1 < frequency[k] <= MAX_BLOCK), key=lambda k: (frequency[k], k))[:n]
 
-    for i, (ks, more) in enumerate(zip(plain, other, strict=True)):
-        rare = rarest(ks, BLOCK_WORDS) + rarest(more, BLOCK_WORDS // 2)
-        for two in combinations(sorted(rare), 2):
-            by_two[two].append(i)
-    pairs: set[tuple[int, int]] = set()
-    for members in by_two.values():
-        if 1 < len(members) <= MAX_BLOCK:
-            pairs.update(combinations(members, 2))
-    return pairs
+    return rarest(plain, BLOCK_WORDS) + rarest(other, BLOCK_WORDS // 2)

@@ -21,12 +21,11 @@ apart (a rule and its negation score 100 on token_set_ratio), so this works in t
 from __future__ import annotations
 
 import math
-from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from itertools import chain, combinations
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Protocol
 
-from cardindex.meaning import restatement, slots
+from cardindex.meaning import blocking, restatement, slots
 from cardindex.meaning.classify import Pair, Side, classify_sides, side, swapped_values
 from cardindex.meaning.documents import REASON as DOCUMENT_REASON
 from cardindex.meaning.documents import Documents, document
@@ -34,17 +33,13 @@ from cardindex.meaning.hubs import is_hub
 from cardindex.meaning.passages import contradicted
 from cardindex.meaning.statements import contradicted as statements_contradicted
 from cardindex.meaning.values import kind
-from cardindex.meaning.words import CALENDAR, SYNONYMS, Statement, statement
+from cardindex.meaning.words import CALENDAR, Statement, statement
 from cardindex.store.card import Card
 
-MAX_BLOCK = 60  # a word shared by more cards than this is not rare enough to block on
-RARE_WORDS = 8  # each card is indexed under this many of its rarest words
-DESCRIPTION_WORDS = 3  # and under each two of this many of its description's rarest words
 OVERRULED = ("wording", "value")  # verdicts on two documents' descriptions that their contents can overrule
-DESCRIPTION_BLOCK = 20  # two words shared by more descriptions than this say nothing about a pair
 
-__all__ = ["Pair", "Partners", "candidates", "classify", "find_pairs", "measured_change", "pairs_among", "pairs_with",
-           "probe_text", "weights"]
+__all__ = ["Pair", "Partners", "candidates", "classify", "find_pairs", "measured_change", "pairs_among", "pairs_with", "record_of",
+           "weights"]
 
 
 def measured_change(a: Card, b: Card) -> bool:
@@ -91,65 +86,21 @@ def weights(statements: Sequence[Statement]) -> dict[str, float]:
 
 
 def candidates(cards: Sequence[Card], statements: Sequence[Statement], weight: Mapping[str, float], multi_valued: frozenset[str]) -> Iterator[tuple[int, int, bool]]:
-    """Index pairs worth comparing, each once: (i, j, share a single-valued key)."""
-    keys = [c.key for c in cards]
-    return _candidates(keys, statements, [frozenset(st.all.tokens) for st in statements], weight, multi_valued)
+    """Index pairs worth comparing, each once: (i, j, share a single-valued key). `weight` is kept for callers:
+    the blocks count the words themselves (`blocking.Vocabulary`)."""
+    vocabulary = blocking.Vocabulary([_record(c, st) for c, st in zip(cards, statements, strict=True)])
+    for i, j in blocking.all_pairs(vocabulary, multi_valued):
+        a, b = cards[i].key, cards[j].key
+        yield i, j, bool(a and a == b and a not in multi_valued)
 
 
-def _candidates(keys: Sequence[str | None], statements: Sequence[Statement], bags: Sequence[frozenset[str]],
-                weight: Mapping[str, float], multi_valued: frozenset[str]) -> Iterator[tuple[int, int, bool]]:
-    """`candidates`, given each card's key and the set of its statement's words."""
-    by_key: dict[str, list[int]] = defaultdict(list)
-    by_text: dict[str, list[int]] = defaultdict(list)
-    for i, key in enumerate(keys):
-        if key and key not in multi_valued:
-            by_key[key].append(i)
-        by_text[statements[i].description.text].append(i)
-    same_key: set[tuple[int, int]] = set()
-    for members in by_key.values():
-        same_key.update(combinations(members, 2))
-    others: set[tuple[int, int]] = set()
-    for members in by_text.values():
-        if 1 < len(members) <= MAX_BLOCK:
-            others.update(combinations(members, 2))
-    # Only words that two statements have can make a pair: rarest of those first; ties by
-    # the word, so that the same vault always gives the same pairs.
-    shared = [t for t, n in Counter(chain.from_iterable(bags)).items() if n > 1]
-    rank = {t: r for r, t in enumerate(sorted(shared, key=lambda t: (-weight.get(t, 0.0), t)))}
-    # Descriptions that share two of their rarest words: a reworded description keeps most
-    # of its words, even when each is common on its own (a project name and an action).
-    ranked = rank.keys()
-    _shared_two(others, (sorted(ranked & set(st.description.tokens), key=rank.__getitem__)[:DESCRIPTION_WORDS]
-                         for st in statements), DESCRIPTION_BLOCK)
-    # Statements that share two of their rarest words, each rare enough to block on
-    # (statements of one or two words: one such word).
-    threshold = math.log((len(keys) + 1) / MAX_BLOCK) if len(keys) > MAX_BLOCK else 0.0
-    indexed = [[t for t in sorted(ranked & bag, key=rank.__getitem__)[:RARE_WORDS] if weight.get(t, 0.0) >= threshold]
-               for bag in bags]
-    _shared_two(others, indexed, len(keys))
-    short = [i for i, st in enumerate(statements) if len(st.all.tokens) <= 2 and indexed[i]]
-    if short:
-        index: dict[str, list[int]] = defaultdict(list)
-        for i, rare in enumerate(indexed):
-            for token in rare:
-                index[token].append(i)
-        for i in short:
-            others.update((min(i, j), max(i, j)) for token in indexed[i] for j in index[token] if j != i)
-    for i, j in sorted(same_key):
-        yield i, j, True
-    for i, j in sorted(others - same_key):
-        yield i, j, False
+def _record(card: Card, st: Statement) -> blocking.Record:
+    return blocking.record(card.key, st, restatement.content(card), slots.english(card))
 
 
-def _shared_two(pairs: set[tuple[int, int]], chosen: Iterable[list[str]], limit: int) -> None:
-    """Add the pairs of items whose chosen words share two (up to `limit` items sharing them)."""
-    by_two: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for i, words_of in enumerate(chosen):
-        for two in combinations(sorted(words_of), 2):
-            by_two[two].append(i)
-    for members in by_two.values():
-        if 1 < len(members) <= limit:
-            pairs.update(combinations(members, 2))
+def record_of(card: Card) -> blocking.Record:
+    """What the blocks read of a card (`blocking.Record`): the gate's postings keep it."""
+    return _record(card, statement(card))
 
 
 def find_pairs(cards: Sequence[Card], multi_valued: frozenset[str] = frozenset(),
@@ -167,17 +118,14 @@ def find_pairs(cards: Sequence[Card], multi_valued: frozenset[str] = frozenset()
     else:
         kept = [(c, st) for c, st in zip(cards, statements, strict=True) if c.usable]
         usable, statements = [c for c, _ in kept], [st for _, st in kept]
-    weight = weights(statements)
+    vocabulary = blocking.Vocabulary([_record(c, st) for c, st in zip(usable, statements, strict=True)])
+    weight = vocabulary.weight
     sides = [side(c, st, weight) for c, st in zip(usable, statements, strict=True)]
     out = []
     paired: set[tuple[int, int]] = set()
     duplicated: set[tuple[int, int]] = set()
     docs = Documents(usable)
-    proposed = [(i, j) for i, j, _ in _candidates([s.key for s in sides], statements, [s.all for s in sides], weight,
-                                                 multi_valued)]
-    seen = set(proposed)
-    reworded = restatement.candidates([restatement.content(s.card) for s in sides], [s.english for s in sides])
-    for i, j in proposed + sorted(reworded - seen):
+    for i, j in blocking.all_pairs(vocabulary, multi_valued):
         pair = classify_sides(sides[i], sides[j], weight, multi_valued)
         if pair is not None and not (pair.reason in OVERRULED and docs.overrules(i, j)):
             out.append(pair)
@@ -205,7 +153,11 @@ def _documents(docs: Documents, sides: Sequence[Side], statements: Sequence[Stat
     and long cards whose statements contradict (`statements`), among pairs not classified or called duplicates."""
     duplicated = set() if duplicated is None else duplicated
     out = []
-    for i, j, score in docs.pairs(statements, weight, wanted):
+    # Every pair of documents, then those wanted: a third copy of one document is found through the
+    # two others (`Documents._third`), which a search for one card's pairs alone would not see.
+    for i, j, score in docs.pairs(statements, weight):
+        if wanted is not None and (i, j) not in wanted:
+            continue
         a, b = sides[i], sides[j]
         if (i, j) in paired or slots.relate(a.scope, b.scope, a.key, b.key, lambda: False, multi_valued) == slots.APART:
             continue
@@ -238,138 +190,110 @@ def _documents(docs: Documents, sides: Sequence[Side], statements: Sequence[Stat
     return out
 
 
-def probe_text(card: Card) -> str:
-    """What `pairs_with` looks for the new card's words in, in a vault card: its description and body head, lowered."""
-    return f"{card.description}\n{card.body[:400]}".lower()
-
-
 class Partners(Protocol):
-    """The vault's usable cards other than the new one, as `pairs_among` asks about them.
+    """The vault's usable live cards other than the new one, as `pairs_among` asks about them.
 
-    `pairs_with` scans the cards it is given; the write gate answers from postings kept in
-    the cache (`lint.gate_postings`), loading only the cards that could pair. Both must
+    `pairs_with` gives the cards it is given; the write gate answers from postings kept in
+    the cache (`lint.gate_postings`), loading only the cards a block proposes. Both must
     give the same answers, in the vault's order.
     """
 
-    def __len__(self) -> int: ...
-
-    def frequency(self, probe: str) -> int:
-        """How many of the cards' `probe_text` contain `probe`."""
+    @property
+    def records(self) -> Sequence[blocking.Plain]:
+        """Each card's `blocking.Record`, in order."""
         ...
 
-    def matching(self, rare: Sequence[str], said: Sequence[str], key: str | None) -> list[tuple[Card, int, int, bool]]:
-        """(card, how many of `rare` its text contains, how many of `said`, whether it holds `key`) for
-        every card that contains one of them or holds `key`, in order."""
+    @property
+    def counts(self) -> blocking.Counts:
+        """`blocking.Counts.of(records)` (never changed by the caller)."""
         ...
 
-    def long_cards(self, every: bool) -> list[Card]:
-        """The cards that are documents (`documents.document`), or every card when `every`, in order."""
+    def cards(self, places: Sequence[int]) -> list[Card]:
+        """The cards at these places (indices into `records`), in that order."""
+        ...
+
+    def long_places(self) -> list[int]:
+        """The places of the cards that are documents (`documents.document`), ascending."""
         ...
 
 
-class _Scanned:
-    """`Partners` over cards in memory: a substring scan of each card's text."""
+class _Given:
+    """`Partners` over cards in memory, each card's statement computed once (or given)."""
 
-    def __init__(self, cards: Sequence[Card]) -> None:
-        self.cards = cards
-        self.lowered = [probe_text(c) for c in cards]
+    def __init__(self, cards: Sequence[Card], statement_of: Callable[[Card], Statement]) -> None:
+        self._cards = cards
+        self._records: list[blocking.Plain] = [_record(c, statement_of(c)) for c in cards]
+        self._counts = blocking.Counts.of(self._records)
 
-    def __len__(self) -> int:
-        return len(self.cards)
+    @property
+    def records(self) -> Sequence[blocking.Plain]:
+        return self._records
 
-    def frequency(self, probe: str) -> int:
-        return sum(probe in d for d in self.lowered)
+    @property
+    def counts(self) -> blocking.Counts:
+        return self._counts
 
-    def matching(self, rare: Sequence[str], said: Sequence[str], key: str | None) -> list[tuple[Card, int, int, bool]]:
-        out = []
-        for card, text in zip(self.cards, self.lowered, strict=True):
-            same_key = key is not None and card.key == key
-            shared = sum(t in text for t in rare)
-            again = sum(t in text for t in said)
-            if same_key or shared or again:
-                out.append((card, shared, again, same_key))
-        return out
+    def cards(self, places: Sequence[int]) -> list[Card]:
+        return [self._cards[j] for j in places]
 
-    def long_cards(self, every: bool) -> list[Card]:
-        return list(self.cards) if every else [c for c in self.cards if document(c) is not None]
+    def long_places(self) -> list[int]:
+        return [j for j, c in enumerate(self._cards) if document(c) is not None]
 
 
-def pairs_with(new: Card, cards: Sequence[Card], multi_valued: frozenset[str] = frozenset()) -> list[Pair]:
-    """Pairs between one new card and a vault: what the write gate asks.
+def pairs_with(new: Card, cards: Sequence[Card], multi_valued: frozenset[str] = frozenset(),
+               statement_of: Callable[[Card], Statement] = statement) -> list[Pair]:
+    """Pairs between one new card and a vault: what the write gate and `cards watch` ask.
 
-    Looks only at cards that could pair with `new`: those holding its key, and those
-    whose text contains two of its rarest words (a substring scan, so the vault's other
-    cards are only tokenized when they are candidates).
+    Exactly the pairs `find_pairs` finds with `new` among `cards` and `new`: the blocks
+    (`blocking.pairs_of`) and the rarity weights are the whole vault's, and only the cards
+    a block proposes are classified. `statement_of` saves computing each card's statement
+    (a cache has them).
     """
     if is_hub(new):
         return []
-    return pairs_among(new, _Scanned([c for c in cards if c.usable and c.path != new.path]), multi_valued)
+    return pairs_among(new, _Given([c for c in cards if c.usable and c.path != new.path], statement_of),
+                       multi_valued, statement_of)
 
 
-def pairs_among(new: Card, others: Partners, multi_valued: frozenset[str] = frozenset()) -> list[Pair]:
-    """`pairs_with`, the vault given as `Partners` (the usable cards other than `new`)."""
+def pairs_among(new: Card, others: Partners, multi_valued: frozenset[str] = frozenset(),
+                statement_of: Callable[[Card], Statement] = statement) -> list[Pair]:
+    """`pairs_with`, the vault given as `Partners` (the usable live cards other than `new`)."""
     if is_hub(new):
         return []
-    mine = statement(new)
-    total = len(others) + 2
-    reworded = restatement.content(new)  # a reworded copy shares words with the whole card, not one sentence
-    probes = {t: _probe(t) for t in set(mine.all.tokens) | set(reworded.all.tokens if reworded else ())}
-    counted: dict[str, int] = {}
-
-    def count(probe: str) -> int:
-        if probe not in counted:
-            counted[probe] = others.frequency(probe)
-        return counted[probe]
-
-    # A word the statement model writes for a group ("uses" for "runs", "relies", "built")
-    # is found in raw text by any of the group's words: as common as its most common one,
-    # as lint counts it (else "runs on Fridays" weighs "uses" as a word no card has).
-    frequency = {t: max([count(_probe(w)) for w in _SPELLINGS.get(t, ())] + [count(probe)])
-                 for t, probe in probes.items()}
-    weight = {t: math.log(total / (n + 1)) + 0.1 for t, n in frequency.items()}
-    # The rarest words some other card has (a word no other card has finds no partner),
-    # as `candidates` ranks only words that two statements share.
-    stated = set(mine.all.tokens)
-    rare = [probes[t] for f, t in sorted((f, t) for t, f in frequency.items() if 0 < f <= MAX_BLOCK and t in stated)]
-    rare = rare[:RARE_WORDS]
-    said = [probes[t] for f, t in sorted((f, t) for t, f in frequency.items() if 0 < f <= MAX_BLOCK)][:RARE_WORDS]
+    mine = statement_of(new)
+    n = len(others.records)
+    record = _record(new, mine)
+    counts = others.counts.copy()
+    blocking.add(counts, record)
+    vocabulary = blocking.Vocabulary([*others.records, record], counts)
+    weight = vocabulary.weight
     me = side(new, mine, weight)
-    out = []
-    key = new.key if new.key and new.key not in multi_valued else None
-    for card, shared, again, same_key in others.matching(rare, said, key):
-        if not (same_key or shared >= 2 or (shared and len(mine.all.tokens) <= 2) or (reworded and again >= 2)):
-            continue
-        theirs = statement(card)
-        # The partner's values ("on Mondays") weigh as lint weighs them, by how many cards say
-        # them: whether a value is rare decides a contradiction, and the gate must find the ones lint does.
-        for t in theirs.all.values - weight.keys():
-            weight[t] = math.log(total / (max(count(_probe(w)) for w in (t, *_SPELLINGS.get(t, ()))) + 1)) + 0.1
-        pair = classify_sides(me, side(card, theirs, weight), weight, multi_valued)
-        if pair is not None:
-            out.append(pair)
-    # Long cards are also compared as documents, and a short card with the parts of long ones.
-    mine_long = document(new) is not None
-    pool = [new, *others.long_cards(mine_long)]
-    if len(pool) < 2:
-        return [p for p in out if not is_hub(p.b)]
+    proposed = blocking.pairs_of(vocabulary, n, multi_valued)
+    long_places = others.long_places()
+    every = document(new) is not None  # a long card may state again what any short card says
+    pool_places = list(range(n)) if every else long_places
+    loaded = dict(zip(sorted({*proposed, *pool_places}), others.cards(sorted({*proposed, *pool_places})), strict=True))
+    pool = [new, *(loaded[j] for j in pool_places)]
+    at = {j: k for k, j in enumerate(pool_places, 1)}  # a vault place -> its place in the pool
     docs = Documents(pool)
-    index = {c.path: i for i, c in enumerate(pool)}
-    out = [p for p in out if not (p.reason in OVERRULED and p.b.path in index and docs.overrules(0, index[p.b.path]))]
-    found = {c.path for p in out for c in (p.a, p.b)} - {new.path}
-    sts = [statement(c) for c in pool]
-    doc_weight = weights(sts)
-    more = _documents(docs, [side(c, st, doc_weight) for c, st in zip(pool, sts, strict=True)], sts, doc_weight,
-                      multi_valued, set(), {(0, j) for j in range(1, len(pool))})
-    recast = {p.b.path if p.a.path == new.path else p.a.path for p in more if p.kind == "contradiction"}
-    out.extend(p for p in more if ({p.a.path, p.b.path} - {new.path}).isdisjoint(found - recast))
-    return [p for p in _recast(out) if not (is_hub(p.a) or is_hub(p.b))]
-
-
-_SPELLINGS: dict[str, tuple[str, ...]] = {}
-for _word, _head in SYNONYMS.items():
-    _SPELLINGS[_head] = (*_SPELLINGS.get(_head, ()), _word)
-
-
-def _probe(token: str) -> str:
-    """What a normalized word looks like inside raw text: "write" is in "writing" as "writ"."""
-    return token[:-1] if len(token) > 4 and token.endswith("e") else token
+    found: list[Pair] = []
+    paired: set[tuple[int, int]] = set()
+    duplicated: set[tuple[int, int]] = set()
+    for j in proposed:
+        card = loaded[j]
+        theirs = side(card, statement_of(card), weight)
+        a, b = (me, theirs) if new.path < card.path else (theirs, me)  # as `find_pairs` orders them: by path
+        pair = classify_sides(a, b, weight, multi_valued)
+        if pair is None or (pair.reason in OVERRULED and j in at and docs.overrules(0, at[j])):
+            continue
+        found.append(pair)
+        if j in at:
+            paired.add((0, at[j]))
+            if pair.kind == "duplicate":
+                duplicated.add((0, at[j]))
+    if len(pool) > 1:
+        sts = [mine, *(statement_of(c) for c in pool[1:])]
+        sides = [me, *(side(c, st, weight) for c, st in zip(pool[1:], sts[1:], strict=True))]
+        found.extend(_documents(docs, sides, sts, weight, multi_valued, paired, {(0, k) for k in range(1, len(pool))},
+                                duplicated))
+    return [p for p in _recast(found) if not (is_hub(p.a) or is_hub(p.b))]
