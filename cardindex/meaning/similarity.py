@@ -38,7 +38,7 @@ from cardindex.store.card import Card
 
 OVERRULED = ("wording", "value")  # verdicts on two documents' descriptions that their contents can overrule
 
-__all__ = ["Pair", "Partners", "candidates", "classify", "find_pairs", "measured_change", "pairs_among", "pairs_with", "record_of",
+__all__ = ["Pair", "Partners", "candidates", "classify", "find_pairs", "measured_change", "pairs_among", "pairs_with", "record_of", "record_with", "remembered_record",
            "weights"]
 
 
@@ -88,19 +88,36 @@ def weights(statements: Sequence[Statement]) -> dict[str, float]:
 def candidates(cards: Sequence[Card], statements: Sequence[Statement], weight: Mapping[str, float], multi_valued: frozenset[str]) -> Iterator[tuple[int, int, bool]]:
     """Index pairs worth comparing, each once: (i, j, share a single-valued key). `weight` is kept for callers:
     the blocks count the words themselves (`blocking.Vocabulary`)."""
-    vocabulary = blocking.Vocabulary([_record(c, st) for c, st in zip(cards, statements, strict=True)])
+    vocabulary = blocking.Vocabulary([record_with(c, st) for c, st in zip(cards, statements, strict=True)])
     for i, j in blocking.all_pairs(vocabulary, multi_valued):
         a, b = cards[i].key, cards[j].key
         yield i, j, bool(a and a == b and a not in multi_valued)
 
 
-def _record(card: Card, st: Statement) -> blocking.Record:
+def record_with(card: Card, st: Statement) -> blocking.Record:
+    """What the blocks read of a card whose statement is `st` (`blocking.Record`)."""
     return blocking.record(card.key, st, restatement.content(card), slots.english(card))
+
+
+# card text -> its record (plain): a record is made of the card's text alone, and `cards watch` pairs the
+# changed cards with every other on each pass; bounded, for a long-running process.
+_RECORDS: dict[str, blocking.Plain] = {}
+_RECORDS_MAX = 200_000
+
+
+def remembered_record(card: Card, statement_of: Callable[[Card], Statement] = statement) -> blocking.Plain:
+    """`record_of(card)`, plain, remembered by the card's text for the life of the process."""
+    found = _RECORDS.get(card.text)
+    if found is None:
+        if len(_RECORDS) >= _RECORDS_MAX:
+            _RECORDS.clear()
+        found = _RECORDS[card.text] = blocking.plain(record_with(card, statement_of(card)))
+    return found
 
 
 def record_of(card: Card) -> blocking.Record:
     """What the blocks read of a card (`blocking.Record`): the gate's postings keep it."""
-    return _record(card, statement(card))
+    return record_with(card, statement(card))
 
 
 def find_pairs(cards: Sequence[Card], multi_valued: frozenset[str] = frozenset(),
@@ -118,7 +135,7 @@ def find_pairs(cards: Sequence[Card], multi_valued: frozenset[str] = frozenset()
     else:
         kept = [(c, st) for c, st in zip(cards, statements, strict=True) if c.usable]
         usable, statements = [c for c, _ in kept], [st for _, st in kept]
-    vocabulary = blocking.Vocabulary([_record(c, st) for c, st in zip(usable, statements, strict=True)])
+    vocabulary = blocking.Vocabulary([record_with(c, st) for c, st in zip(usable, statements, strict=True)])
     weight = vocabulary.weight
     sides = [side(c, st, weight) for c, st in zip(usable, statements, strict=True)]
     out = []
@@ -220,9 +237,9 @@ class Partners(Protocol):
 class _Given:
     """`Partners` over cards in memory, each card's statement computed once (or given)."""
 
-    def __init__(self, cards: Sequence[Card], statement_of: Callable[[Card], Statement]) -> None:
+    def __init__(self, cards: Sequence[Card], record_of: Callable[[Card], blocking.Plain]) -> None:
         self._cards = cards
-        self._records: list[blocking.Plain] = [_record(c, statement_of(c)) for c in cards]
+        self._records = [record_of(c) for c in cards]
         self._counts = blocking.Counts.of(self._records)
 
     @property
@@ -241,17 +258,22 @@ class _Given:
 
 
 def pairs_with(new: Card, cards: Sequence[Card], multi_valued: frozenset[str] = frozenset(),
-               statement_of: Callable[[Card], Statement] = statement) -> list[Pair]:
+               statement_of: Callable[[Card], Statement] = statement,
+               record_of: Callable[[Card], blocking.Plain] | None = None) -> list[Pair]:
     """Pairs between one new card and a vault: what the write gate and `cards watch` ask.
 
     Exactly the pairs `find_pairs` finds with `new` among `cards` and `new`: the blocks
     (`blocking.pairs_of`) and the rarity weights are the whole vault's, and only the cards
-    a block proposes are classified. `statement_of` saves computing each card's statement
-    (a cache has them).
+    a block proposes are classified. `statement_of` and `record_of` (each card's `record_of`,
+    or its plain form) save computing each card's statement and record (a cache has them).
     """
     if is_hub(new):
         return []
-    return pairs_among(new, _Given([c for c in cards if c.usable and c.path != new.path], statement_of),
+    if record_of is None:
+        def record_of(card: Card) -> blocking.Plain:
+            return remembered_record(card, statement_of)
+
+    return pairs_among(new, _Given([c for c in cards if c.usable and c.path != new.path], record_of),
                        multi_valued, statement_of)
 
 
@@ -262,7 +284,7 @@ def pairs_among(new: Card, others: Partners, multi_valued: frozenset[str] = froz
         return []
     mine = statement_of(new)
     n = len(others.records)
-    record = _record(new, mine)
+    record = record_with(new, mine)
     counts = others.counts.copy()
     blocking.add(counts, record)
     vocabulary = blocking.Vocabulary([*others.records, record], counts)
