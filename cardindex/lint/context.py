@@ -8,7 +8,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from cardindex.index import build as index
 from cardindex.lazy import lazy_pattern
@@ -93,7 +93,7 @@ class LintContext:
             for card in self.focus:
                 if not card.live(self.today):
                     continue
-                for pair in pairs_with(card, self.live, multi, self.statement, self.record):
+                for pair in pairs_with(card, self.live, multi, self.statement):
                     key = (min(pair.a.path, pair.b.path), max(pair.a.path, pair.b.path))
                     if key not in seen:  # both sides in focus: found from each
                         seen.add(key)
@@ -148,15 +148,6 @@ class LintContext:
             return said(card)
         found: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = self.cache.derived(card, "said", said)
         return found
-
-    def record(self, card: Card) -> Any:
-        """What the pair blocks read of `card` (`blocking.Record`, plain), from the cache when it has it."""
-        from cardindex.meaning.similarity import remembered_record
-
-        def compute(c: Card) -> Any:
-            return remembered_record(c, self.statement)
-
-        return compute(card) if self.cache is None else self.cache.derived(card, "blocking", compute)
 
     def statement(self, card: Card) -> Statement:
         """What `card` says, as similarity compares it (from the cache when it has it)."""

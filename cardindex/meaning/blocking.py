@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import chain, combinations
 from sys import intern
 from typing import Any, NamedTuple
@@ -133,6 +133,12 @@ class _Frequency:
         return c.plain[k] + c.keyed[k] + (c.initials[k] if k in self.short else 0)
 
 
+def rarity(df: Mapping[str, int], cards: int) -> dict[str, float]:
+    """The rarity weight of each word that `df[word]` of `cards` statements have: rare words say more about a fact."""
+    total = cards + 1
+    return {t: math.log(total / c) + 0.1 for t, c in df.items()}
+
+
 class Vocabulary:
     """The records of every card compared (usable, live; in the vault's order) and the vault's counts of their words.
 
@@ -144,9 +150,7 @@ class Vocabulary:
         n = len(records)
         self.counts = counts = Counts.of(records) if counts is None else counts
         self.df = counts.bags
-        total = n + 1
-        # The rarity weight `similarity.weights` gives: computed here from the same counts.
-        self.weight = {t: math.log(total / c) + 0.1 for t, c in self.df.items()}
+        self.weight = rarity(self.df, n)
         self.threshold = math.log((n + 1) / MAX_BLOCK) if n > MAX_BLOCK else 0.0
         # Initials count as keys only where they abbreviate a short word some card has ("pr" / "pull request").
         self.short = frozenset(t for t, c in counts.shorts.items() if c > 0)

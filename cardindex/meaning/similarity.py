@@ -20,9 +20,9 @@ apart (a rule and its negation score 100 on token_set_ratio), so this works in t
 
 from __future__ import annotations
 
-import math
-from collections import defaultdict
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from itertools import chain
 from typing import Protocol
 
 from cardindex.meaning import blocking, restatement, slots
@@ -38,8 +38,8 @@ from cardindex.store.card import Card
 
 OVERRULED = ("wording", "value")  # verdicts on two documents' descriptions that their contents can overrule
 
-__all__ = ["Pair", "Partners", "candidates", "classify", "find_pairs", "measured_change", "pairs_among", "pairs_with", "record_of", "record_with", "remembered_record",
-           "weights"]
+__all__ = ["Pair", "Partners", "candidates", "classify", "find_pairs", "measured_change", "pairs_among", "pairs_with",
+           "record_of", "record_with", "remembered_record", "weights"]
 
 
 def measured_change(a: Card, b: Card) -> bool:
@@ -76,13 +76,8 @@ def classify(a: Card, b: Card, sa: Statement, sb: Statement, weight: Mapping[str
 
 
 def weights(statements: Sequence[Statement]) -> dict[str, float]:
-    """Inverse document frequency of every word: rare words say more about a fact."""
-    frequency: dict[str, int] = defaultdict(int)
-    for st in statements:
-        for token in set(st.all.tokens):
-            frequency[token] += 1
-    total = len(statements) + 1
-    return {t: math.log(total / n) + 0.1 for t, n in frequency.items()}
+    """Inverse document frequency of every word (`blocking.rarity`): rare words say more about a fact."""
+    return blocking.rarity(Counter(chain.from_iterable(set(st.all.tokens) for st in statements)), len(statements))
 
 
 def candidates(cards: Sequence[Card], statements: Sequence[Statement], weight: Mapping[str, float], multi_valued: frozenset[str]) -> Iterator[tuple[int, int, bool]]:
@@ -235,7 +230,7 @@ class Partners(Protocol):
 
 
 class _Given:
-    """`Partners` over cards in memory, each card's statement computed once (or given)."""
+    """`Partners` over cards in memory: each card's record made (or remembered) once, and their counts."""
 
     def __init__(self, cards: Sequence[Card], record_of: Callable[[Card], blocking.Plain]) -> None:
         self._cards = cards
@@ -258,20 +253,19 @@ class _Given:
 
 
 def pairs_with(new: Card, cards: Sequence[Card], multi_valued: frozenset[str] = frozenset(),
-               statement_of: Callable[[Card], Statement] = statement,
-               record_of: Callable[[Card], blocking.Plain] | None = None) -> list[Pair]:
+               statement_of: Callable[[Card], Statement] = statement) -> list[Pair]:
     """Pairs between one new card and a vault: what the write gate and `cards watch` ask.
 
     Exactly the pairs `find_pairs` finds with `new` among `cards` and `new`: the blocks
     (`blocking.pairs_of`) and the rarity weights are the whole vault's, and only the cards
-    a block proposes are classified. `statement_of` and `record_of` (each card's `record_of`,
-    or its plain form) save computing each card's statement and record (a cache has them).
+    a block proposes are classified. `statement_of` saves computing each card's statement (a
+    cache has them); each card's record is remembered by its text (`remembered_record`).
     """
     if is_hub(new):
         return []
-    if record_of is None:
-        def record_of(card: Card) -> blocking.Plain:
-            return remembered_record(card, statement_of)
+
+    def record_of(card: Card) -> blocking.Plain:
+        return remembered_record(card, statement_of)
 
     return pairs_among(new, _Given([c for c in cards if c.usable and c.path != new.path], record_of),
                        multi_valued, statement_of)
@@ -294,7 +288,8 @@ def pairs_among(new: Card, others: Partners, multi_valued: frozenset[str] = froz
     long_places = others.long_places()
     every = document(new) is not None  # a long card may state again what any short card says
     pool_places = list(range(n)) if every else long_places
-    loaded = dict(zip(sorted({*proposed, *pool_places}), others.cards(sorted({*proposed, *pool_places})), strict=True))
+    wanted = sorted({*proposed, *pool_places})
+    loaded = dict(zip(wanted, others.cards(wanted), strict=True))
     pool = [new, *(loaded[j] for j in pool_places)]
     at = {j: k for k, j in enumerate(pool_places, 1)}  # a vault place -> its place in the pool
     docs = Documents(pool)
