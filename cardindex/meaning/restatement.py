@@ -48,6 +48,9 @@ MAX_TOKENS = 60
 
 _REASON = lazy_pattern(r"(?i)^\W*(?:why|how to apply|source|see also|related|context|reason|because|example)\b[^:]{0,20}:")
 _FENCE = lazy_pattern(r"^\s*(?:```|~~~)")
+# A sentence that opens by illustrating ("For example a 1400x2240 cover is rejected.") shows the rule at work; it
+# states nothing the rule does not, so it is not compared (a card's examples would dilute what it shares).
+_EXAMPLE_SENTENCE = lazy_pattern(r"(?i)(?:^|(?<=[.!?])\s+)(?:for\s+example|for\s+instance|e\.\s?g\.|example:)[^.!?]*(?:[.!?]|$)")
 
 
 class Content(NamedTuple):
@@ -83,6 +86,9 @@ def _content(description: str, body: str) -> Content | None:
         if line.strip():
             lines.append(line.strip(" -*#>"))
     if len(lines) > MAX_LINES:
+        return None
+    lines = [kept for kept in (_EXAMPLE_SENTENCE.sub("", line).strip() for line in lines) if kept]
+    if not lines:
         return None
     d = words(_plain(description))
     b = words(_plain(" ".join(lines)))
@@ -208,6 +214,9 @@ def _conflict(ca: Content, cb: Content, said_a: set[str], said_b: set[str], weig
     two ways. `values=False` leaves out the first test (for `revalued`, which asks it apart).
     """
     a, b = ca.all, cb.all
+    if values:
+        alike_a, alike_b = _alike_values(ca.text, cb.text)
+        said_a, said_b = said_a | alike_a, said_b | alike_b
     swapped = _swapped(a, b, said_a, said_b) if values else None
     if swapped:
         return f"{swapped[0]!r} vs {swapped[1]!r}"
@@ -224,6 +233,22 @@ def _conflict(ca: Content, cb: Content, said_a: set[str], said_b: set[str], weig
         if ANTONYMS.get(word, set()) & (set_b - set_a):
             return f"antonyms: {word!r}"
     return None
+
+
+@functools.lru_cache(maxsize=20_000)
+def _measured_words(text: str) -> tuple[tuple[str, str, frozenset[str]], ...]:
+    """Each measured value `text` gives: its kind, its normal form, and the words that write it."""
+    return tuple((f.kind, f.value, frozenset(words(f.written).tokens)) for f in forms(text) if f.kind in MEASURED)
+
+
+def _alike_values(text_a: str, text_b: str) -> tuple[set[str], set[str]]:
+    """The words of the measured values both texts give alike: "1600 x 2560 px" and "1600 pixels wide and 2560
+    tall" are one value (`value_forms`), so their unit words are no two values swapped."""
+    fa, fb = _measured_words(text_a), _measured_words(text_b)
+    both = {(k, v) for k, v, _ in fa} & {(k, v) for k, v, _ in fb}
+    if not both:
+        return set(), set()
+    return ({t for k, v, ts in fa if (k, v) in both for t in ts}, {t for k, v, ts in fb if (k, v) in both for t in ts})
 
 
 NEGATED = "negation on one side only"  # a conflict `_conflict` names: one card denies what the other affirms
@@ -396,7 +421,9 @@ def one_typed_value(a: Content, b: Content, weight: Mapping[str, float]) -> str 
     if any(va[k] != vb[k] for k in shared) or not (va.keys() <= vb.keys() or vb.keys() <= va.keys()) \
             or EVIDENCE.isdisjoint(shared):
         return None
-    more = va.keys() != vb.keys()  # then the slot must be said as for any restatement, and a zone is no value alone
+    # A kind one card adds (not a count: "one engineer holds it" is wording, no value) needs the slot said as for any
+    # restatement, and a zone is no value alone.
+    more = bool({k for k in va.keys() ^ vb.keys() if k != "count"})
     if more and not (EVIDENCE - {"zone"}) & shared:
         return None
     na, nb = _numbers(a.all), _numbers(b.all)
@@ -582,9 +609,10 @@ def same_values(a: Content, b: Content, weight: Mapping[str, float]) -> str | No
     shared = a.all.values & said_a
     if not shared or not b.all.values & said_b:
         return None
+    turned = alternatives(a.text, b.all) | alternatives(b.text, a.all)  # "not in the DB": a refused value is none
     for mine, said, theirs in ((a.all.values, said_a, b.all.values), (b.all.values, said_b, a.all.values)):
-        sorts = {kind(t) for t in theirs}
-        if any(kind(t) in sorts for t in mine - said):
+        sorts = {kind(t) for t in theirs - turned}
+        if any(kind(t) in sorts for t in mine - said - turned):
             return None
     if _conflict(a, b, said_a, said_b, weight) is not None:
         return None

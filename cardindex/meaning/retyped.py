@@ -29,9 +29,11 @@ COMPARED = MEASURED - {"count"}  # a count of one noun is no value of another's:
 
 
 def _tokens(text: str, kind: str, values: frozenset[str]) -> tuple[frozenset[str], str]:
-    """The normalized words of the forms of `kind` with these values, and the forms as written."""
+    """The normalized words of the forms of `kind` with these values (a version: not its tool), and the forms as written."""
     chosen = [f for f in forms(text) if f.kind == kind and f.value in values]
-    said = frozenset(t for f in chosen for t in words(f.written).tokens)
+    # A version's tool is what the version is of (the subject: "Go 1.22" is a version of Go), not the value.
+    said = frozenset(t for f in chosen for t in words(f.written).tokens
+                     if kind != "version" or t not in words(f.value.rsplit(" ", 1)[0]).tokens)
     return said, ", ".join(dict.fromkeys(f.written for f in chosen))
 
 

@@ -9,7 +9,8 @@ a placeholder of its kind ("backups run at <time>"): what the statement says abo
 slot with the value taken out (`one_slot`).
 
 Kinds: duration, size, percent, time (of day), days (a set of weekdays), version (a tool
-and its number), count (a number with the noun it counts), zone (a time zone: "UTC",
+and its number), dimensions (width by height: "1600 \u00d7 2560 px"), rate (so many per span of time: "100
+requests/min", per hour), count (a number with the noun it counts), zone (a time zone: "UTC",
 "CET", "UTC+2"), code (a code span, a URL or a host, a path), name (a product or person
 written with capitals inside a sentence).
 Language-neutral forms (digits, code, paths) are read in every language; the spelt-out
@@ -75,6 +76,11 @@ _TIMES = lazy_pattern(r"(?i)\b(?:(\w+)\s+times|twice|once)\s*(?:per\s*)?$")
 # "an hour and a half", "one and a half hours", "2 and a half days": a whole number of units and a half.
 _AND_HALF = lazy_pattern(rf"(?i)(?<![\w.:/-])(?:({_LISTED}|an?)\s+(second|minute|hour|day|week|month|year)s?\s+and\s+a\s+half"
                          rf"|({_LISTED})\s+and\s+a\s+half\s+(second|minute|hour|day|week|month|year)s?)\b")
+# So many of a thing in a span of time: "100 requests/min", "5 deploys a day", "a hundred calls in a sixty-second
+# window". Its normal form is the number per hour, whatever is counted ("requests" / "calls": one limit).
+_RATE = lazy_pattern(rf"(?i)(?<![\w.:/-])(?:an?\s+)?(?P<n>{_NUMBER})(?P<noun>(?:\s+[a-z][a-z-]*){{0,2}}?)(?:\s*/\s*|\s+(?:per|an?"
+                     rf"|each|every)\s+|\s+(?:in|within)\s+(?:an?|one|any|each)\s+)(?:(?P<d>{_LISTED})(?:\s*-\s*|\s*))?"
+                     rf"(?P<unit>{_DURATION_UNIT})(?:\s+(?:window|period|span|interval))?(?![\w/])")
 _FRACTION = lazy_pattern(r"(?i)\b(?:(half)\s+an?|an?\s+(half)|(?:an?\s+)?(quarter)\s+of\s+an?|(three)\s+quarters\s+of\s+an?)"
                        r"\s+(minute|hour|day|second|week|month|year)\b")
 _PARTS = {"half": 0.5, "quarter": 0.25, "three": 0.75}
@@ -85,6 +91,20 @@ _HOUR = r"(?:1[0-2]|0?[1-9]|one|two|three|four|five|six|seven|eight|nine|ten|ele
 _SPOKEN = lazy_pattern(rf"(?i)(?<![\w:.])(?:(?:(?:a\s+)?(quarter|half)|(\d{{1,2}}|ten|twenty|twenty-five)(?:\s+minutes)?)\s+"
                        rf"(past|after|to|before)\s+)?({_HOUR})(?:\s*o['\u2019]clock)?"
                        r"(?:\s+(?:in\s+the\s+(morning|afternoon|evening)|at\s+(night)))?(?![\w:])")
+# A bare hour after "at" that a day or a daily cadence just named: "every Mon at 9", "daily at 6 (UTC)". Alone
+# "at 9" is a count ("caps at 9", "at 9 reviewers"); a lower-case word after it makes it one too.
+_DAY_HOUR = lazy_pattern(r"(?i)\b(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?|(?:wednes|satur)days?|weekdays?"
+                         r"|daily|nightly|every\s+(?:day|morning|evening|night)|each\s+(?:day|morning))\.?,?\s+at\s+"
+                         r"(?P<hour>[01]?\d|2[0-3])(?!\d|[:.,]\d|\s*(?:%|[-\u2013x\u00d7]\s*\d))(?!\s+(?-i:[a-z]))")
+# Width by height: "1600 x 2560 px", "1600x2560", "1600 by 2560 pixels", "1600 pixels wide and 2560 tall".
+_BY = lazy_pattern(r"(?i)(?<![\w.])(\d{2,5})\s*(?:px\s*)?(?:[x\u00d7*]|\s+by\s+)\s*(\d{2,5})(?:\s*(?:px|pixels?)\b)?(?!\w|\.\d)")
+_WIDE_TALL = lazy_pattern(r"(?i)(?<![\w.])(\d{2,5})\s*(?:px|pixels?)?\s+(wide|tall|high)\s*(?:,|and|by|x|\u00d7)?\s*"
+                          r"(\d{2,5})\s*(?:px|pixels?)?\s+(wide|tall|high)\b")
+# A version its tool is held to: "Pandoc is pinned to 3.1", "node stays on 20.11". Pinned or locked, any number;
+# staying on or kept at, a dotted one ("the timeout is kept at 30" is no version).
+_HELD_VERSION = lazy_pattern(r"(?<![\w.])(?:([A-Za-z][A-Za-z.+-]{1,20})\s+(?:(?:is|are|was|gets|got)\s+)?(?:(?P<pinned>pinned"
+                             r"|locked)\s+(?:to|at)|(?:kept|held|frozen)\s+(?:to|at|on))|([A-Za-z][A-Za-z.+-]{1,20})\s+"
+                             r"(?:is|are|stays|remains|stay|remain)\s+(?:on|at))\s+v?(\d+\.x|\d+(?:\.\d+){0,2})(?![\w%:]|\.\d)")
 _DAY_NAMES = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _DAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?|(?:wednes|satur)days?"
 _DAY_RANGE = lazy_pattern(rf"(?i)\b({_DAY})\.?\s*(?:-|\u2013|\u2014|to|through|thru|until)\s*({_DAY})\b")
@@ -102,6 +122,9 @@ _ZONE = lazy_pattern(r"(?<![\w-])((?:UTC|GMT)(?:\s?[+-]\s?\d{1,2}(?::?\d{2})?)?|
 _CHANNEL = lazy_pattern(r"(?<![\w&#/])#([a-z][\w-]{1,40})\b")
 _QUOTED = lazy_pattern(r"[\"\u201c]([^\"\u201d\n\s]+(?:\s[^\"\u201d\n\s]+){0,3})[\"\u201d]")
 _NAME = lazy_pattern(r"(?<=[a-z,;:(] )([A-Z0-9]*[A-Z][\w+#.-]*[A-Za-z0-9+#](?:[ ]+[A-Z][\w+#.-]*[A-Za-z0-9+#]){0,3})")
+# Words before "is pinned to 3.1" that are not the tool pinned: "It is pinned to 3.1" names none.
+_HELD_NOT_TOOLS = frozenset({"it", "is", "are", "this", "that", "which", "version", "release", "we", "they", "everything",
+                             "all", "both", "still", "now", "also", "be", "been"})
 _CALENDAR = frozenset(_DAY_NAMES + [d + "s" for d in _DAY_NAMES] + [
     "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
     "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"])
@@ -226,6 +249,15 @@ def _read(text: str, full: bool) -> tuple[Form, ...]:
     if full and "T" in text:
         for m in _ZONE.finditer(text):
             add("zone", _offset(m.group(1)), m.start(), m.end())
+    for m in _RATE.finditer(text):
+        n, per, unit = _number(m.group("n")), _number(m.group("d") or "1"), _unit(m.group("unit"))
+        noun = m.group("noun").split()
+        if n is None or per is None or not per or unit not in _SECONDS or m.group("n").lower() in ("a", "an", "half") \
+                or (noun and (noun[-1].lower() in ("times", "time") or _unit(noun[-1]) in _SECONDS)):
+            continue  # "six times an hour" is how often (an interval); "2 hours a day" a duration each day
+        if unit in ("m", "d", "w", "h", "s") and not (m.group("d") or "/" in m.group()):
+            continue  # "5 deploys a d…": a one-letter unit only after a slash or a number ("100 req/s", "in 60 s")
+        add("rate", _plain(round(n * 3600 / (per * _SECONDS[unit]), 6)), m.start(), m.end())
     for m in _AND_HALF.finditer(text):
         raw, unit = (m.group(1), m.group(2)) if m.group(2) else (m.group(3), m.group(4))
         n = 1.0 if raw.lower() in ("a", "an") else _number(raw)
@@ -257,6 +289,8 @@ def _read(text: str, full: bool) -> tuple[Form, ...]:
         spoken = _spoken(m)
         if spoken is not None:
             add("time", f"{spoken // 60:02d}:{spoken % 60:02d}", m.start(), m.end())
+    for m in _DAY_HOUR.finditer(text):  # "Mon at 9": the hour, where no clock was read
+        add("time", f"{int(m.group('hour')):02d}:00", m.start("hour"), m.end("hour"))
     for m in _LIST.finditer(text):  # "7, 14 and 21 days": each number in the unit the last one gives
         unit = _unit(m.group("unit"))
         numbers = [(x.start(), x.end(), x.group()) for x in re.finditer(_LISTED, m.group(), re.IGNORECASE)]
@@ -309,6 +343,20 @@ def _read(text: str, full: bool) -> tuple[Form, ...]:
     if not full:
         found.sort(key=lambda f: f.start)
         return tuple(found)
+    for m in _WIDE_TALL.finditer(text):
+        if m.group(2).lower() != "wide" and m.group(4).lower() == "wide":
+            add("dimensions", f"{m.group(3)}x{m.group(1)}", m.start(), m.end())
+        elif m.group(2).lower() == "wide" and m.group(4).lower() != "wide":
+            add("dimensions", f"{m.group(1)}x{m.group(3)}", m.start(), m.end())
+    for m in _BY.finditer(text):
+        add("dimensions", f"{m.group(1)}x{m.group(2)}", m.start(), m.end())
+    for m in _HELD_VERSION.finditer(text):
+        tool, number = (m.group(1) or m.group(3)).casefold().rstrip(".-"), m.group(4).removesuffix(".x")
+        if tool in _NOT_COUNTED or tool in _UNITS or tool in _CALENDAR or tool in _HELD_NOT_TOOLS:
+            continue
+        if not (m.group("pinned") or "." in number) or (len(number) == 4 and number[:2] in ("19", "20")):
+            continue
+        add("version", f"{tool} {number}", m.start(), m.end())
     for m in _VERSION.finditer(text):
         tool = m.group(1).casefold().rstrip(".-")
         if tool in _NOT_COUNTED or tool in _UNITS or len(tool) < 2 or tool in _CALENDAR:
@@ -368,7 +416,8 @@ def by_kind(text: str) -> dict[str, frozenset[str]]:
 
 
 # Kinds compared by their normal form (amounts, and the zone: "KST" is "UTC+9"), never by how they are written.
-MEASURED = frozenset({"duration", "interval", "size", "percent", "time", "days", "version", "count", "zone"})
+MEASURED = frozenset({"duration", "interval", "size", "percent", "time", "days", "version", "count", "zone",
+                      "dimensions", "rate"})
 # What any value `normalized` rewrites needs: a unit, a clock, a day or a day-set word.
 _MAY_MEASURE = lazy_pattern(
     r"(?i)\d[:%]|\d\s?(?:[kmgt]i?b|ms|[smhdw]|am|pm|a\.m|p\.m)\b|\b(?:secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|wks?|weeks?|months?"
