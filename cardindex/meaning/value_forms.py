@@ -105,6 +105,12 @@ _WIDE_TALL = lazy_pattern(r"(?i)(?<![\w.])(\d{2,5})\s*(?:px|pixels?)?\s+(wide|ta
 _HELD_VERSION = lazy_pattern(r"(?<![\w.])(?:([A-Za-z][A-Za-z.+-]{1,20})\s+(?:(?:is|are|was|gets|got)\s+)?(?:(?P<pinned>pinned"
                              r"|locked)\s+(?:to|at)|(?:kept|held|frozen)\s+(?:to|at|on))|([A-Za-z][A-Za-z.+-]{1,20})\s+"
                              r"(?:is|are|stays|remains|stay|remain)\s+(?:on|at))\s+v?(\d+\.x|\d+(?:\.\d+){0,2})(?![\w%:]|\.\d)")
+# Cheap tests that a text may hold one of the rarer forms above, so most texts skip the costly patterns.
+_MAY_DAY_HOUR = lazy_pattern(r"\bat\s+[012]?\d\b")
+_MAY_BY = lazy_pattern(r"\d\s*(?:px\s*)?(?:[x\u00d7*]|\s+by\s+)\s*\d")
+_MAY_HELD = lazy_pattern(r"(?:pinned|locked|kept|held|frozen|stays?|remains?|is|are)\s+(?:to|at|on)\s+v?\d")
+_MAY_RATE = lazy_pattern(r"(?i)(?:/\s*|\s(?:per|an?|each|every|in|within)\s+)(?:(?:an?|one|any|each)\s+)?(?:\w+[\s-]*)?"
+                         r"(?:ms|s|secs?|seconds?|mins?|minutes?|m|hours?|hrs?|h|days?|d|weeks?|wks?|w|months?|years?|yrs?)\b")
 _DAY_NAMES = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _DAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?|(?:wednes|satur)days?"
 _DAY_RANGE = lazy_pattern(rf"(?i)\b({_DAY})\.?\s*(?:-|\u2013|\u2014|to|through|thru|until)\s*({_DAY})\b")
@@ -249,7 +255,7 @@ def _read(text: str, full: bool) -> tuple[Form, ...]:
     if full and "T" in text:
         for m in _ZONE.finditer(text):
             add("zone", _offset(m.group(1)), m.start(), m.end())
-    for m in _RATE.finditer(text):
+    for m in _RATE.finditer(text) if _MAY_RATE.search(text) else ():
         n, per, unit = _number(m.group("n")), _number(m.group("d") or "1"), _unit(m.group("unit"))
         noun = m.group("noun").split()
         if n is None or per is None or not per or unit not in _SECONDS or m.group("n").lower() in ("a", "an", "half") \
@@ -289,7 +295,7 @@ def _read(text: str, full: bool) -> tuple[Form, ...]:
         spoken = _spoken(m)
         if spoken is not None:
             add("time", f"{spoken // 60:02d}:{spoken % 60:02d}", m.start(), m.end())
-    for m in _DAY_HOUR.finditer(text):  # "Mon at 9": the hour, where no clock was read
+    for m in _DAY_HOUR.finditer(text) if _MAY_DAY_HOUR.search(text) else ():  # "Mon at 9": the hour, no clock read
         add("time", f"{int(m.group('hour')):02d}:00", m.start("hour"), m.end("hour"))
     for m in _LIST.finditer(text):  # "7, 14 and 21 days": each number in the unit the last one gives
         unit = _unit(m.group("unit"))
@@ -343,14 +349,14 @@ def _read(text: str, full: bool) -> tuple[Form, ...]:
     if not full:
         found.sort(key=lambda f: f.start)
         return tuple(found)
-    for m in _WIDE_TALL.finditer(text):
+    for m in _WIDE_TALL.finditer(text) if "wide" in text else ():
         if m.group(2).lower() != "wide" and m.group(4).lower() == "wide":
             add("dimensions", f"{m.group(3)}x{m.group(1)}", m.start(), m.end())
         elif m.group(2).lower() == "wide" and m.group(4).lower() != "wide":
             add("dimensions", f"{m.group(1)}x{m.group(3)}", m.start(), m.end())
-    for m in _BY.finditer(text):
+    for m in _BY.finditer(text) if _MAY_BY.search(text) else ():
         add("dimensions", f"{m.group(1)}x{m.group(2)}", m.start(), m.end())
-    for m in _HELD_VERSION.finditer(text):
+    for m in _HELD_VERSION.finditer(text) if _MAY_HELD.search(text) else ():
         tool, number = (m.group(1) or m.group(3)).casefold().rstrip(".-"), m.group(4).removesuffix(".x")
         if tool in _NOT_COUNTED or tool in _UNITS or tool in _CALENDAR or tool in _HELD_NOT_TOOLS:
             continue
