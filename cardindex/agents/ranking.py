@@ -40,7 +40,13 @@ BM25F: per group, the term frequency of each field weighted (`WEIGHTS`) and norm
 by that field's length, saturated with `K1`, times the group's IDF. Consecutive query
 words found side by side add `PHRASE_BONUS`; the share of the query's weight a card
 holds, to the power `COVER_POWER`, multiplies it (more of the query's distinct words
-beat one word said often).
+beat one word said often). Each alternative's gain is also weighed by its topicality
+(`_topical`): how often the term occurs in the cards that hold it. A word a card is about
+recurs in it, a word said in passing ("keep", "answer", "safe") occurs once where it occurs,
+however rare that makes it in a small vault; so "is it safe to keep data in Redis" finds the
+Redis card before one that says "safe" and "keep" once each. Topicality orders hits only:
+whether they are weak is read in the order without it (`Scored.plain`), and a score is a
+share of the most the query's words can add at their most topical.
 
 Abstention: a group whose word the vault holds in no form still counts in the query's
 weight (with the IDF of a term no card has), though it cannot rank anything. The best
@@ -84,6 +90,8 @@ WEAK_FLOOR = 0.15  # the least a best card holding two of the query's words may 
 CANDIDATES = 120
 ASK_FIELDS = (0, 1)  # a title says which question it answers as a description does ("Where secrets live")
 COVER_POWER = 0.25  # a card holding more of the query's distinct words ranks higher
+# a word's gain times its topicality (occurrences per card holding it, with this prior) to this power
+TOPICAL_POWER, TOPICAL_PRIOR = 0.75, 1.0
 _NUMBERED = re.compile(r"([a-z]{2,})\d+")
 Alt = tuple[tuple[str, ...], float]  # a term (or a phrase of terms) and how much it counts
 
@@ -96,6 +104,7 @@ class Group(NamedTuple):
     idfs: tuple[float, ...] = ()  # of each alternative: "oncall" weighs more than "call"
     framing: bool = False  # the word frames the task ("need to", "now"): no evidence of what is asked
     dfs: tuple[int, ...] = ()  # of each alternative: how many cards hold it (which cards to score, at scale)
+    topical: tuple[float, ...] = ()  # of each alternative: how often it recurs where it occurs (`_topical`)
 
 
 class Plan(NamedTuple):
@@ -117,6 +126,7 @@ class Scored(NamedTuple):
     coverage: float  # the share of the query's IDF whose words the card holds
     field: str  # the field that contributed most
     words: int = 0  # how many of the query's content words (not framing) the card holds
+    plain: float = 0.0  # the score without the words' topicality: the order whether the answer is weak is read in
 
 
 def _idf(total: int, df: int) -> float:
@@ -190,7 +200,27 @@ def plan(index: SearchIndex, query: str) -> Plan:
             idf, idfs = idf * FRAMING_FACTOR, tuple(x * FRAMING_FACTOR for x in idfs)
         groups.append(Group(w, tuple(a for a, _ in kept), idf, held, idfs, i in framed, tuple(c for _, c in kept)))
     pairs = {(stem(asked[i]), stem(asked[i + 1])): t for i, t in joined.items() if df.get(t)}
-    return Plan(groups, total, pairs, _asks(index, query, total), asks_the_past(asked))
+    return Plan(_topical(index, groups), total, pairs, _asks(index, query, total), asks_the_past(asked))
+
+
+def _topical(index: SearchIndex, groups: list[Group]) -> list[Group]:
+    """Each alternative's topicality: how often a term occurs in the cards that hold it, smoothed, to `TOPICAL_POWER`.
+
+    A word a card is about recurs in it (its title, description, tags and body say it again:
+    "redis", "sev2", "payout"); a word said in passing occurs once where it occurs ("keep",
+    "answer", "put", "safe"), whatever its rarity in a small vault (Church and Gale's
+    burstiness). A phrase is as topical as its words on average.
+    """
+    if not TOPICAL_POWER:
+        return groups
+    found = index.occurrences(t for g in groups for a, _ in g.alts for t in a)
+
+    def ratio(term: str) -> float:
+        cards, said = found.get(term, (0, 0))
+        return (said + TOPICAL_PRIOR) / (cards + TOPICAL_PRIOR)
+
+    return [g._replace(topical=tuple((sum(ratio(t) for t in a) / len(a)) ** TOPICAL_POWER for a, _ in g.alts))
+            for g in groups]
 
 
 def _asks(index: SearchIndex, query: str, total: int) -> tuple[tuple[tuple[str, float], ...], ...]:
@@ -299,6 +329,8 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
     _, averages = index.stats()
     rows = index.rows(ids)
     weight = sum(g.idf for g in p.groups)
+    # the most the words can add, each at its most topical alternative (a score is a share of it)
+    most = sum(g.idf * max(g.topical, default=1.0) for g in p.groups)
     best_sat = K1 + 1.0  # what a group adds at most, however often its word occurs
     needles = {alt: f" {' '.join(alt)} " for g in p.groups for alt, _ in g.alts}
     nfields = range(len(FIELDS))
@@ -312,40 +344,43 @@ def rank(index: SearchIndex, p: Plan, *, where: str = "1", params: Sequence[Any]
         norms = [1.0 - B[k] + B[k] * (_length(texts[k]) / averages[k] if averages[k] else 1.0) for k in nfields]
         per_alt = {alt: [WEIGHTS[k] * _tf(needle, padded[k]) / norms[k] for k in nfields]
                    for alt, needle in needles.items()}
-        total = 0.0
+        total = plain = 0.0
         covered = 0.0
         words = 0
         by_field = [0.0] * len(FIELDS)
         for g in p.groups:
-            best = best_cover = 0.0
+            best = best_plain = best_cover = 0.0
             best_fields: list[float] = []
-            for (alt, factor), idf in zip(g.alts, g.idfs, strict=True):
+            for (alt, factor), idf, topical in zip(g.alts, g.idfs, g.topical or (1.0,) * len(g.alts), strict=True):
                 per_field = per_alt[alt]
                 tf = factor * sum(per_field)
                 gain = idf * _saturate(tf) if tf else 0.0
-                if gain > best:
-                    best, best_fields = gain, per_field
+                best_plain = max(best_plain, gain)
+                if gain * topical > best:
+                    best, best_fields = gain * topical, per_field
                 if tf:  # the card covers the word as fully as its best-held alternative says it
                     best_cover = max(best_cover, idf * factor)
             if best:
                 total += best
+                plain += best_plain
                 covered += best_cover
                 words += not g.framing
                 for k, v in enumerate(best_fields):
                     by_field[k] += v
         if not total:
             continue
-        total *= 1.0 + PHRASE_BONUS * _adjacent(p, texts)
-        total *= (covered / weight if weight else 0.0) ** COVER_POWER
+        factor = 1.0 + PHRASE_BONUS * _adjacent(p, texts)
+        factor *= (covered / weight if weight else 0.0) ** COVER_POWER
         if p.past and (archived or info.get("status") in ("superseded", "archived")):
-            total *= PAST_FACTOR
+            factor *= PAST_FACTOR
         if info.get("hub"):
-            total *= HUB_FACTOR
-        total += _answers_asked(p, padded, norms)  # what kind of answer is wanted: no part of the query's weight
-        score = min(100.0, 100.0 * total / (weight * best_sat))  # follows the order, so scores fall down the list
+            factor *= HUB_FACTOR
+        asked = _answers_asked(p, padded, norms)  # what kind of answer is wanted: no part of the query's weight
+        total = total * factor + asked
+        score = min(100.0, 100.0 * total / (most * best_sat))  # follows the order, so scores fall down the list
         field = FIELDS[max(range(len(FIELDS)), key=lambda k: by_field[k])]
         out.append(Scored(rid, path, archived, info, round(score, 1), total, covered / weight if weight else 0.0, field,
-                          words))
+                          words, plain * factor + asked))
     if p.past:
         out = _before_successors(out)
     out.sort(key=lambda s: (-s.raw, s.path))
@@ -389,7 +424,7 @@ def weak_hits(scored: Sequence[Scored]) -> bool:
     A card at the second or third place that holds three of the query's words says the
     vault knows the topic, even when a question word lifted a card holding less above it.
     """
-    return all(weak(s) for s in scored[:WEAK_DEPTH])
+    return all(weak(s) for s in sorted(scored, key=lambda s: -s.plain)[:WEAK_DEPTH])
 
 
 def weak(best: Scored) -> bool:

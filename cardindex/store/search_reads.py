@@ -56,6 +56,15 @@ class SearchReads:
         marks = ", ".join("?" * len(wanted))
         return dict(self.db.execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", wanted).fetchall())
 
+    def occurrences(self, terms: Iterable[str]) -> dict[str, tuple[int, int]]:
+        """Per term, in how many cards it occurs and how often in all (any field); absent terms are left out."""
+        wanted = sorted(set(terms))
+        if not wanted:
+            return {}
+        marks = ", ".join("?" * len(wanted))
+        rows = self.db.execute(f"SELECT term, doc, cnt FROM vocab WHERE term IN ({marks})", wanted).fetchall()
+        return {t: (d, c) for t, d, c in rows}
+
     def count(self, match: str) -> int:
         return int(self.db.execute("SELECT count(*) FROM terms WHERE terms MATCH ?", (match,)).fetchone()[0])
 
