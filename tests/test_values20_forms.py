@@ -10,11 +10,14 @@ memory, a domain unlike the corpora's.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 from click.testing import Result
 from helpers import pair_findings, write_cards
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cardindex.meaning.value_forms import by_kind, forms, normalized
 
@@ -195,3 +198,43 @@ def test_one_keyed_value_beside_refused_ones_is_a_duplicate(vault: Path, invoke:
     found = pair_findings(invoke)
     assert {f["path"] for f in found} == {"flags-a.md", "flags-b.md"}
     assert {f["category"] for f in found} == {"duplicate"}
+
+
+# ---------------------------------------------------------------- properties
+
+_UNIT_SECONDS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+
+
+@given(st.integers(min_value=1, max_value=5000), st.sampled_from(sorted(_UNIT_SECONDS)),
+       st.sampled_from(["{n} requests/{u}", "{n} requests per {u}", "{n} calls a {u}", "{n} calls in a one-{u} window",
+                        "{n} calls within one {u}"]))
+def test_a_rate_is_its_number_per_hour_however_written(n: int, unit: str, shape: str) -> None:
+    text = f"Each key gets {shape.format(n=n, u=unit)}."
+    per_hour = n * 3600 / _UNIT_SECONDS[unit]
+    assert kinds(text).get("rate") == {format(round(per_hour, 6), "g") if per_hour != int(per_hour) else str(int(per_hour))}
+
+
+@given(st.integers(min_value=10, max_value=99999), st.integers(min_value=10, max_value=99999), st.booleans())
+def test_width_by_height_keeps_its_order_whichever_is_said_first(width: int, height: int, wide_first: bool) -> None:
+    said = (f"{width} pixels wide and {height} tall" if wide_first else f"{height} px tall and {width} px wide")
+    assert kinds(f"The banner is {said}.").get("dimensions") == {f"{width}x{height}"}
+    assert kinds(f"The banner is {width} \u00d7 {height} px.").get("dimensions") == {f"{width}x{height}"}
+
+
+@given(st.sampled_from(["Mon", "Tuesday", "Fridays", "daily", "every morning"]), st.integers(min_value=0, max_value=23))
+def test_an_hour_after_a_day_normalizes_once(day: str, hour: int) -> None:
+    once = normalized(f"The rota changes {day} at {hour}, Lisbon time.")
+    assert f"{hour:02d}:00" in once
+    assert normalized(once) == once
+
+
+_PIECES = st.sampled_from([*"09 ax\u00d7/pmWwidetal.,", " at ", " per ", " pinned to ", "Mon", " wide ", " tall ", " px",
+                           " by ", " requests", " minute"])
+
+
+@given(st.lists(_PIECES, max_size=30).map("".join))
+def test_forms_are_inside_the_text_and_never_overlap(text: str) -> None:
+    read = forms(text)
+    assert all(text[f.start:f.end] == f.written for f in read)
+    spans = sorted((f.start, f.end) for f in read)
+    assert all(a_end <= b_start for (_, a_end), (b_start, _) in pairwise(spans))

@@ -427,7 +427,7 @@ MEASURED = frozenset({"duration", "interval", "size", "percent", "time", "days",
 # What any value `normalized` rewrites needs: a unit, a clock, a day or a day-set word.
 _MAY_MEASURE = lazy_pattern(
     r"(?i)\d[:%]|\d\s?(?:[kmgt]i?b|ms|[smhdw]|am|pm|a\.m|p\.m)\b|\b(?:secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|wks?|weeks?|months?"
-    r"|years?|yrs?|\w*bytes?|[kmgt]i?b|megs?|gigs?|percent|past|quarter|o['\u2019]clock|morning|afternoon|evening|night|am|pm|a\.m|p\.m|noon|midday|midnight|weekdays?|weekends?|work(?:ing)?\s*days?"
+    r"|years?|yrs?|\w*bytes?|[kmgt]i?b|megs?|gigs?|percent|past|quarter|o['\u2019]clock|morning|afternoon|evening|night|daily|nightly|am|pm|a\.m|p\.m|noon|midday|midnight|weekdays?|weekends?|work(?:ing)?\s*days?"
     r"|business|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?|(?:wednes|satur)days?)\b")
 CANONICAL = frozenset({"duration", "interval", "size", "percent", "time", "days"})  # kinds `normalized` rewrites
 _DAY_SETS = {"0,1,2,3,4": "weekdays", "5,6": "weekends"}
