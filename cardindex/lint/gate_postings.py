@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import marshal
+import math
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -50,19 +51,14 @@ ALWAYS = 0  # live, with no expiry; else the ordinal of its `expires` date
 Entry = tuple[bytes, Any, str | None, int, bool]
 
 
-def entry(content_key: bytes, card: Card, record: Any = None) -> Entry:
-    """What the postings keep of one card; `record`, when given, is its record as `many_records` made it."""
-    from cardindex.meaning.documents import document
-
+def entry(content_key: bytes, card: Card, made: tuple[Any, bool] | None = None) -> Entry:
+    """What the postings keep of one card; `made`, when given, is its `_made` (by `many_records`)."""
     if not kept_whole(card):
         return (content_key, None, card.key, NEVER, False)
-    if record is None:
-        from cardindex.meaning.similarity import plain_record
-
-        record = plain_record(card)
+    record, long = _made(card) if made is None else made
     expires = card.expires
     live = ALWAYS if expires is None else expires.toordinal()
-    return (content_key, record, card.key, live, document(card) is not None)
+    return (content_key, record, card.key, live, long)
 
 
 def kept_whole(card: Card) -> bool:
@@ -70,18 +66,27 @@ def kept_whole(card: Card) -> bool:
     return card.usable and card.status in LIVE_STATUSES
 
 
-def _entries(cards: Iterable[Card], key_of: dict[str, bytes], need: set[str]) -> dict[str, Entry]:
-    """The entries of the cards in `need`, their records made a chunk at a time (`many_records`: on two
-    cores when thousands), so that neither every card nor the memos of every card's text are held."""
-    from cardindex.meaning.many_records import records
+def _made(card: Card) -> tuple[Any, bool]:
+    """What the postings compute of a card that can be live: its record (plain), and whether it is a document."""
+    from cardindex.meaning.documents import document
     from cardindex.meaning.similarity import plain_record
+
+    return plain_record(card), document(card) is not None
+
+
+def _entries(cards: Iterable[Card], key_of: dict[str, bytes], need: set[str]) -> dict[str, Entry]:
+    """The entries of the cards in `need`, what they compute made a chunk at a time (`many_records`: on two
+    cores when thousands), so that neither every card nor the memos of every card's text are held here."""
+    from cardindex.meaning.many_records import records
 
     out: dict[str, Entry] = {}
     chunk: list[Card] = []
+    chunks = max(1, math.ceil(len(need) / CHUNK))
+    size = math.ceil(len(need) / chunks)  # chunks of one size: none so short that its records are made here
 
     def flush() -> None:
-        for card, record in zip(chunk, records(chunk, plain_record), strict=True):
-            out[card.path] = entry(key_of[card.path], card, record)
+        for card, made in zip(chunk, records(chunk, _made), strict=True):
+            out[card.path] = entry(key_of[card.path], card, made)
         chunk.clear()
 
     for card in cards:
@@ -89,7 +94,7 @@ def _entries(cards: Iterable[Card], key_of: dict[str, bytes], need: set[str]) ->
             continue
         if kept_whole(card):
             chunk.append(card)
-            if len(chunk) >= CHUNK:
+            if len(chunk) >= size:
                 flush()
         else:
             out[card.path] = entry(key_of[card.path], card)

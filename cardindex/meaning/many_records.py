@@ -22,18 +22,17 @@ import os
 import tempfile
 import threading
 from collections.abc import Callable, Sequence
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
-from cardindex.meaning.blocking import Plain
 from cardindex.store.card import Card
 
-Make = Callable[[Card], Plain]  # a card's record as plain tuples: `blocking.plain(similarity.record_of(card))`
+Make = Callable[[Card], Any]  # what is made of a card, in marshal's types (its record: `similarity.plain_record`)
 
 FORK_AT = 2000  # records to make before two children pay for their forks and the hand-back (about 0.6 s here)
 CHILDREN = 2
 
 
-def records(cards: Sequence[Card], make: Make) -> list[Plain]:
+def records(cards: Sequence[Card], make: Make) -> list[Any]:
     """`make(card)` for each of `cards`, in order (`similarity.remember_records` and the gate's postings say how
     a record is made; this module only says where)."""
     if len(cards) < FORK_AT or not _can_fork():
@@ -41,7 +40,7 @@ def records(cards: Sequence[Card], make: Make) -> list[Plain]:
     shares = [cards[k::CHILDREN] for k in range(CHILDREN)]
     started = [_fork(share, make) for share in shares]
     made = [_handed(child, share, make) for child, share in zip(started, shares, strict=True)]
-    out: list[Plain] = [None] * len(cards)  # type: ignore[list-item]
+    out: list[Any] = [None] * len(cards)
     for k, share_records in enumerate(made):
         out[k::CHILDREN] = share_records
     return out
@@ -74,7 +73,7 @@ def _fork(cards: Sequence[Card], make: Make) -> tuple[int, BinaryIO] | None:
     return pid, spool
 
 
-def _handed(child: tuple[int, BinaryIO] | None, cards: Sequence[Card], make: Make) -> list[Plain]:
+def _handed(child: tuple[int, BinaryIO] | None, cards: Sequence[Card], make: Make) -> list[Any]:
     """What the child made of `cards`, or the records made here when it failed."""
     if child is None:
         return [make(c) for c in cards]
