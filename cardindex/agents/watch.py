@@ -346,6 +346,19 @@ class Watcher:
         with contextlib.suppress(LockTimeout), vault.lock():  # a writer at work: its own render keeps one
             remember(vault, today, cards, written)
 
+    def prepare(self, today: dt.date) -> None:
+        """Make the records that pairing a saved card reads of every live card (`similarity.remember_records`),
+        before the observer's threads start: in forked children then, the first save costs what a later one
+        does, and this process holds the records, not the memos of every card's text that making them fills.
+
+        The cards loaded here are the ones the first pass is handed (the parse cache keeps them)."""
+        from cardindex.meaning.similarity import remember_records
+
+        vault = Vault(self.root, use_cache=self.use_cache, parse_cache=self._cache)
+        with vault.lock():
+            cards = vault.cards
+        remember_records([c for c in cards if c.live(today)])
+
     def refresh(self, today: dt.date, changed: Collection[str] | None = None) -> tuple[Vault, list[Card], Change]:
         """Bring the index up to date from disk; return the vault, its cards as on disk, and the change.
 

@@ -22,8 +22,9 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import marshal
+import math
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -41,6 +42,7 @@ MAX_DELTA = 512  # cards changed since the base was written, kept in the delta b
 MAX_LOADS = 1000  # cards changed since the postings were kept, loaded one by one; past it, the whole vault
 MIN_CARDS = 500  # a smaller vault loads in a few milliseconds: no postings are kept (nor written on a full disk)
 MAX_READS = 256  # files whose stat the parse cache cannot vouch for, read to know their content hash
+CHUNK = 8192  # cards held at a time while their records are made (`_entries`)
 STREAMED = 24 << 20  # a postings file larger than this (bytes) is decoded as it is read
 NEVER = -1  # a card that is never live: unusable, or not active/conflict
 ALWAYS = 0  # live, with no expiry; else the ordinal of its `expires` date
@@ -49,17 +51,55 @@ ALWAYS = 0  # live, with no expiry; else the ordinal of its `expires` date
 Entry = tuple[bytes, Any, str | None, int, bool]
 
 
-def entry(content_key: bytes, card: Card) -> Entry:
-    """What the postings keep of one card."""
-    from cardindex.meaning.blocking import plain
-    from cardindex.meaning.documents import document
-    from cardindex.meaning.similarity import record_of
-
-    if not card.usable or card.status not in LIVE_STATUSES:
+def entry(content_key: bytes, card: Card, made: tuple[Any, bool] | None = None) -> Entry:
+    """What the postings keep of one card; `made`, when given, is its `_made` (by `many_records`)."""
+    if not kept_whole(card):
         return (content_key, None, card.key, NEVER, False)
+    record, long = _made(card) if made is None else made
     expires = card.expires
     live = ALWAYS if expires is None else expires.toordinal()
-    return (content_key, plain(record_of(card)), card.key, live, document(card) is not None)
+    return (content_key, record, card.key, live, long)
+
+
+def kept_whole(card: Card) -> bool:
+    """Whether the postings keep the card's record: it can be live (usable, active or in conflict)."""
+    return card.usable and card.status in LIVE_STATUSES
+
+
+def _made(card: Card) -> tuple[Any, bool]:
+    """What the postings compute of a card that can be live: its record (plain), and whether it is a document."""
+    from cardindex.meaning.documents import document
+    from cardindex.meaning.similarity import plain_record
+
+    return plain_record(card), document(card) is not None
+
+
+def _entries(cards: Iterable[Card], key_of: dict[str, bytes], need: set[str]) -> dict[str, Entry]:
+    """The entries of the cards in `need`, what they compute made a chunk at a time (`many_records`: on two
+    cores when thousands), so that neither every card nor the memos of every card's text are held here."""
+    from cardindex.meaning.many_records import records
+
+    out: dict[str, Entry] = {}
+    chunk: list[Card] = []
+    chunks = max(1, math.ceil(len(need) / CHUNK))
+    size = math.ceil(len(need) / chunks)  # chunks of one size: none so short that its records are made here
+
+    def flush() -> None:
+        for card, made in zip(chunk, records(chunk, _made), strict=True):
+            out[card.path] = entry(key_of[card.path], card, made)
+        chunk.clear()
+
+    for card in cards:
+        if card.path not in need:
+            continue
+        if kept_whole(card):
+            chunk.append(card)
+            if len(chunk) >= size:
+                flush()
+        else:
+            out[card.path] = entry(key_of[card.path], card)
+    flush()
+    return out
 
 
 def _misnamed(content_key: bytes) -> Entry:
@@ -172,8 +212,7 @@ def _brought_up_to_date(vault: Vault, keys: list[tuple[str, bytes]]) -> Postings
         # Many changed (a first add): each card streamed through the parse cache, only its entry kept, so the
         # vault is not held whole (at 100k cards, twice the gate's memory) and the gate pairs from the postings.
         cards = vault.each_card(need, archive=False) if len(need) > MAX_LOADS else vault.cards_at(need)
-        key_of = dict(keys)
-        made_now = {c.path: entry(key_of[c.path], c) for c in cards if c.path in need}
+        made_now = _entries(cards, dict(keys), need)
     paths: list[str] = []
     entries: list[Entry] = []
     changes: dict[str, Entry | None] = {}

@@ -39,7 +39,7 @@ from cardindex.store.card import Card
 OVERRULED = ("wording", "value")  # verdicts on two documents' descriptions that their contents can overrule
 
 __all__ = ["Pair", "Partners", "candidates", "classify", "find_pairs", "measured_change", "pairs_among", "pairs_with",
-           "record_of", "record_with", "remembered_record", "weights"]
+           "plain_record", "record_of", "record_with", "remember_records", "remembered_record", "weights"]
 
 
 def measured_change(a: Card, b: Card) -> bool:
@@ -108,6 +108,23 @@ def remembered_record(card: Card, statement_of: Callable[[Card], Statement] = st
             _RECORDS.clear()
         found = _RECORDS[card.text] = blocking.plain(record_with(card, statement_of(card)))
     return found
+
+
+def remember_records(cards: Sequence[Card]) -> None:
+    """Remember the records of the usable `cards` (`remembered_record`), those not remembered yet made many at
+    a time (`many_records`: in two forked children when thousands, so this process's memos stay small)."""
+    from cardindex.meaning.many_records import records
+
+    missing = list({c.text: c for c in cards if c.usable and c.text not in _RECORDS}.values())
+    if len(_RECORDS) + len(missing) > _RECORDS_MAX:
+        _RECORDS.clear()
+    for card, found in zip(missing, records(missing, plain_record), strict=True):
+        _RECORDS[card.text] = found
+
+
+def plain_record(card: Card) -> blocking.Plain:
+    """`record_of(card)` as plain tuples (`blocking.plain`): what the postings and the process memo keep."""
+    return blocking.plain(record_of(card))
 
 
 def record_of(card: Card) -> blocking.Record:

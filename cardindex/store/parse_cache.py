@@ -224,8 +224,9 @@ class ParseCache:
     def by_stat(self, rel: str, st: StatLike, *, drop: bool = False) -> Card | None:
         """The cached card at `rel` when its stat shows it unchanged since it was cached.
 
-        `drop`: a run that loads every card once (and saves) drops the entry once decoded,
-        unless cards are kept; a shard it rewrites reads it back from its file (`_take_back`).
+        `drop`: a run that loads every card once (and saves) drops the entry once decoded, and so
+        does a cache that keeps cards (the kept card holds it); a shard rewritten later reads it
+        back from its file (`_Shard.complete`).
         """
         if self._kept is not None:
             kept = self._kept.get(rel)
@@ -244,7 +245,7 @@ class ParseCache:
             record = shard.seen[rel] = shard.files[rel]
             if self._kept is not None:
                 self._kept[rel] = (shard, record, found)
-            elif drop:  # decoded once in this run: the card holds it now, and the shard file still does
+            if drop or self._kept is not None:  # decoded: the card holds it now (kept, when kept), the file still does
                 shard.drop(key)
         return found
 
@@ -367,10 +368,10 @@ class ParseCache:
         for opened in self._shards:
             if opened is not None and opened.seen:
                 opened.seen = {}
-            if opened is not None and self._kept is None:
-                # Saved: a one-shot command looks nothing up again, so the entries (every card's parse,
-                # marshalled: 60 MB at 100k cards) need not live as long as its cards. A kept cache
-                # (`cards watch`) keeps them for its next run.
+            if opened is not None:
+                # Saved: the entries (every card's parse, marshalled: 60-75 MB at 100k cards) need not live as
+                # long as the cards. A kept cache (`cards watch`) hands out the kept card while its file is
+                # unchanged, and reads a shard's entries back from its file when it asks one again.
                 opened.saved()
 
     def save_shards(self, numbers: frozenset[int]) -> dict[int, tuple[dict[str, Any], dict[bytes, bytes]]]:
