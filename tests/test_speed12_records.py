@@ -103,3 +103,22 @@ def test_a_prepared_watcher_pairs_as_one_that_is_not(vault_root: Path, fork_for_
     fresh, cards, _ = Watcher(vault_root).refresh(TODAY)
     assert lint_cards(fresh, cards, cards[::20], TODAY) == with_records
     assert any(f.code.startswith(("U", "C")) for f in with_records)
+
+
+def test_preparing_says_one_line_for_a_large_vault(vault_root: Path, fork_for_few: None) -> None:
+    heard: list[str] = []
+    Watcher(vault_root).prepare(TODAY, heard.append)
+    assert len(heard) == 1 and heard[0].startswith("reading ") and "cards for pairing" in heard[0]
+
+
+def test_a_writer_holding_the_vault_leaves_the_records_to_the_first_save(vault_root: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardindex.errors import LockTimeout
+
+    def held(self: Vault) -> None:
+        raise LockTimeout("another writer holds the vault")
+
+    similarity._RECORDS.clear()
+    monkeypatch.setattr(Vault, "lock", held)
+    Watcher(vault_root).prepare(TODAY, lambda line: None)  # no error: preparing is only an optimisation
+    assert not similarity._RECORDS

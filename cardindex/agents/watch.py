@@ -346,18 +346,28 @@ class Watcher:
         with contextlib.suppress(LockTimeout), vault.lock():  # a writer at work: its own render keeps one
             remember(vault, today, cards, written)
 
-    def prepare(self, today: dt.date) -> None:
+    def prepare(self, today: dt.date, say: Callable[[str], None] | None = None) -> None:
         """Make the records that pairing a saved card reads of every live card (`similarity.remember_records`),
         before the observer's threads start: in forked children then, the first save costs what a later one
         does, and this process holds the records, not the memos of every card's text that making them fills.
 
-        The cards loaded here are the ones the first pass is handed (the parse cache keeps them)."""
+        The cards loaded here are the ones the first pass is handed (the parse cache keeps them). Only an
+        optimisation: a writer holding the vault leaves the records to the first save. `say` hears one line
+        before a large vault's records are made (they take seconds, half a minute at 100k cards)."""
+        from cardindex.errors import LockTimeout
+        from cardindex.meaning.many_records import FORK_AT
         from cardindex.meaning.similarity import remember_records
 
         vault = Vault(self.root, use_cache=self.use_cache, parse_cache=self._cache)
-        with vault.lock():
-            cards = vault.cards
-        remember_records([c for c in cards if c.live(today)])
+        try:
+            with vault.lock():
+                cards = vault.cards
+        except LockTimeout:
+            return
+        live = [c for c in cards if c.live(today)]
+        if say is not None and len(live) >= FORK_AT:
+            say(f"reading {len(live)} cards for pairing before watching")
+        remember_records(live)
 
     def refresh(self, today: dt.date, changed: Collection[str] | None = None) -> tuple[Vault, list[Card], Change]:
         """Bring the index up to date from disk; return the vault, its cards as on disk, and the change.

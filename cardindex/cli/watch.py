@@ -78,7 +78,7 @@ def _watch(vault: Vault, watcher: Watcher, formatter: Formatter, *, debounce: fl
     logging.getLogger("watchdog").addHandler(log)
     observer = None
     try:
-        watcher.prepare(today())  # before the observer's threads: its records made on both cores
+        watcher.prepare(today(), _say)  # before the observer's threads: its records made on both cores
         try:
             observer, fallback = start_observer(vault.root, trigger.poke, index_name=vault.index_name, poll=poll,
                                                 on_cards=trigger.poke)
