@@ -10,11 +10,11 @@ what the name holds ("the hours are hard-coded in `TIDE_HOURS`").
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import git
 
 from cardindex.cli.main import cli
 
@@ -35,21 +35,14 @@ CARDS = {
 }
 
 
-def _git(root: Path, *args: str) -> None:
-    env = {"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(root), "PATH": "/usr/bin:/bin",
-           "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@example.org"}
-    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, env=env)
-
-
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("lock")
     (root / "lock").mkdir()
     (root / "lock" / "tides.py").write_text(CODE, encoding="utf-8")
-    _git(root, "init", "-q")
-    _git(root, "add", "-A")
-    _git(root, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "Tide windows")
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "Tide windows")
     vault = root / "memory"
     vault.mkdir()
     (vault / ".cardindex.yaml").write_text("", encoding="utf-8")
