@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import git
+from helpers import repo_with_vault
 
 from cardindex.cli.main import cli
 
@@ -36,24 +36,12 @@ CARDS = {
 
 
 @pytest.fixture(scope="module")
-def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("lock")
-    (root / "lock").mkdir()
-    (root / "lock" / "tides.py").write_text(CODE, encoding="utf-8")
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "Tide windows")
-    vault = root / "memory"
-    vault.mkdir()
-    (vault / ".cardindex.yaml").write_text("", encoding="utf-8")
-    for name, (description, body) in CARDS.items():
-        (vault / f"{name}.md").write_text(f"---\ndescription: {description}\ntype: project\n---\n{body}\n",
-                                          encoding="utf-8")
-    return root
+def vault(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return repo_with_vault(tmp_path_factory.mktemp("lock"), {"lock/tides.py": CODE}, CARDS, "Tide windows")
 
 
-def test_a_name_the_sentence_acts_on_is_not_described(repo: Path) -> None:
-    result = CliRunner().invoke(cli, ["--vault", str(repo / "memory"), "lint", "--select", "derivable",
+def test_a_name_the_sentence_acts_on_is_not_described(vault: Path) -> None:
+    result = CliRunner().invoke(cli, ["--vault", str(vault), "lint", "--select", "derivable",
                                       "--format", "json"])
     assert result.exit_code in (0, 1), result.output
     found = {f["path"]: f["code"] for f in json.loads(result.stdout)}
