@@ -116,6 +116,17 @@ def test_how_often_and_how_long_are_no_rates(text: str, kind: str) -> None:
     assert "rate" not in found and kind in found
 
 
+@pytest.mark.parametrize(("text", "kind", "value"), [
+    ("The archive keeps a hundred shows.", "count", "100"),
+    ("The archive keeps two hundred shows.", "count", "200"),
+    ("The archive keeps twenty-five thousand tracks.", "count", "25000"),
+    ("The fade takes two hundred milliseconds.", "duration", "0.2"),
+    ("Each key gets two hundred requests/min.", "rate", "12000"),
+])
+def test_hundreds_and_thousands_spelt_out_are_their_numbers(text: str, kind: str, value: str) -> None:
+    assert kinds(text).get(kind) == {value}
+
+
 # ---------------------------------------------------------------- through lint
 
 BACKGROUND = [

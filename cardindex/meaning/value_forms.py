@@ -46,7 +46,11 @@ _UNITS: dict[str, float] = {"zero": 0, "a": 1, "an": 1, **_ONES, "ten": 10, "ele
 # them for readers that need a word's digits (`repo_facts.quantities`).
 NUMBER_WORDS: dict[str, int] = {w: int(v) for w, v in _UNITS.items() if w not in ("a", "an", "half", "hundred")}
 _TENS_ONES = r"(?:{})[\s-](?:{})".format("|".join(_TENS), "|".join(_ONES))  # "twenty-five", "forty five"
-_NUMBER = (r"(?:\d+(?:[.,]\d+)?|" + _TENS_ONES + "|"
+_SMALL = "|".join(sorted((re.escape(w) for w in _UNITS if w not in ("half", "hundred")), key=len, reverse=True))
+# Hundreds and thousands spelt out: "a hundred", "two hundred", "twenty-five thousand" (read before the words alone,
+# which would take "two" and leave "hundred" for the noun).
+_SCALED = rf"(?:(?:{_TENS_ONES}|{_SMALL})[\s-]+)?(?:hundred|thousand)\b"
+_NUMBER = (r"(?:\d+(?:[.,]\d+)?|" + _SCALED + "|" + _TENS_ONES + "|"
            + "|".join(sorted((re.escape(w) for w in _UNITS), key=len, reverse=True)) + r")")
 # A number in a list that shares one unit ("7, 14 and 21 days"): digits or a spelt number, never "a" or "half".
 _LISTED = r"(?:\d+(?:\.\d+)?|" + _TENS_ONES + "|" + "|".join(
@@ -166,6 +170,11 @@ def _number(raw: str) -> float | None:
     if raw in _UNITS:
         return float(_UNITS[raw])
     parts = raw.split()
+    if len(parts) > 1 and parts[-1] in ("hundred", "thousand"):
+        head = _number(" ".join(parts[:-1]))
+        return None if head is None else head * (100 if parts[-1] == "hundred" else 1000)
+    if parts == ["thousand"]:
+        return 1000.0
     if len(parts) == 2 and parts[0] in _TENS and parts[1] in _ONES:
         return float(_TENS[parts[0]] + _ONES[parts[1]])
     try:
