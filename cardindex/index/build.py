@@ -26,9 +26,9 @@ from cardindex.index.takeover import (
     is_generated,
     link_of,
     notes_of,
+    parse_links,
     replace,
     stamp,
-    parse_links,
     stray_lines,
     survey,
 )

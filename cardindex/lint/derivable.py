@@ -175,14 +175,13 @@ def _subject_of_cue(part: str, start: int, end: int) -> bool:
     behind = prose_of(part[end:after.start() if after else len(part)])
     if _DESCRIBES.search(behind):
         return True  # "`Dialog` re-runs its effect": the name does what the verb says
-    # A verb before the name has it for subject only when it says where or how the name is made ("rates are
-    # hard-coded in `VAT_RATES`", "the limit is defined in `MAX_ROWS`"); "every test that reads
-    # `redact_threshold()`" describes the test, the name is what it acts on.
-    return any(not re.fullmatch(r"[a-z]+", c.group()) or c.group() in _PLACES for c in _DESCRIBES.finditer(ahead))
+    # A verb before the name has it for subject only when it says what the name holds: the cues of more than
+    # one word ("rates are hard-coded in `VAT_RATES`", "is set to", "lives in") and `_HOLDING`. "every test
+    # that reads `redact_threshold()`" describes the test; the name is what it acts on.
+    return any(not re.fullmatch(r"[a-z]+", c.group()) or c.group() in _HOLDING for c in _DESCRIBES.finditer(ahead))
 
 
-_PLACES = frozenset({"holds", "defines", "stores", "implements", "is defined"})  # "… stored in NAME" is read by the
-# multi-word cues ("is set to", "lives in", "hard-coded"); these single verbs before a name say what it holds
+_HOLDING = frozenset({"holds", "defines", "stores", "implements"})  # single verbs before a name that say what it holds
 
 
 def code_symbol(card: Card, ctx: LintContext) -> Iterator[Hit]:

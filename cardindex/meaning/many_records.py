@@ -20,11 +20,11 @@ import gc
 import marshal
 import os
 import tempfile
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any, BinaryIO
 
 from cardindex.store.card import Card
+from cardindex.store.loading import fork_pays
 
 Make = Callable[[Card], Any]  # what is made of a card, in marshal's types (its record: `similarity.plain_record`)
 
@@ -35,7 +35,7 @@ CHILDREN = 2
 def records(cards: Sequence[Card], make: Make) -> list[Any]:
     """`make(card)` for each of `cards`, in order (`similarity.remember_records` and the gate's postings say how
     a record is made; this module only says where)."""
-    if len(cards) < FORK_AT or not _can_fork():
+    if len(cards) < FORK_AT or not fork_pays():
         return [make(c) for c in cards]
     shares = [cards[k::CHILDREN] for k in range(CHILDREN)]
     started = [_fork(share, make) for share in shares]
@@ -44,10 +44,6 @@ def records(cards: Sequence[Card], make: Make) -> list[Any]:
     for k, share_records in enumerate(made):
         out[k::CHILDREN] = share_records
     return out
-
-
-def _can_fork() -> bool:
-    return hasattr(os, "fork") and (os.cpu_count() or 1) >= 2 and threading.active_count() == 1
 
 
 def _fork(cards: Sequence[Card], make: Make) -> tuple[int, BinaryIO] | None:

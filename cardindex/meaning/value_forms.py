@@ -119,6 +119,7 @@ _HELD_VERSION = lazy_pattern(r"(?<![\w.])(?:([A-Za-z][A-Za-z.+-]{1,20})\s+(?:(?:
                              r"(?:is|are|stays|remains|stay|remain)\s+(?:on|at))\s+v?(\d+\.x|\d+(?:\.\d+){0,2})(?![\w%:]|\.\d)")
 # Cheap tests that a text may hold one of the rarer forms above, so most texts skip the costly patterns.
 _MAY_DAY_HOUR = lazy_pattern(r"\bat\s+[012]?\d\b")
+_MAY_WIDE = lazy_pattern(r"(?i)wide")
 _MAY_BY = lazy_pattern(r"\d\s*(?:px\s*)?(?:[x\u00d7*]|\s+by\s+)\s*\d")
 _MAY_HELD = lazy_pattern(r"(?:pinned|locked|kept|held|frozen|stays?|remains?|is|are)\s+(?:to|at|on)\s+v?\d")
 _MAY_RATE = lazy_pattern(r"(?i)(?:/\s*|\s(?:per|an?|each|every|in|within)\s+)(?:(?:an?|one|any|each)\s+)?(?:\w+[\s-]*)?"
@@ -131,8 +132,9 @@ _JOINED = lazy_pattern(r"(?i)\s*(?:,|/|&|and|or|,\s*and|,\s*or)\s*")
 _WEEKDAYS = lazy_pattern(r"(?i)\b(?:every\s+|on\s+)?(weekdays?|work(?:ing)?\s*days?|business\s+days?|weekends?)\b")
 _VERSION = lazy_pattern(r"(?<![\w.])([A-Za-z][A-Za-z.+-]{1,20})\s+v?(\d+\.x|\d+(?:\.\d+){0,2})(?![\w%:]|\.\d|\s*(?:%|" + _DURATION_UNIT
                       + r"\b|" + _SIZE_UNIT + r"\b))")
-_COUNT = lazy_pattern(rf"(?i)(?<![\w.:/-])({_NUMBER})\s+([a-z][a-z-]{{2,}})")
-_COUNT_SCALED = lazy_pattern(rf"(?i)(?<![\w.:/-])({_SCALED_NUMBER})\s+([a-z][a-z-]{{2,}})")
+_COUNT_AT = r"(?i)(?<![\w.:/-])({n})\s+([a-z][a-z-]{2,})"
+_COUNT = lazy_pattern(_COUNT_AT.replace("{n}", _NUMBER))
+_COUNT_SCALED = lazy_pattern(_COUNT_AT.replace("{n}", _SCALED_NUMBER))
 _CODE = lazy_pattern(r"`([^`\n]+)`|(?<![\w-])([a-z]+(?:-[a-z]+)+-\d+[a-z]?)(?![\w-])|\b(https?://[^\s)>\]]+)|(?<![\w@/.-])((?:[a-z0-9-]+\.)+(?:dev|com|io|net|org|app|cloud|so|sh))"
                    r"(?![\w/-])")
 # A time zone by its abbreviation or offset: "UTC", "CET", "UTC+2", "GMT-5" (English and neutral alike).
@@ -368,7 +370,7 @@ def _read(text: str, full: bool) -> tuple[Form, ...]:
     if not full:
         found.sort(key=lambda f: f.start)
         return tuple(found)
-    for m in _WIDE_TALL.finditer(text) if "wide" in text else ():
+    for m in _WIDE_TALL.finditer(text) if _MAY_WIDE.search(text) else ():
         if m.group(2).lower() != "wide" and m.group(4).lower() == "wide":
             add("dimensions", f"{m.group(3)}x{m.group(1)}", m.start(), m.end())
         elif m.group(2).lower() == "wide" and m.group(4).lower() != "wide":

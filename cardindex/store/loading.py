@@ -269,14 +269,21 @@ def _in_two(root: str, files: Sequence[tuple[str, StatLike]], cache: ParseCache)
             os.waitpid(pid, 0)
 
 
+def fork_pays() -> bool:
+    """Whether a second process may share the work: a fork exists, there are two cores, and no threads run
+    (forking a process with threads, the watcher's observer, can deadlock the child). `meaning.many_records`
+    asks it too."""
+    return hasattr(os, "fork") and (os.cpu_count() or 1) >= 2 and threading.active_count() == 1
+
+
 def _fork(root: str, files: Sequence[tuple[str, StatLike]], child: list[int], numbers: list[int],
           cache: ParseCache) -> tuple[int, int, BinaryIO] | None:
     """Start the child that makes the cards of `files` at `child` (see `_in_two`): (its pid, the pipe it
     reports on, its spool), or None when forking is not safe or fails."""
-    if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2 or threading.active_count() > 1:
-        return None  # forking a process with threads (the watcher's observer) can deadlock the child
+    if not fork_pays():
+        return None
     try:
-        spool = tempfile.TemporaryFile()
+        spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed by `_in_two`, or below when the fork fails
     except OSError:
         return None
     try:

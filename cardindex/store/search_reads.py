@@ -50,14 +50,11 @@ class SearchReads:
 
     def document_frequency(self, terms: Iterable[str]) -> dict[str, int]:
         """In how many cards each term occurs (any field, archived ones too); absent terms are left out."""
-        wanted = sorted(set(terms))
-        if not wanted:
-            return {}
-        marks = ", ".join("?" * len(wanted))
-        return dict(self.db.execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", wanted).fetchall())
+        return {t: doc for t, (doc, _) in self.occurrences(terms).items()}
 
     def occurrences(self, terms: Iterable[str]) -> dict[str, tuple[int, int]]:
-        """Per term, in how many cards it occurs and how often in all (any field); absent terms are left out."""
+        """Per term, in how many cards it occurs and how often in all (any field, archived ones too); absent
+        terms are left out. The one read of FTS5's vocab table."""
         wanted = sorted(set(terms))
         if not wanted:
             return {}
